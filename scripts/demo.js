@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+// `npm run demo`: the seed's case on a bundled sample (no network). Shows
+// what OpenClaw 2026.7's cap stores and what this package stores instead.
+'use strict'
+const fs = require('node:fs')
+const path = require('node:path')
+const { execFileSync } = require('node:child_process')
+const native = require('..')
+
+const root = path.resolve(__dirname, '..')
+const samplePath = process.argv[2] || path.join(root, 'samples', 'seed-compaction.json')
+const { summaryBody, suffix } = JSON.parse(fs.readFileSync(samplePath, 'utf8'))
+const MAX_CHARS = 16000
+const HEADINGS = ['## Decisions', '## Open TODOs', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers']
+
+// OpenClaw 2026.7's rule, modelled: when the suffix alone reaches the budget
+// the stored summary is the suffix's last maxChars units (no body at all);
+// otherwise the body gets only what the suffix leaves.
+function openclawRuleModel(body, tail, maxChars) {
+  if (tail.length >= maxChars) {
+    let start = tail.length - maxChars
+    const unit = tail.charCodeAt(start)
+    if (unit >= 0xdc00 && unit <= 0xdfff && start > 0) start += 1
+    return tail.slice(start)
+  }
+  return native.capCompactionSummary(body, maxChars - tail.length) + tail
+}
+
+// The real function, when scripts/setup-oracle.sh has installed it.
+function realOpenClaw() {
+  const node22 = path.join(root, '.cache/oracle/node22/bin/node')
+  const dir = path.join(root, '.cache/oracle/openclaw-2026.7/node_modules/openclaw')
+  if (!fs.existsSync(node22) || !fs.existsSync(dir)) return null
+  const script = `
+    import { loadOpenClawTesting } from ${JSON.stringify(path.join(root, '__test__/e2e/openclaw-oracle.mjs'))};
+    import fs from 'node:fs';
+    const { testing } = await loadOpenClawTesting(${JSON.stringify(dir)});
+    const { summaryBody, suffix } = JSON.parse(fs.readFileSync(${JSON.stringify(samplePath)}, 'utf8'));
+    process.stdout.write(JSON.stringify(testing.capCompactionSummaryPreservingSuffix(summaryBody, suffix)));`
+  try {
+    return JSON.parse(execFileSync(node22, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 1 << 26 }))
+  } catch {
+    return null
+  }
+}
+
+function describe(label, summary) {
+  const lines = new Set(summary.split(/\r?\n/).map((l) => l.trim()))
+  const kept = HEADINGS.filter((h) => lines.has(h))
+  console.log(`\n${label}`)
+  console.log(`  length: ${summary.length} (budget ${MAX_CHARS})`)
+  console.log(`  required headings kept: ${kept.length}/5${kept.length < 5 ? `  (lost: ${HEADINGS.filter((h) => !kept.includes(h)).join(', ')})` : ''}`)
+  console.log(`  starts with: ${JSON.stringify(summary.slice(0, 90))}`)
+  console.log(`  ends with:   ${JSON.stringify(summary.slice(-90))}`)
+}
+
+console.log(`Sample: ${path.relative(process.cwd(), samplePath)}`)
+console.log(`  summary body ${summaryBody.length} chars, preserved suffix ${suffix.length} chars`)
+
+const real = realOpenClaw()
+describe(real !== null ? 'Before: OpenClaw 2026.7.2-beta.4 (the real dist)' : "Before: OpenClaw 2026.7's rule (modelled here; `npm test` installs the real one)", real ?? openclawRuleModel(summaryBody, suffix, MAX_CHARS))
+
+const report = native.capCompactionSummaryReport(summaryBody, suffix, MAX_CHARS)
+describe('After: openclaw-context-native', report.summary)
+console.log(`  body budget ${report.bodyBudget}, suffix budget ${report.suffixBudget}; body trimmed: ${report.bodyTrimmed}, suffix trimmed: ${report.suffixTrimmed}`)

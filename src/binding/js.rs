@@ -1,0 +1,256 @@
+//! Reading JS arguments without trusting them.
+//!
+//! Every getter names the argument it reads, so a wrong type becomes a
+//! `TypeError` that says which field was wrong. A getter that throws (a Proxy,
+//! an accessor) leaves its exception pending and we hand that exception back
+//! to the caller unchanged.
+
+use napi::bindgen_prelude::{FromNapiValue, Unknown, Utf16String};
+use napi::{sys, JsValue, ValueType};
+
+use super::Failure;
+
+/// A JS value borrowed for the duration of one call.
+#[derive(Clone, Copy)]
+pub struct Js {
+    env: sys::napi_env,
+    value: sys::napi_value,
+}
+
+impl From<Unknown<'_>> for Js {
+    fn from(value: Unknown<'_>) -> Self {
+        let raw = value.value();
+        Js {
+            env: raw.env,
+            value: raw.value,
+        }
+    }
+}
+
+/// Ok only for `napi_ok`; a pending JS exception stays pending.
+fn check(status: sys::napi_status) -> Result<(), Failure> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(Failure::Pending)
+    }
+}
+
+impl Js {
+    pub fn kind(&self) -> Result<ValueType, Failure> {
+        let mut kind = 0;
+        check(unsafe { sys::napi_typeof(self.env, self.value, &mut kind) })?;
+        Ok(ValueType::from(kind))
+    }
+
+    pub fn is_undefined(&self) -> Result<bool, Failure> {
+        Ok(self.kind()? == ValueType::Undefined)
+    }
+
+    pub fn is_nullish(&self) -> Result<bool, Failure> {
+        Ok(matches!(
+            self.kind()?,
+            ValueType::Undefined | ValueType::Null
+        ))
+    }
+
+    pub fn is_array(&self) -> Result<bool, Failure> {
+        let mut result = false;
+        check(unsafe { sys::napi_is_array(self.env, self.value, &mut result) })?;
+        Ok(result)
+    }
+
+    /// How the value reads in an error message: "Received type number (42)".
+    pub fn describe(&self) -> String {
+        let Ok(kind) = self.kind() else {
+            return "Received an unreadable value".into();
+        };
+        match kind {
+            ValueType::Undefined => "Received undefined".into(),
+            ValueType::Null => "Received null".into(),
+            ValueType::Boolean => format!("Received type boolean ({})", self.raw_bool()),
+            ValueType::Number => format!("Received type number ({})", self.raw_f64()),
+            ValueType::String => "Received type string".into(),
+            ValueType::Symbol => "Received type symbol".into(),
+            ValueType::BigInt => "Received type bigint".into(),
+            ValueType::Function => "Received type function".into(),
+            ValueType::Object if self.is_array().unwrap_or(false) => {
+                "Received an instance of Array".into()
+            }
+            _ => "Received type object".into(),
+        }
+    }
+
+    fn raw_bool(&self) -> bool {
+        let mut result = false;
+        unsafe { sys::napi_get_value_bool(self.env, self.value, &mut result) };
+        result
+    }
+
+    fn raw_f64(&self) -> f64 {
+        let mut result = 0.0;
+        unsafe { sys::napi_get_value_double(self.env, self.value, &mut result) };
+        result
+    }
+
+    fn expected(&self, name: &str, what: &str) -> Failure {
+        Failure::Type(format!(
+            "The \"{name}\" argument must be {what}. {}",
+            self.describe()
+        ))
+    }
+
+    /// The string's UTF-16 code units, exactly (lone surrogates included).
+    pub fn string(&self, name: &str) -> Result<Vec<u16>, Failure> {
+        if self.kind()? != ValueType::String {
+            return Err(self.expected(name, "of type string"));
+        }
+        let text = unsafe { Utf16String::from_napi_value(self.env, self.value) }
+            .map_err(|_| Failure::Pending)?;
+        Ok(text.to_vec())
+    }
+
+    /// `undefined` or `null` → None; a string → its units; else a TypeError.
+    pub fn optional_string(&self, name: &str) -> Result<Option<Vec<u16>>, Failure> {
+        if self.is_nullish()? {
+            return Ok(None);
+        }
+        self.string(name).map(Some)
+    }
+
+    /// A path argument: a string of valid Unicode (paths go to the OS as UTF-8).
+    pub fn path(&self, name: &str) -> Result<String, Failure> {
+        let units = self.string(name)?;
+        let path = String::from_utf16(&units).map_err(|_| {
+            Failure::Type(format!(
+                "The \"{name}\" argument must be a path without lone surrogates"
+            ))
+        })?;
+        if path.is_empty() || path.contains('\0') {
+            return Err(Failure::Type(format!(
+                "The \"{name}\" argument must be a non-empty path without NUL bytes"
+            )));
+        }
+        Ok(path)
+    }
+
+    pub fn optional_path(&self, name: &str) -> Result<Option<String>, Failure> {
+        if self.is_nullish()? {
+            return Ok(None);
+        }
+        self.path(name).map(Some)
+    }
+
+    pub fn number(&self, name: &str) -> Result<f64, Failure> {
+        if self.kind()? != ValueType::Number {
+            return Err(self.expected(name, "of type number"));
+        }
+        Ok(self.raw_f64())
+    }
+
+    pub fn optional_number(&self, name: &str) -> Result<Option<f64>, Failure> {
+        if self.is_nullish()? {
+            return Ok(None);
+        }
+        self.number(name).map(Some)
+    }
+
+    pub fn boolean(&self, name: &str) -> Result<bool, Failure> {
+        if self.kind()? != ValueType::Boolean {
+            return Err(self.expected(name, "of type boolean"));
+        }
+        Ok(self.raw_bool())
+    }
+
+    /// A plain object argument (not null, not an array, not a function).
+    pub fn object(&self, name: &str) -> Result<Js, Failure> {
+        if self.kind()? != ValueType::Object || self.is_array()? {
+            return Err(self.expected(name, "of type object"));
+        }
+        Ok(*self)
+    }
+
+    /// `undefined`/`null` → None; an object → Some; else a TypeError.
+    pub fn optional_object(&self, name: &str) -> Result<Option<Js>, Failure> {
+        if self.is_nullish()? {
+            return Ok(None);
+        }
+        self.object(name).map(Some)
+    }
+
+    /// `obj[key]`; runs getters, and a getter that throws throws through.
+    pub fn get(&self, key: &str) -> Result<Js, Failure> {
+        let key_value = self.create_string(key)?;
+        let mut value = std::ptr::null_mut();
+        check(unsafe { sys::napi_get_property(self.env, self.value, key_value, &mut value) })?;
+        Ok(Js {
+            env: self.env,
+            value,
+        })
+    }
+
+    fn create_string(&self, text: &str) -> Result<sys::napi_value, Failure> {
+        let mut value = std::ptr::null_mut();
+        check(unsafe {
+            sys::napi_create_string_utf8(
+                self.env,
+                text.as_ptr().cast(),
+                text.len() as isize,
+                &mut value,
+            )
+        })?;
+        Ok(value)
+    }
+
+    /// The items of an array argument.
+    pub fn array(&self, name: &str) -> Result<Vec<Js>, Failure> {
+        if self.kind()? != ValueType::Object || !self.is_array()? {
+            return Err(self.expected(name, "an array"));
+        }
+        let mut length = 0u32;
+        check(unsafe { sys::napi_get_array_length(self.env, self.value, &mut length) })?;
+        (0..length)
+            .map(|index| {
+                let mut value = std::ptr::null_mut();
+                check(unsafe { sys::napi_get_element(self.env, self.value, index, &mut value) })?;
+                Ok(Js {
+                    env: self.env,
+                    value,
+                })
+            })
+            .collect()
+    }
+
+    /// Own enumerable string keys, in the object's order.
+    pub fn keys(&self) -> Result<Vec<Vec<u16>>, Failure> {
+        let mut names = std::ptr::null_mut();
+        check(unsafe { sys::napi_get_property_names(self.env, self.value, &mut names) })?;
+        Js {
+            env: self.env,
+            value: names,
+        }
+        .array("keys")?
+        .iter()
+        .map(|key| key.string("key"))
+        .collect()
+    }
+
+    /// `obj[key]` for a key given as UTF-16 (from `keys()`).
+    pub fn get_utf16(&self, key: &[u16]) -> Result<Js, Failure> {
+        let mut key_value = std::ptr::null_mut();
+        check(unsafe {
+            sys::napi_create_string_utf16(
+                self.env,
+                key.as_ptr(),
+                key.len() as isize,
+                &mut key_value,
+            )
+        })?;
+        let mut value = std::ptr::null_mut();
+        check(unsafe { sys::napi_get_property(self.env, self.value, key_value, &mut value) })?;
+        Ok(Js {
+            env: self.env,
+            value,
+        })
+    }
+}

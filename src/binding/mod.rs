@@ -1,0 +1,215 @@
+//! The thin layer between JS values and the core: argument conversion and
+//! error mapping. No algorithm lives here.
+
+pub mod js;
+
+use napi::{sys, Env, Status};
+
+use crate::error::CoreError;
+pub use js::Js;
+
+/// Why a call failed, before it becomes a JS exception.
+pub enum Failure {
+    /// A wrong argument type: `TypeError`, code `ERR_INVALID_ARG_TYPE`.
+    Type(String),
+    /// A value of the right type outside its range: `RangeError`, `ERR_OUT_OF_RANGE`.
+    Range(String),
+    /// A failure of the core (file errors): `Error` with `code`, `path`, `syscall`.
+    Core(CoreError),
+    /// A JS exception is already pending (a throwing getter or Proxy trap).
+    Pending,
+}
+
+impl From<CoreError> for Failure {
+    fn from(err: CoreError) -> Self {
+        match err {
+            CoreError::InvalidArgument(message) => Failure::Type(message),
+            other => Failure::Core(other),
+        }
+    }
+}
+
+/// Runs one export's body and turns a failure into the JS exception it
+/// stands for. The exception is thrown here, so napi-rs only sees
+/// `PendingException` and leaves it as it is.
+pub fn run<T>(env: &Env, body: impl FnOnce() -> Result<T, Failure>) -> napi::Result<T> {
+    body().map_err(|failure| throw(env.raw(), failure))
+}
+
+fn throw(env: sys::napi_env, failure: Failure) -> napi::Error {
+    let pending = napi::Error::new(
+        Status::PendingException,
+        "a JavaScript exception is pending",
+    );
+    let (constructor, code, message, path, syscall): (ErrorConstructor, &str, String, _, _) =
+        match failure {
+            Failure::Pending if exception_pending(env) => return pending,
+            Failure::Pending => (
+                ErrorConstructor::Error,
+                "ERR_NAPI",
+                "a Node-API call failed".to_owned(),
+                None,
+                None,
+            ),
+            Failure::Type(message) => (
+                ErrorConstructor::Type,
+                "ERR_INVALID_ARG_TYPE",
+                message,
+                None,
+                None,
+            ),
+            Failure::Range(message) => (
+                ErrorConstructor::Range,
+                "ERR_OUT_OF_RANGE",
+                message,
+                None,
+                None,
+            ),
+            Failure::Core(err) => {
+                let syscall = match &err {
+                    CoreError::Io { syscall, .. } => Some(*syscall),
+                    _ => None,
+                };
+                let path = err.path().map(str::to_owned);
+                (
+                    ErrorConstructor::Error,
+                    err.code(),
+                    err.to_string(),
+                    path,
+                    syscall,
+                )
+            }
+        };
+    if exception_pending(env) {
+        return pending;
+    }
+    unsafe {
+        let error = create_error(env, constructor, code, &message);
+        if error.is_null() {
+            return napi::Error::new(Status::GenericFailure, message);
+        }
+        if let Some(path) = path {
+            set_string_property(env, error, c"path", &path);
+        }
+        if let Some(syscall) = syscall {
+            set_string_property(env, error, c"syscall", syscall);
+        }
+        sys::napi_throw(env, error);
+    }
+    pending
+}
+
+enum ErrorConstructor {
+    Error,
+    Type,
+    Range,
+}
+
+fn exception_pending(env: sys::napi_env) -> bool {
+    let mut pending = false;
+    unsafe { sys::napi_is_exception_pending(env, &mut pending) };
+    pending
+}
+
+unsafe fn js_string(env: sys::napi_env, text: &str) -> sys::napi_value {
+    let mut value = std::ptr::null_mut();
+    unsafe {
+        sys::napi_create_string_utf8(env, text.as_ptr().cast(), text.len() as isize, &mut value)
+    };
+    value
+}
+
+unsafe fn create_error(
+    env: sys::napi_env,
+    constructor: ErrorConstructor,
+    code: &str,
+    message: &str,
+) -> sys::napi_value {
+    let code = unsafe { js_string(env, code) };
+    let message = unsafe { js_string(env, message) };
+    let mut error = std::ptr::null_mut();
+    let create = match constructor {
+        ErrorConstructor::Error => sys::napi_create_error,
+        ErrorConstructor::Type => sys::napi_create_type_error,
+        ErrorConstructor::Range => sys::napi_create_range_error,
+    };
+    unsafe { create(env, code, message, &mut error) };
+    error
+}
+
+unsafe fn set_string_property(
+    env: sys::napi_env,
+    object: sys::napi_value,
+    name: &std::ffi::CStr,
+    text: &str,
+) {
+    let value = unsafe { js_string(env, text) };
+    unsafe { sys::napi_set_named_property(env, object, name.as_ptr(), value) };
+}
+
+/// OpenClaw's default compaction budget.
+pub const DEFAULT_MAX_CHARS: f64 = 16_000.0;
+
+/// A `maxChars`-style budget: `undefined` and `NaN` mean `default`,
+/// `Infinity` means no cap, any other non-number is a `TypeError`.
+pub fn budget(value: Js, name: &str, default: f64) -> Result<f64, Failure> {
+    if value.is_undefined()? {
+        return Ok(default);
+    }
+    let number = value.number(name)?;
+    Ok(if number.is_nan() { default } else { number })
+}
+
+/// A count such as `limit` or `reloadEntries`: a finite number `>= 0`;
+/// fractions round down. `undefined`/`null` give `default`.
+pub fn count(value: Js, name: &str, default: usize) -> Result<usize, Failure> {
+    let Some(number) = value.optional_number(name)? else {
+        return Ok(default);
+    };
+    if number.is_nan() || number < 0.0 {
+        return Err(Failure::Range(format!(
+            "The value of \"{name}\" is out of range. It must be >= 0. Received {number}"
+        )));
+    }
+    // Infinity (or anything past usize) means "no limit".
+    Ok(if number >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        number as usize
+    })
+}
+
+/// An optional array of strings, e.g. `options.requiredHeadings`.
+pub fn optional_strings(value: Js, name: &str) -> Result<Option<Vec<Vec<u16>>>, Failure> {
+    if value.is_nullish()? {
+        return Ok(None);
+    }
+    value
+        .array(name)?
+        .iter()
+        .enumerate()
+        .map(|(index, item)| item.string(&format!("{name}[{index}]")))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// The `options` argument of the compaction caps.
+pub fn cap_options(value: Js) -> Result<crate::compaction::CapOptions, Failure> {
+    let Some(options) = value.optional_object("options")? else {
+        return Ok(crate::compaction::CapOptions::default());
+    };
+    Ok(crate::compaction::CapOptions {
+        token_budget: options
+            .get("tokenBudget")?
+            .optional_number("options.tokenBudget")?,
+        required_headings: optional_strings(
+            options.get("requiredHeadings")?,
+            "options.requiredHeadings",
+        )?,
+        protected_identifiers: optional_strings(
+            options.get("protectedIdentifiers")?,
+            "options.protectedIdentifiers",
+        )?
+        .unwrap_or_default(),
+    })
+}

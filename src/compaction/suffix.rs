@@ -1,0 +1,284 @@
+//! Capping the preserved suffix from its head: the oldest items and sections
+//! go first, the cut lands at an item or line start, a marker line stands
+//! where text was removed, and the closing workspace-rules block stays whole.
+
+use std::ops::Range;
+
+use super::SUFFIX_TRUNCATED_MARKER;
+use crate::utf16::{
+    encode, equals_ascii, grapheme_suffix, is_js_whitespace, line_ranges, starts_with_ascii, trim,
+    trim_line_end, LF,
+};
+
+const RULES_OPEN: &str = "<workspace-critical-rules>";
+const RULES_CLOSE: &str = "</workspace-critical-rules>";
+/// Item starts in OpenClaw's turn sections (`formatContextMessages`).
+const TURN_ITEM_PREFIXES: [&str; 3] = ["- User: ", "- Assistant: ", "- Tool result ("];
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    Blank,
+    /// Opens a section: a Markdown heading, `**Turn Context …**`, `<tag>`.
+    SectionHeader,
+    /// Starts an item of the current section.
+    ItemStart,
+    /// Any other line: the continuation of an item.
+    Continuation,
+}
+
+struct Line {
+    range: Range<usize>,
+    kind: LineKind,
+    /// The header line of the section this line belongs to, if any.
+    section_header: Option<usize>,
+}
+
+fn is_section_header(text: &[u16]) -> bool {
+    let text = trim(text);
+    let hash = u16::from(b'#');
+    if text.first() == Some(&hash) {
+        return true;
+    }
+    if starts_with_ascii(text, "**")
+        && (text.ends_with(&encode("**")) || text.ends_with(&encode("**:")))
+        && text.len() > 4
+    {
+        return true;
+    }
+    is_open_tag(text)
+}
+
+/// `<name>` alone on a line (not a closing tag).
+fn is_open_tag(text: &[u16]) -> bool {
+    let [first, name @ .., last] = text else {
+        return false;
+    };
+    *first == u16::from(b'<')
+        && *last == u16::from(b'>')
+        && !name.is_empty()
+        && name.iter().all(|&u| {
+            u8::try_from(u).is_ok_and(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+}
+
+fn is_turn_section(header: &[u16]) -> bool {
+    let header = trim(header);
+    equals_ascii(header, "## Recent turns preserved verbatim")
+        || starts_with_ascii(header, "**Turn Context")
+}
+
+/// OpenClaw's own suffix sections (`assembleSuffix`). Inside a turn section
+/// only these end it: a message's text may well hold Markdown headings.
+fn is_openclaw_section_opener(line: &[u16]) -> bool {
+    let line = trim(line);
+    [
+        "## Recent turns preserved verbatim",
+        "## Tool Failures",
+        "<read-files>",
+        "<modified-files>",
+        RULES_OPEN,
+    ]
+    .iter()
+    .any(|opener| equals_ascii(line, opener))
+        || starts_with_ascii(line, "**Turn Context")
+}
+
+fn classify(text: &[u16]) -> Vec<Line> {
+    let mut lines = Vec::new();
+    let mut header: Option<usize> = None;
+    let mut in_turns = false;
+    let mut after_blank = true;
+    for range in line_ranges(text) {
+        let line = &text[range.clone()];
+        let opens_section = if in_turns {
+            after_blank && is_openclaw_section_opener(line)
+        } else {
+            is_section_header(line)
+        };
+        let kind = if trim(line).is_empty() {
+            LineKind::Blank
+        } else if opens_section {
+            LineKind::SectionHeader
+        } else if in_turns {
+            if TURN_ITEM_PREFIXES
+                .iter()
+                .any(|p| starts_with_ascii(line, p))
+            {
+                LineKind::ItemStart
+            } else {
+                LineKind::Continuation
+            }
+        } else if starts_with_ascii(trim(line), "</") {
+            LineKind::Continuation
+        } else {
+            LineKind::ItemStart
+        };
+        if kind == LineKind::SectionHeader {
+            header = Some(range.start);
+            in_turns = is_turn_section(line);
+        }
+        after_blank = kind == LineKind::Blank;
+        lines.push(Line {
+            range,
+            kind,
+            section_header: if kind == LineKind::SectionHeader {
+                None
+            } else {
+                header
+            },
+        });
+    }
+    lines
+}
+
+/// Where the closing rules block starts (with the blank lines before it),
+/// when the suffix ends with one.
+fn rules_block_start(suffix: &[u16]) -> Option<usize> {
+    let end = suffix.iter().rposition(|&u| !is_js_whitespace(u))? + 1;
+    if !suffix[..end].ends_with(&encode(RULES_CLOSE)) {
+        return None;
+    }
+    let tag = line_ranges(&suffix[..end])
+        .into_iter()
+        .rev()
+        .find(|line| equals_ascii(trim(&suffix[line.clone()]), RULES_OPEN))?;
+    let mut start = tag.start;
+    while start > 0 && is_js_whitespace(suffix[start - 1]) {
+        start -= 1;
+    }
+    Some(start)
+}
+
+/// Caps `suffix` (longer than `budget`) to at most `budget` units.
+/// `body_appetite` is how many more units the body could use: budget the
+/// suffix leaves unused goes there, so it is not wasted.
+pub fn cap_suffix(suffix: &[u16], budget: usize, body_appetite: usize) -> Vec<u16> {
+    match rules_block_start(suffix) {
+        Some(start) if suffix.len() - start <= budget => {
+            let (head, rules) = suffix.split_at(start);
+            cut_head(head, rules, budget, body_appetite).unwrap_or_else(|| rules.to_vec())
+        }
+        // No rules block, or one that cannot fit whole: cut the suffix as one.
+        _ => cut_head(suffix, &[], budget, body_appetite)
+            .unwrap_or_else(|| bare_tail(suffix, budget)),
+    }
+}
+
+/// A tail of at most `budget` units, for budgets too small even for the
+/// marker: from a line start when one is in reach, else from a grapheme
+/// boundary, without leading blank space.
+fn bare_tail(suffix: &[u16], budget: usize) -> Vec<u16> {
+    let mut tail = grapheme_suffix(suffix, budget);
+    let starts_a_line = tail.len() == suffix.len() || suffix[suffix.len() - tail.len() - 1] == LF;
+    if !starts_a_line {
+        if let Some(lf) = tail.iter().position(|&u| u == LF) {
+            if lf + 1 < tail.len() {
+                tail = &tail[lf + 1..];
+            }
+        }
+    }
+    let skip = tail.iter().take_while(|&&u| is_js_whitespace(u)).count();
+    tail[skip..].to_vec()
+}
+
+struct Plan<'a> {
+    head: &'a [u16],
+    rules: &'a [u16],
+    /// `"\n\n" + marker + "\n\n"`, before what is kept of the head.
+    lead: Vec<u16>,
+}
+
+impl Plan<'_> {
+    /// The output for a cut at line `index` (`lines.len()` keeps nothing).
+    fn render(&self, lines: &[Line], index: usize) -> Vec<u16> {
+        let mut out = self.lead.clone();
+        if let Some(line) = lines.get(index) {
+            if let Some(header) = line.section_header {
+                let header_line = line_at(self.head, header);
+                out.extend_from_slice(trim_line_end(header_line));
+                out.push(LF);
+            }
+            out.extend_from_slice(&self.head[line.range.start..]);
+        } else {
+            // Nothing kept of the head: the marker ends without blank lines.
+            while out.last() == Some(&LF) {
+                out.pop();
+            }
+        }
+        out.extend_from_slice(self.rules);
+        out
+    }
+
+    fn rendered_len(&self, lines: &[Line], index: usize) -> usize {
+        match lines.get(index) {
+            Some(line) => {
+                let header = line
+                    .section_header
+                    .map_or(0, |h| trim_line_end(line_at(self.head, h)).len() + 1);
+                self.lead.len() + header + (self.head.len() - line.range.start) + self.rules.len()
+            }
+            None => self.lead.len() - 2 + self.rules.len(),
+        }
+    }
+}
+
+fn line_at(text: &[u16], start: usize) -> &[u16] {
+    let end = text[start..]
+        .iter()
+        .position(|&u| u == LF)
+        .map_or(text.len(), |i| start + i + 1);
+    &text[start..end]
+}
+
+/// Cuts `head` from its start so that the marker, the rest of `head` and
+/// `rules` fit `budget`. None when not even the marker and `rules` fit.
+fn cut_head(head: &[u16], rules: &[u16], budget: usize, body_appetite: usize) -> Option<Vec<u16>> {
+    let lead = encode(&format!("\n\n{SUFFIX_TRUNCATED_MARKER}\n\n"));
+    let plan = Plan { head, rules, lead };
+    let lines = classify(head);
+    let fits = |index: usize| plan.rendered_len(&lines, index) <= budget;
+    let first_fit = |kinds: &[LineKind]| {
+        (0..lines.len())
+            .filter(|&i| kinds.contains(&lines[i].kind))
+            .find(|&i| fits(i))
+    };
+    let item_cut = first_fit(&[LineKind::SectionHeader, LineKind::ItemStart]);
+    let line_cut = first_fit(&[
+        LineKind::SectionHeader,
+        LineKind::ItemStart,
+        LineKind::Continuation,
+    ]);
+    if let Some(item) = item_cut {
+        // Whole items first; but when dropping a whole item would leave more
+        // than a quarter of the budget unused (the body cannot take it),
+        // cut at a line start inside it instead.
+        let unused = budget - plan.rendered_len(&lines, item);
+        let wasted = unused - unused.min(body_appetite);
+        let cut = match line_cut {
+            Some(line) if line < item && wasted > budget / 4 => line,
+            _ => item,
+        };
+        return Some(plan.render(&lines, cut));
+    }
+    if let Some(line) = line_cut {
+        return Some(plan.render(&lines, line));
+    }
+    if !fits(lines.len()) {
+        return None;
+    }
+    // One line alone is longer than the budget: keep the tail of the last
+    // non-blank line, from a grapheme boundary.
+    let last = lines.iter().rev().find(|l| l.kind != LineKind::Blank)?;
+    let room = budget - plan.rendered_len(&lines, lines.len());
+    let room = room.saturating_sub(2);
+    let text = &head[last.range.start..];
+    let tail = grapheme_suffix(text, room);
+    let mut out = plan.lead.clone();
+    if tail.is_empty() {
+        return Some(plan.render(&lines, lines.len()));
+    }
+    out.extend_from_slice(tail);
+    out.extend_from_slice(rules);
+    debug_assert!(out.len() <= budget);
+    Some(out)
+}

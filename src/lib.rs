@@ -1,0 +1,144 @@
+#![deny(clippy::all)]
+//! openclaw-context-native: the public surface. Each export converts its JS
+//! arguments, calls the pure-Rust core and maps errors; nothing else.
+
+pub mod compaction;
+pub mod error;
+pub mod persistent_chat;
+pub mod utf16;
+
+mod binding;
+
+use binding::{budget, run, Failure, Js, DEFAULT_MAX_CHARS};
+use compaction::CapReport;
+use napi::bindgen_prelude::{Unknown, Utf16String};
+use napi::Env;
+use napi_derive::napi;
+
+/// OpenClaw 2026.7.x's `capCompactionSummary`, bit for bit: the summary as
+/// is when `maxChars <= 0` or it fits; else its UTF-16-safe prefix plus
+/// a blank line and `[Compaction summary truncated to fit budget]` (46 units
+/// in all); the bare prefix when
+/// even the marker does not fit.
+///
+/// `maxChars` defaults to 16000 (also for `NaN`); `Infinity` means no cap.
+/// Throws a `TypeError` for a non-string `summary` or non-number `maxChars`.
+#[napi(
+    catch_unwind,
+    ts_args_type = "summary: string, maxChars?: number",
+    ts_return_type = "string"
+)]
+pub fn cap_compaction_summary(
+    env: Env,
+    summary: Unknown,
+    max_chars: Unknown,
+) -> napi::Result<Utf16String> {
+    run(&env, || {
+        let summary = Js::from(summary).string("summary")?;
+        let max_chars = budget(Js::from(max_chars), "maxChars", DEFAULT_MAX_CHARS)?;
+        Ok(compaction::cap_compaction_summary(&summary, max_chars).into())
+    })
+}
+
+/// Options of `capCompactionSummaryPreservingSuffix`.
+#[napi(object, object_to_js = false)]
+pub struct CapCompactionOptions {
+    /// Cap further so that `result.length / 4 <= tokenBudget` (OpenClaw's
+    /// token estimate). Applies even when `maxChars <= 0`. A value `<= 0`,
+    /// `NaN` or `Infinity` adds no cap.
+    pub token_budget: Option<f64>,
+    /// Headings (whole lines, compared trimmed) that must survive when not
+    /// all headings fit. Default: OpenClaw's five required sections.
+    pub required_headings: Option<Vec<String>>,
+    /// Strings (IDs, URLs, paths) whose lines in the body are kept first,
+    /// verbatim, when they fit.
+    pub protected_identifiers: Option<Vec<String>>,
+}
+
+/// What `capCompactionSummaryReport` returns.
+#[napi(object, object_from_js = false)]
+pub struct CapCompactionReport {
+    /// The capped summary: exactly what `capCompactionSummaryPreservingSuffix` returns.
+    #[napi(ts_type = "string")]
+    pub summary: Utf16String,
+    /// Whether text of the summary body was removed.
+    pub body_trimmed: bool,
+    /// Whether text of the preserved suffix was removed.
+    pub suffix_trimmed: bool,
+    /// The units of budget the body had (its final share).
+    pub body_budget: f64,
+    /// The units of budget the suffix had.
+    pub suffix_budget: f64,
+}
+
+impl From<CapReport> for CapCompactionReport {
+    fn from(report: CapReport) -> Self {
+        CapCompactionReport {
+            summary: report.summary.into(),
+            body_trimmed: report.body_trimmed,
+            suffix_trimmed: report.suffix_trimmed,
+            body_budget: report.body_budget as f64,
+            suffix_budget: report.suffix_budget as f64,
+        }
+    }
+}
+
+fn cap_with_suffix(
+    summary_body: Unknown,
+    suffix: Unknown,
+    max_chars: Unknown,
+    options: Unknown,
+) -> Result<CapReport, Failure> {
+    let body = Js::from(summary_body).string("summaryBody")?;
+    let suffix = Js::from(suffix).string("suffix")?;
+    let max_chars = budget(Js::from(max_chars), "maxChars", DEFAULT_MAX_CHARS)?;
+    let options = binding::cap_options(Js::from(options))?;
+    Ok(compaction::cap_preserving_suffix(
+        &body, &suffix, max_chars, &options,
+    ))
+}
+
+/// OpenClaw's `capCompactionSummaryPreservingSuffix`, fixed.
+///
+/// Unchanged: an empty `suffix` gives `capCompactionSummary(summaryBody, maxChars)`;
+/// `maxChars <= 0` or a total that fits gives `summaryBody + suffix`.
+/// Otherwise `result.length <= maxChars` and: the body keeps at least
+/// `min(summaryBody.length, ceil(maxChars / 2))` units and every heading
+/// line; the suffix loses its oldest items first, cut at item or line
+/// starts, with `[Earlier compaction context truncated to fit budget]` where
+/// text was removed; a closing `<workspace-critical-rules>` block stays whole.
+#[napi(
+    catch_unwind,
+    ts_args_type = "summaryBody: string, suffix: string, maxChars?: number, options?: CapCompactionOptions",
+    ts_return_type = "string"
+)]
+pub fn cap_compaction_summary_preserving_suffix(
+    env: Env,
+    summary_body: Unknown,
+    suffix: Unknown,
+    max_chars: Unknown,
+    options: Unknown,
+) -> napi::Result<Utf16String> {
+    run(&env, || {
+        Ok(cap_with_suffix(summary_body, suffix, max_chars, options)?
+            .summary
+            .into())
+    })
+}
+
+/// `capCompactionSummaryPreservingSuffix` with what it did, for logging.
+#[napi(
+    catch_unwind,
+    ts_args_type = "summaryBody: string, suffix: string, maxChars?: number, options?: CapCompactionOptions"
+)]
+pub fn cap_compaction_summary_report(
+    env: Env,
+    summary_body: Unknown,
+    suffix: Unknown,
+    max_chars: Unknown,
+    options: Unknown,
+) -> napi::Result<CapCompactionReport> {
+    run(&env, || {
+        Ok(cap_with_suffix(summary_body, suffix, max_chars, options)?.into())
+    })
+}

@@ -1,0 +1,1 @@
+//! Persistent chat: perpetual log, continuity summary, injected prompt.

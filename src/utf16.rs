@@ -1,0 +1,305 @@
+//! JavaScript string semantics on `&[u16]`.
+//!
+//! Every position here is a UTF-16 code unit index, the same number as a JS
+//! `string.length`. Input may hold lone surrogates (JS strings can); they are
+//! kept as they are and only ever treated as one-unit characters.
+
+use std::ops::Range;
+
+use unicode_segmentation::UnicodeSegmentation;
+
+pub const LF: u16 = b'\n' as u16;
+
+pub fn is_high_surrogate(unit: u16) -> bool {
+    (0xD800..=0xDBFF).contains(&unit)
+}
+
+pub fn is_low_surrogate(unit: u16) -> bool {
+    (0xDC00..=0xDFFF).contains(&unit)
+}
+
+/// True when `pos` falls between the two halves of a surrogate pair.
+pub fn splits_surrogate_pair(text: &[u16], pos: usize) -> bool {
+    pos > 0 && pos < text.len() && is_high_surrogate(text[pos - 1]) && is_low_surrogate(text[pos])
+}
+
+/// The largest end `<= limit` that does not split a surrogate pair.
+pub fn surrogate_safe_floor(text: &[u16], limit: usize) -> usize {
+    let end = limit.min(text.len());
+    if splits_surrogate_pair(text, end) {
+        end - 1
+    } else {
+        end
+    }
+}
+
+/// The smallest start `>= pos` that does not split a surrogate pair.
+pub fn surrogate_safe_ceil(text: &[u16], pos: usize) -> usize {
+    let start = pos.min(text.len());
+    if splits_surrogate_pair(text, start) {
+        start + 1
+    } else {
+        start
+    }
+}
+
+/// Where the grapheme segmentation around `pos` can safely restart: just after
+/// the nearest line feed before `pos` (a break always follows LF), else 0.
+fn segmentation_anchor(text: &[u16], pos: usize) -> usize {
+    text[..pos]
+        .iter()
+        .rposition(|&unit| unit == LF)
+        .map_or(0, |lf| lf + 1)
+}
+
+/// Grapheme cluster boundaries within `text[from..to]`, as absolute positions,
+/// `from` included. `from` must itself be a boundary.
+fn grapheme_boundaries(text: &[u16], from: usize, to: usize) -> Vec<usize> {
+    // Decode to a `String` with a byte-offset → unit-offset table. A lone
+    // surrogate stands in as U+FFFD, also one unit long, so offsets stay true.
+    let mut decoded = String::with_capacity(to - from);
+    let mut unit_at_byte = Vec::with_capacity(to - from + 1);
+    let mut unit = from;
+    for result in char::decode_utf16(text[from..to].iter().copied()) {
+        let (ch, units) = match result {
+            Ok(ch) => (ch, ch.len_utf16()),
+            Err(_) => (char::REPLACEMENT_CHARACTER, 1),
+        };
+        for _ in 0..ch.len_utf8() {
+            unit_at_byte.push(unit);
+        }
+        decoded.push(ch);
+        unit += units;
+    }
+    unit_at_byte.push(to);
+    decoded
+        .grapheme_indices(true)
+        .map(|(byte, _)| unit_at_byte[byte])
+        .collect()
+}
+
+/// The largest grapheme cluster boundary `<= pos` (never inside a surrogate
+/// pair, a ZWJ emoji sequence, a flag or a letter with its combining marks).
+pub fn grapheme_floor(text: &[u16], pos: usize) -> usize {
+    let pos = pos.min(text.len());
+    if pos == 0 || pos == text.len() || text[pos - 1] == LF {
+        return pos;
+    }
+    let anchor = segmentation_anchor(text, pos);
+    // Whether `pos` is a boundary depends on the character at `pos` too; one
+    // full character past it (two units) is enough context.
+    let window_end = (pos + 2).min(text.len());
+    let window_end = surrogate_safe_ceil(text, window_end);
+    grapheme_boundaries(text, anchor, window_end)
+        .into_iter()
+        .rev()
+        .find(|&boundary| boundary <= pos)
+        .unwrap_or(anchor)
+}
+
+/// The smallest grapheme cluster boundary `>= pos`.
+pub fn grapheme_ceil(text: &[u16], pos: usize) -> usize {
+    let pos = pos.min(text.len());
+    if pos == 0 || pos == text.len() || text[pos - 1] == LF {
+        return pos;
+    }
+    let anchor = segmentation_anchor(text, pos);
+    // A cluster ends at the latest at the next line feed.
+    let line_end = text[pos..]
+        .iter()
+        .position(|&unit| unit == LF)
+        .map_or(text.len(), |lf| pos + lf);
+    let mut window_end = (pos + 64).min(line_end);
+    loop {
+        let end = surrogate_safe_ceil(text, window_end);
+        let boundaries = grapheme_boundaries(text, anchor, end);
+        // The last boundary of a window that stops short of the line end may
+        // not be real (the cluster may go on): only trust earlier ones.
+        let trusted = if end < line_end {
+            boundaries.len().saturating_sub(1)
+        } else {
+            boundaries.len()
+        };
+        if let Some(&boundary) = boundaries[..trusted].iter().find(|&&b| b >= pos) {
+            return boundary;
+        }
+        if end >= line_end {
+            return line_end;
+        }
+        window_end = (window_end + (window_end - anchor)).min(line_end);
+    }
+}
+
+/// The longest prefix of `text` of at most `limit` units that ends on a
+/// grapheme boundary.
+pub fn grapheme_prefix(text: &[u16], limit: usize) -> &[u16] {
+    if text.len() <= limit {
+        return text;
+    }
+    &text[..grapheme_floor(text, limit)]
+}
+
+/// The longest suffix of `text` of at most `limit` units that starts on a
+/// grapheme boundary.
+pub fn grapheme_suffix(text: &[u16], limit: usize) -> &[u16] {
+    if text.len() <= limit {
+        return text;
+    }
+    &text[grapheme_ceil(text, text.len() - limit)..]
+}
+
+/// Each line of `text` with its terminating LF (the last one may lack it).
+/// A CR before the LF belongs to the line, so CRLF text comes back unchanged.
+pub fn line_ranges(text: &[u16]) -> Vec<Range<usize>> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for (index, &unit) in text.iter().enumerate() {
+        if unit == LF {
+            lines.push(start..index + 1);
+            start = index + 1;
+        }
+    }
+    if start < text.len() {
+        lines.push(start..text.len());
+    }
+    lines
+}
+
+/// `text` without its line terminator (LF or CRLF).
+pub fn trim_line_end(text: &[u16]) -> &[u16] {
+    let text = text.strip_suffix(&[LF]).unwrap_or(text);
+    text.strip_suffix(&[b'\r' as u16]).unwrap_or(text)
+}
+
+pub fn starts_with_ascii(text: &[u16], prefix: &str) -> bool {
+    text.len() >= prefix.len()
+        && text
+            .iter()
+            .zip(prefix.bytes())
+            .all(|(&unit, byte)| unit == u16::from(byte))
+}
+
+pub fn equals_ascii(text: &[u16], ascii: &str) -> bool {
+    text.len() == ascii.len() && starts_with_ascii(text, ascii)
+}
+
+/// `text` with ASCII whitespace (and the other JS `trim()` spaces) removed at both ends.
+pub fn trim(text: &[u16]) -> &[u16] {
+    let start = text
+        .iter()
+        .position(|&u| !is_js_whitespace(u))
+        .unwrap_or(text.len());
+    let end = text
+        .iter()
+        .rposition(|&u| !is_js_whitespace(u))
+        .map_or(start, |i| i + 1);
+    &text[start..end]
+}
+
+/// JavaScript's `WhiteSpace` and `LineTerminator` code points (what `String.prototype.trim` removes).
+pub fn is_js_whitespace(unit: u16) -> bool {
+    matches!(
+        unit,
+        0x09..=0x0D
+            | 0x20
+            | 0xA0
+            | 0x1680
+            | 0x2000..=0x200A
+            | 0x2028
+            | 0x2029
+            | 0x202F
+            | 0x205F
+            | 0x3000
+            | 0xFEFF
+    )
+}
+
+/// First index of `needle` in `haystack` (an empty needle is found at 0).
+pub fn find(haystack: &[u16], needle: &[u16]) -> Option<usize> {
+    if needle.is_empty() {
+        return Some(0);
+    }
+    let first = needle[0];
+    let last_start = haystack.len().checked_sub(needle.len())?;
+    (0..=last_start).find(|&i| haystack[i] == first && haystack[i..i + needle.len()] == *needle)
+}
+
+pub fn contains(haystack: &[u16], needle: &[u16]) -> bool {
+    find(haystack, needle).is_some()
+}
+
+/// Encodes a Rust string literal as UTF-16, for building output.
+pub fn encode(text: &str) -> Vec<u16> {
+    text.encode_utf16().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(text: &str) -> Vec<u16> {
+        encode(text)
+    }
+
+    #[test]
+    fn surrogate_floor_backs_off_inside_a_pair() {
+        let text = u("a😀b");
+        assert_eq!(surrogate_safe_floor(&text, 2), 1);
+        assert_eq!(surrogate_safe_floor(&text, 3), 3);
+        assert_eq!(surrogate_safe_floor(&text, 99), 4);
+        assert_eq!(surrogate_safe_ceil(&text, 2), 3);
+    }
+
+    #[test]
+    fn lone_surrogates_are_single_units() {
+        let text = vec![0x61, 0xD800, 0x62, 0xDC00];
+        assert_eq!(surrogate_safe_floor(&text, 2), 2);
+        assert_eq!(grapheme_floor(&text, 2), 2);
+        assert_eq!(grapheme_floor(&text, 1), 1);
+        assert_eq!(grapheme_prefix(&text, 3), &text[..3]);
+    }
+
+    #[test]
+    fn grapheme_floor_keeps_zwj_sequences_flags_and_marks_whole() {
+        let family = "👨\u{200D}👩\u{200D}👧";
+        let text = u(&format!("ab{family}cd"));
+        for pos in 3..(2 + u(family).len()) {
+            assert_eq!(grapheme_floor(&text, pos), 2, "pos {pos}");
+            assert_eq!(grapheme_ceil(&text, pos), 2 + u(family).len(), "pos {pos}");
+        }
+        let flags = u("x🇫🇷🇩🇪");
+        assert_eq!(grapheme_floor(&flags, 3), 1);
+        assert_eq!(grapheme_floor(&flags, 6), 5);
+        assert_eq!(grapheme_floor(&flags, 7), 5);
+        let marks = u("e\u{301}\u{323}x");
+        assert_eq!(grapheme_floor(&marks, 1), 0);
+        assert_eq!(grapheme_floor(&marks, 2), 0);
+        assert_eq!(grapheme_floor(&marks, 3), 3);
+    }
+
+    #[test]
+    fn grapheme_ceil_finds_the_end_of_a_long_cluster() {
+        let mut text = u("a");
+        text.extend(std::iter::repeat_n(0x301, 200));
+        text.extend(u("b"));
+        assert_eq!(grapheme_ceil(&text, 5), 201);
+        assert_eq!(grapheme_suffix(&text, 100), &text[201..]);
+    }
+
+    #[test]
+    fn cuts_after_line_feeds_are_boundaries() {
+        let text = u("line one\r\nline two");
+        assert_eq!(grapheme_floor(&text, 10), 10);
+        assert_eq!(line_ranges(&text), vec![0..10, 10..18]);
+        assert_eq!(trim_line_end(&text[0..10]), &text[0..8]);
+    }
+
+    #[test]
+    fn find_matches_utf16() {
+        let text = u("id: ses_😀_42 end");
+        assert_eq!(find(&text, &u("ses_😀_42")), Some(4));
+        assert!(!contains(&text, &u("ses_43")));
+        assert_eq!(find(&text, &[]), Some(0));
+        assert_eq!(find(&[], &u("x")), None);
+    }
+}
