@@ -9,6 +9,25 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * The text injected before a persistent chat's message.
+ *
+ * `reload: false` (the backend remembers the conversation): turn metadata,
+ * at most `continuousEntries` log entries (default 2, clamped to 0..2),
+ * then `--- LIVE TURN ---` and the message. `reload: true`: turn metadata,
+ * `--- BOOTSTRAP CONTEXT (already resolved) ---` with the continuity
+ * summary and the last `reloadEntries` log entries (default 25), then the
+ * live turn. Each entry appears once at most; separator look-alikes in
+ * injected text are neutralised; `userMessage` is last and never cut.
+ */
+export declare function buildPersistentChatInjectedPrompt(params: InjectedPromptParams): string
+
+/**
+ * `buildPersistentChatInjectedPrompt` with what it did, for the debug file
+ * `last-injected-preprompt.txt` and for logs.
+ */
+export declare function buildPersistentChatInjectedPromptReport(params: InjectedPromptParams): PersistentChatPromptReport
+
 /** Options of `capCompactionSummaryPreservingSuffix`. */
 export interface CapCompactionOptions {
   /**
@@ -70,3 +89,141 @@ export declare function capCompactionSummaryPreservingSuffix(summaryBody: string
 
 /** `capCompactionSummaryPreservingSuffix` with what it did, for logging. */
 export declare function capCompactionSummaryReport(summaryBody: string, suffix: string, maxChars?: number, options?: CapCompactionOptions): CapCompactionReport
+
+/** Parameters of `rebuildPersistentChatContinuitySummary`. */
+export interface ContinuitySummaryParams {
+  /** Log entries, oldest first; wins over `logPath`. */
+  entries?: PersistentChatLogEntry[]
+  /** The perpetual log (JSON Lines); its last 200 entries are read. */
+  logPath?: string
+  /** The memory state; wins over `statePath`. */
+  state?: PersistentChatMemoryState
+  /** The memory script's JSON file; a missing or empty file is an empty state. */
+  statePath?: string
+  /**
+   * The backend session now in use: a failure from another session
+   * happened before a reload and is not shown as the latest status.
+   */
+  currentSession?: string
+  /** ISO-8601 or epoch milliseconds; default the current time. */
+  now?: string | number
+  /** Default 6000; `Infinity` or `<= 0`: no cap. */
+  maxChars?: number
+}
+
+/** Parameters of `buildPersistentChatInjectedPrompt`. */
+export interface InjectedPromptParams {
+  /** The live message: last in the prompt, verbatim, never cut. */
+  userMessage: string
+  /** `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session. */
+  reload: boolean
+  /** Shown first: a string as is, or `key: value` lines. */
+  turnMetadata?: string | Record<string, string | number | boolean | null>
+  /** `continuity-summary.txt` (reload only); an old-format transcript block is stripped. */
+  continuitySummary?: string
+  /** Log entries, oldest first; wins over `logPath`. */
+  logEntries?: PersistentChatLogEntry[]
+  /** The perpetual log (JSON Lines); only its end is read. */
+  logPath?: string
+  /** Entries on a continuous session: default 2, clamped to 0..2. */
+  continuousEntries?: number
+  /** Entries on a reload: default 25. */
+  reloadEntries?: number
+  /**
+   * Cap on the prompt's length: the oldest entries go first, then the
+   * summary shrinks; metadata and the live turn stay whole. Default: no cap.
+   */
+  maxChars?: number
+}
+
+/**
+ * One perpetual-log entry, as `readPersistentChatLogEntries` returns it and
+ * as the builders take it (they also accept the aliases `content`,
+ * `timestamp` and `sessionId`).
+ */
+export interface PersistentChatLogEntry {
+  role: 'user' | 'assistant' | 'system' | 'tool'
+  text: string
+  /** As written: an ISO-8601 string or an epoch number. */
+  ts?: string | number
+  /** The backend session the entry belongs to. */
+  session?: string
+  /** For assistant entries: `ok` or an error code such as `ACP_TURN_FAILED`. */
+  status?: string
+  id?: string
+}
+
+/**
+ * The memory state (also the JSON the Python memory script writes).
+ * Items are strings or objects with a `text` field.
+ */
+export interface PersistentChatMemoryState {
+  decisions?: Array<string | { text: string }>
+  guardrails?: Array<string | { text: string }>
+  pendingThreads?: Array<string | { text: string }>
+  timers?: Array<PersistentChatTimer | string>
+  modelNotes?: Array<string | { text: string }>
+  notes?: Array<string | { text: string }>
+}
+
+/** What `buildPersistentChatInjectedPromptReport` returns. */
+export interface PersistentChatPromptReport {
+  /** The injected prompt: exactly what `buildPersistentChatInjectedPrompt` returns. */
+  prompt: string
+  /** `'reload'` (bootstrap context injected) or `'continuous'`. */
+  mode: 'continuous' | 'reload'
+  /** Log entries in the prompt. */
+  entriesInjected: number
+  /** Entries chosen for the excerpt but left out to fit `maxChars`. */
+  entriesOmitted: number
+  /**
+   * The `id` of each injected entry (or a stable `auto:<role>:<hash>` key
+   * for an entry without one), oldest first.
+   */
+  injectedEntryIds: string[]
+  /** The continuity summary was shortened or left out to fit `maxChars`. */
+  summaryTrimmed: boolean
+  /** Log lines skipped while reading `logPath` (garbage, torn, oversized). */
+  skippedLogLines: number
+  /** `prompt.length`. */
+  chars: number
+  /**
+   * The metadata and the live turn alone exceed `maxChars`; they are sent
+   * whole anyway (the live message is never cut).
+   */
+  overBudget: boolean
+}
+
+/** A timer of the memory state. */
+export interface PersistentChatTimer {
+  name: string
+  /** e.g. `pending`, `done`; a passed `due` shows as due or overdue. */
+  status?: string
+  /** ISO-8601 string or epoch milliseconds. */
+  due?: string | number
+}
+
+/**
+ * The last `limit` valid entries of the perpetual log at `path`, oldest
+ * first. Reads from the end of the file: the cost follows `limit` and the
+ * entries' sizes, not the log's size. Invalid lines, entries without
+ * `role`/`text` and an unfinished last line are skipped.
+ *
+ * Throws an `Error` with `code` and `path`: `ENOENT` for a missing file,
+ * `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,
+ * never read), `EACCES`, …
+ */
+export declare function readPersistentChatLogEntries(path: string, limit: number): PersistentChatLogEntry[]
+
+/**
+ * The contents of `continuity-summary.txt`: state and memory only, never a
+ * transcript. Sections: current thread (latest user request, the status of
+ * the turn that answered it, actionable notes), active decisions and
+ * guardrails, pending threads, timers (against `now`), model notes.
+ *
+ * `entries`/`logPath` give the log (a missing file reads as empty),
+ * `state`/`statePath` the memory state; data wins over a path. `now` is an
+ * ISO-8601 string or epoch milliseconds (default: the clock). `maxChars`
+ * defaults to 6000 (`Infinity` or `<= 0`: no cap). Same params, same bytes.
+ */
+export declare function rebuildPersistentChatContinuitySummary(params: ContinuitySummaryParams): string

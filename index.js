@@ -835,6 +835,10 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.buildPersistentChatInjectedPrompt = nativeBinding.buildPersistentChatInjectedPrompt
+module.exports.buildPersistentChatInjectedPromptReport = nativeBinding.buildPersistentChatInjectedPromptReport
 module.exports.capCompactionSummary = nativeBinding.capCompactionSummary
 module.exports.capCompactionSummaryPreservingSuffix = nativeBinding.capCompactionSummaryPreservingSuffix
 module.exports.capCompactionSummaryReport = nativeBinding.capCompactionSummaryReport
+module.exports.readPersistentChatLogEntries = nativeBinding.readPersistentChatLogEntries
+module.exports.rebuildPersistentChatContinuitySummary = nativeBinding.rebuildPersistentChatContinuitySummary

@@ -21,7 +21,7 @@ function run(command, args, options = {}) {
 }
 
 run(bin('napi'), ['build', '--platform', '--release'])
-run('cargo', ['test', '--quiet'])
+run('cargo', ['test', '--workspace', '--quiet'])
 run(bin('jest'), ['--ci'])
 
 if (process.env.SKIP_E2E === '1') {

@@ -2,18 +2,15 @@
 //! openclaw-context-native: the public surface. Each export converts its JS
 //! arguments, calls the pure-Rust core and maps errors; nothing else.
 
-pub mod compaction;
-pub mod error;
-pub mod persistent_chat;
-pub mod utf16;
-
 mod binding;
 
+use binding::persistent_chat::{PersistentChatLogEntry, PersistentChatPromptReport};
 use binding::{budget, run, Failure, Js, DEFAULT_MAX_CHARS};
-use compaction::CapReport;
 use napi::bindgen_prelude::{Unknown, Utf16String};
 use napi::Env;
 use napi_derive::napi;
+use openclaw_context_core::compaction::{self, CapReport};
+use openclaw_context_core::persistent_chat;
 
 /// OpenClaw 2026.7.x's `capCompactionSummary`, bit for bit: the summary as
 /// is when `maxChars <= 0` or it fits; else its UTF-16-safe prefix plus
@@ -140,5 +137,94 @@ pub fn cap_compaction_summary_report(
 ) -> napi::Result<CapCompactionReport> {
     run(&env, || {
         Ok(cap_with_suffix(summary_body, suffix, max_chars, options)?.into())
+    })
+}
+
+/// The last `limit` valid entries of the perpetual log at `path`, oldest
+/// first. Reads from the end of the file: the cost follows `limit` and the
+/// entries' sizes, not the log's size. Invalid lines, entries without
+/// `role`/`text` and an unfinished last line are skipped.
+///
+/// Throws an `Error` with `code` and `path`: `ENOENT` for a missing file,
+/// `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,
+/// never read), `EACCES`, …
+#[napi(
+    catch_unwind,
+    ts_args_type = "path: string, limit: number",
+    ts_return_type = "PersistentChatLogEntry[]"
+)]
+pub fn read_persistent_chat_log_entries(
+    env: Env,
+    path: Unknown,
+    limit: Unknown,
+) -> napi::Result<Vec<PersistentChatLogEntry>> {
+    run(&env, || {
+        let path = Js::from(path).path("path")?;
+        let limit = binding::count(Js::from(limit), "limit")?;
+        let tail = persistent_chat::log::read_log_tail(std::path::Path::new(&path), limit)?;
+        Ok(tail.entries.into_iter().map(Into::into).collect())
+    })
+}
+
+/// The contents of `continuity-summary.txt`: state and memory only, never a
+/// transcript. Sections: current thread (latest user request, the status of
+/// the turn that answered it, actionable notes), active decisions and
+/// guardrails, pending threads, timers (against `now`), model notes.
+///
+/// `entries`/`logPath` give the log (a missing file reads as empty),
+/// `state`/`statePath` the memory state; data wins over a path. `now` is an
+/// ISO-8601 string or epoch milliseconds (default: the clock). `maxChars`
+/// defaults to 6000 (`Infinity` or `<= 0`: no cap). Same params, same bytes.
+#[napi(
+    catch_unwind,
+    ts_args_type = "params: ContinuitySummaryParams",
+    ts_return_type = "string"
+)]
+pub fn rebuild_persistent_chat_continuity_summary(
+    env: Env,
+    params: Unknown,
+) -> napi::Result<Utf16String> {
+    run(&env, || {
+        let params = binding::persistent_chat::summary_params(Js::from(params))?;
+        Ok(persistent_chat::summary::rebuild_continuity_summary(&params).into())
+    })
+}
+
+/// The text injected before a persistent chat's message.
+///
+/// `reload: false` (the backend remembers the conversation): turn metadata,
+/// at most `continuousEntries` log entries (default 2, clamped to 0..2),
+/// then `--- LIVE TURN ---` and the message. `reload: true`: turn metadata,
+/// `--- BOOTSTRAP CONTEXT (already resolved) ---` with the continuity
+/// summary and the last `reloadEntries` log entries (default 25), then the
+/// live turn. Each entry appears once at most; separator look-alikes in
+/// injected text are neutralised; `userMessage` is last and never cut.
+#[napi(
+    catch_unwind,
+    ts_args_type = "params: InjectedPromptParams",
+    ts_return_type = "string"
+)]
+pub fn build_persistent_chat_injected_prompt(
+    env: Env,
+    params: Unknown,
+) -> napi::Result<Utf16String> {
+    run(&env, || {
+        let params = binding::persistent_chat::prompt_params(Js::from(params))?;
+        Ok(persistent_chat::prompt::build_injected_prompt(&params)
+            .prompt
+            .into())
+    })
+}
+
+/// `buildPersistentChatInjectedPrompt` with what it did, for the debug file
+/// `last-injected-preprompt.txt` and for logs.
+#[napi(catch_unwind, ts_args_type = "params: InjectedPromptParams")]
+pub fn build_persistent_chat_injected_prompt_report(
+    env: Env,
+    params: Unknown,
+) -> napi::Result<PersistentChatPromptReport> {
+    run(&env, || {
+        let params = binding::persistent_chat::prompt_params(Js::from(params))?;
+        Ok(persistent_chat::prompt::build_injected_prompt(&params).into())
     })
 }

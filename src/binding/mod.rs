@@ -2,11 +2,12 @@
 //! error mapping. No algorithm lives here.
 
 pub mod js;
+pub mod persistent_chat;
 
 use napi::{sys, Env, Status};
 
-use crate::error::CoreError;
 pub use js::Js;
+use openclaw_context_core::error::CoreError;
 
 /// Why a call failed, before it becomes a JS exception.
 pub enum Failure {
@@ -160,18 +161,15 @@ pub fn budget(value: Js, name: &str, default: f64) -> Result<f64, Failure> {
     Ok(if number.is_nan() { default } else { number })
 }
 
-/// A count such as `limit` or `reloadEntries`: a finite number `>= 0`;
-/// fractions round down. `undefined`/`null` give `default`.
-pub fn count(value: Js, name: &str, default: usize) -> Result<usize, Failure> {
-    let Some(number) = value.optional_number(name)? else {
-        return Ok(default);
-    };
+/// A required count such as `limit`: a number `>= 0`; fractions round
+/// down and `Infinity` means no limit.
+pub fn count(value: Js, name: &str) -> Result<usize, Failure> {
+    let number = value.number(name)?;
     if number.is_nan() || number < 0.0 {
         return Err(Failure::Range(format!(
             "The value of \"{name}\" is out of range. It must be >= 0. Received {number}"
         )));
     }
-    // Infinity (or anything past usize) means "no limit".
     Ok(if number >= usize::MAX as f64 {
         usize::MAX
     } else {
@@ -194,11 +192,11 @@ pub fn optional_strings(value: Js, name: &str) -> Result<Option<Vec<Vec<u16>>>, 
 }
 
 /// The `options` argument of the compaction caps.
-pub fn cap_options(value: Js) -> Result<crate::compaction::CapOptions, Failure> {
+pub fn cap_options(value: Js) -> Result<openclaw_context_core::compaction::CapOptions, Failure> {
     let Some(options) = value.optional_object("options")? else {
-        return Ok(crate::compaction::CapOptions::default());
+        return Ok(openclaw_context_core::compaction::CapOptions::default());
     };
-    Ok(crate::compaction::CapOptions {
+    Ok(openclaw_context_core::compaction::CapOptions {
         token_budget: options
             .get("tokenBudget")?
             .optional_number("options.tokenBudget")?,

@@ -104,11 +104,11 @@ pub fn grapheme_ceil(text: &[u16], pos: usize) -> usize {
         return pos;
     }
     let anchor = segmentation_anchor(text, pos);
-    // A cluster ends at the latest at the next line feed.
+    // A cluster ends at the latest just after the next line feed.
     let line_end = text[pos..]
         .iter()
         .position(|&unit| unit == LF)
-        .map_or(text.len(), |lf| pos + lf);
+        .map_or(text.len(), |lf| pos + lf + 1);
     let mut window_end = (pos + 64).min(line_end);
     loop {
         let end = surrogate_safe_ceil(text, window_end);

@@ -1,0 +1,15 @@
+#![deny(clippy::all)]
+//! The core of openclaw-context-native, with no Node-API types: every
+//! export's algorithm on UTF-16 text (`&[u16]`, the units of a JS string).
+//!
+//! - [`compaction`]: `capCompactionSummary` and the fixed
+//!   `capCompactionSummaryPreservingSuffix`;
+//! - [`persistent_chat`]: the perpetual log, the continuity summary and the
+//!   injected prompt;
+//! - [`utf16`]: JS string semantics (surrogate- and grapheme-safe cuts);
+//! - [`error`]: the errors the binding maps to JS errors with `code`.
+
+pub mod compaction;
+pub mod error;
+pub mod persistent_chat;
+pub mod utf16;

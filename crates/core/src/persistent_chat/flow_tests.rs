@@ -1,0 +1,137 @@
+//! The persistent-chat core end to end, through its public API only: a log
+//! file on disk, the continuity summary rebuilt from it, the reload prompt.
+//! Run with `--nocapture` to see the sample outputs. (A unit test, not
+//! `tests/`: an integration test binary would have to link the N-API symbols
+//! that only Node provides.)
+
+use std::path::PathBuf;
+
+use crate::persistent_chat::log::{read_log_tail, read_log_tail_or_empty, Role};
+use crate::persistent_chat::prompt::{
+    build_injected_prompt, MetadataValue, PromptMode, PromptParams, TurnMetadata,
+    DEFAULT_RELOAD_ENTRIES,
+};
+use crate::persistent_chat::state::read_state_file_or_empty;
+use crate::persistent_chat::summary::{
+    rebuild_continuity_summary, SummaryParams, DEFAULT_SUMMARY_MAX_CHARS,
+};
+use crate::persistent_chat::time::parse_timestamp_ms;
+
+fn u(text: &str) -> Vec<u16> {
+    text.encode_utf16().collect()
+}
+
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("occn-it-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+const LOG: &str = concat!(
+    r#"{"ts":"2026-05-15T09:00:00Z","role":"user","text":"Set up the database","session":"ses_A","id":"e1"}"#,
+    "\n",
+    r#"{"ts":"2026-05-15T09:00:20Z","role":"assistant","text":"Database ready.","session":"ses_A","status":"ok","id":"e2"}"#,
+    "\r\n",
+    "not json at all\n",
+    r#"{"ts":"2026-05-15T09:05:00Z","role":"user","text":"Import the CSV files \ud83d\udcc4 \ud800","session":"ses_A","id":"e3"}"#,
+    "\n",
+    r#"{"ts":"2026-05-15T09:06:00Z","role":"assistant","text":"","session":"ses_A","status":"ACP_TURN_FAILED","id":"e4"}"#,
+    "\n",
+    r#"{"ts":"2026-05-15T10:00:00Z","role":"user","text":"Are you there?","session":"ses_B","id":"e5"}"#,
+    "\n",
+    r#"{"ts":"2026-05-15T10:00:01Z","role":"user","te"#,
+);
+
+const STATE: &str = r#"{
+  "decisions": ["Use Postgres 16\nwith   pgvector"],
+  "guardrails": [{"text": "Never drop tables without asking"}],
+  "pendingThreads": ["CSV import (blocked on encoding)"],
+  "timers": [{"name": "nightly backup", "status": "pending", "due": "2026-05-15T03:00:00Z"},
+             {"name": "vendor call", "status": "scheduled", "due": "2026-05-16T15:00:00Z"}],
+  "modelNotes": ["No image input on this backend"],
+  "notes": ["Reply in English"]
+}"#;
+
+#[test]
+fn log_to_summary_to_reload_prompt() {
+    let scratch = Scratch::new("flow");
+    let log_path = scratch.0.join("perpetual-log.jsonl");
+    let state_path = scratch.0.join("memory-state.json");
+    std::fs::write(&log_path, LOG).unwrap();
+    std::fs::write(&state_path, STATE).unwrap();
+
+    let tail = read_log_tail(&log_path, DEFAULT_RELOAD_ENTRIES + 1).unwrap();
+    assert_eq!(tail.entries.len(), 5);
+    assert_eq!(
+        tail.skipped_lines, 2,
+        "the garbage line and the torn last line"
+    );
+    assert_eq!(tail.entries[2].role, Role::User);
+    assert_eq!(
+        *tail.entries[2].text.last().unwrap(),
+        0xD800,
+        "lone surrogate kept"
+    );
+
+    let summary = rebuild_continuity_summary(&SummaryParams {
+        entries: tail.entries.clone(),
+        state: read_state_file_or_empty(&state_path).unwrap(),
+        current_session: Some(u("ses_B")),
+        now_ms: parse_timestamp_ms(&u("2026-05-15T10:00:30Z")).unwrap(),
+        max_chars: DEFAULT_SUMMARY_MAX_CHARS,
+    });
+    let summary_text = String::from_utf16_lossy(&summary);
+    println!("--- summary ---\n{summary_text}\n---------------");
+    assert!(!summary_text.contains("ACP_TURN_FAILED"));
+    assert!(summary_text.contains("- nightly backup: overdue (was due 2026-05-15T03:00:00Z)"));
+
+    let report = build_injected_prompt(&PromptParams {
+        user_message: u("Are you there?"),
+        reload: true,
+        turn_metadata: Some(TurnMetadata::Fields(vec![
+            (u("channel"), MetadataValue::Text(u("telegram"))),
+            (u("messageCount"), MetadataValue::Number(42.0)),
+        ])),
+        continuity_summary: Some(summary),
+        log_entries: tail.entries,
+        skipped_log_lines: tail.skipped_lines,
+        continuous_entries: 2,
+        reload_entries: DEFAULT_RELOAD_ENTRIES,
+        max_chars: Some(16_000),
+    });
+    let prompt = String::from_utf16_lossy(&report.prompt);
+    println!("--- reload prompt ---\n{prompt}\n---------------------");
+    assert_eq!(report.mode, PromptMode::Reload);
+    assert_eq!(report.entries_injected, 4);
+    assert_eq!(report.skipped_log_lines, 2);
+    assert_eq!(
+        report.injected_entry_ids,
+        [u("e1"), u("e2"), u("e3"), u("e4")]
+    );
+    assert_eq!(prompt.matches("Are you there?").count(), 1);
+    assert!(prompt.ends_with("--- LIVE TURN ---\nAre you there?"));
+}
+
+#[test]
+fn first_run_without_files() {
+    let scratch = Scratch::new("first-run");
+    let missing = scratch.0.join("missing.jsonl");
+    assert_eq!(read_log_tail(&missing, 5).unwrap_err().code(), "ENOENT");
+    assert!(read_log_tail_or_empty(&missing, 5)
+        .unwrap()
+        .entries
+        .is_empty());
+    assert!(read_state_file_or_empty(&scratch.0.join("missing.json"))
+        .unwrap()
+        .is_empty());
+}

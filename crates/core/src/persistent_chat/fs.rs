@@ -1,0 +1,185 @@
+//! Opening the log and state files without ever blocking on them.
+
+use std::fs::{File, Metadata, OpenOptions};
+use std::io;
+use std::path::Path;
+
+use crate::error::CoreError;
+
+/// Opens `path` for reading and checks, on the open handle (no window for a
+/// swap between check and use), that it is a regular file.
+///
+/// `O_NONBLOCK` matters for FIFOs: a plain `open()` of a FIFO waits for a
+/// writer, which would hang the gateway. On a regular file the flag changes
+/// nothing.
+pub(crate) fn open_regular_file(path: &Path) -> Result<(File, Metadata), CoreError> {
+    let shown = path.to_string_lossy();
+    let file = open_nonblocking(path).map_err(|err| CoreError::io(&err, "open", &shown))?;
+    let metadata = file
+        .metadata()
+        .map_err(|err| CoreError::io(&err, "fstat", &shown))?;
+    if !metadata.is_file() {
+        return Err(CoreError::NotRegularFile {
+            path: shown.into_owned(),
+            kind: file_kind(&metadata),
+        });
+    }
+    Ok((file, metadata))
+}
+
+#[cfg(unix)]
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+#[cfg(not(unix))]
+fn open_nonblocking(path: &Path) -> io::Result<File> {
+    OpenOptions::new().read(true).open(path)
+}
+
+#[cfg(unix)]
+fn file_kind(metadata: &Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        "directory"
+    } else if kind.is_fifo() {
+        "FIFO"
+    } else if kind.is_socket() {
+        "socket"
+    } else if kind.is_char_device() {
+        "character device"
+    } else if kind.is_block_device() {
+        "block device"
+    } else {
+        "not a file"
+    }
+}
+
+#[cfg(not(unix))]
+fn file_kind(metadata: &Metadata) -> &'static str {
+    if metadata.is_dir() {
+        "directory"
+    } else {
+        "not a file"
+    }
+}
+
+/// Reads up to `buf.len()` bytes at `offset`; fewer only at end of file
+/// (the file shrank since it was opened).
+pub(crate) fn read_full_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match read_at(file, &mut buf[filled..], offset + filled as u64) {
+            Ok(0) => break,
+            Ok(count) => filled += count,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::path::PathBuf;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A fresh directory under the system temp dir, removed on drop.
+    pub(crate) struct TempDir(pub PathBuf);
+
+    impl TempDir {
+        pub(crate) fn new(tag: &str) -> Self {
+            static NEXT: AtomicUsize = AtomicUsize::new(0);
+            let dir = std::env::temp_dir().join(format!(
+                "occn-{tag}-{}-{}",
+                std::process::id(),
+                NEXT.fetch_add(1, Ordering::Relaxed)
+            ));
+            std::fs::create_dir_all(&dir).unwrap();
+            TempDir(dir)
+        }
+
+        pub(crate) fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+            let path = self.0.join(name);
+            std::fs::write(&path, bytes).unwrap();
+            path
+        }
+    }
+
+    impl Drop for TempDir {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[cfg(unix)]
+    pub(crate) fn make_fifo(path: &std::path::Path) {
+        use std::os::unix::ffi::OsStrExt;
+        let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo touches nothing else.
+        let rc = unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) };
+        assert_eq!(rc, 0, "mkfifo failed");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_directories_and_fifos_without_blocking() {
+        let dir = TempDir::new("fs");
+        let err = open_regular_file(&dir.0).unwrap_err();
+        assert!(matches!(
+            err,
+            CoreError::NotRegularFile {
+                kind: "directory",
+                ..
+            }
+        ));
+        let fifo = dir.0.join("pipe");
+        make_fifo(&fifo);
+        let err = open_regular_file(&fifo).unwrap_err();
+        assert_eq!(err.code(), "ENOTREGULAR");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        assert!(err.to_string().contains(&*fifo.to_string_lossy()));
+    }
+
+    #[test]
+    fn missing_files_are_enoent_with_the_path() {
+        let dir = TempDir::new("fs");
+        let missing = dir.0.join("nope.jsonl");
+        let err = open_regular_file(&missing).unwrap_err();
+        assert_eq!(err.code(), "ENOENT");
+        assert_eq!(err.path(), Some(&*missing.to_string_lossy()));
+    }
+
+    #[test]
+    fn short_reads_only_at_end_of_file() {
+        let dir = TempDir::new("fs");
+        let path = dir.file("data", b"0123456789");
+        let (file, _) = open_regular_file(&path).unwrap();
+        let mut buf = [0u8; 4];
+        assert_eq!(read_full_at(&file, &mut buf, 2).unwrap(), 4);
+        assert_eq!(&buf, b"2345");
+        assert_eq!(read_full_at(&file, &mut buf, 8).unwrap(), 2);
+        assert_eq!(read_full_at(&file, &mut buf, 20).unwrap(), 0);
+    }
+}

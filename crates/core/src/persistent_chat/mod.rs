@@ -1,0 +1,23 @@
+//! Persistent chat: perpetual log, continuity summary, injected prompt.
+//!
+//! Pure Rust over UTF-16 text (`Vec<u16>`), so JavaScript strings, lone
+//! surrogates included, come back exactly; the N-API binding only converts.
+//!
+//! - [`log`] holds log entries and the tail reader (`readPersistentChatLogEntries`);
+//! - [`state`] reads the memory state written by the Python memory script;
+//! - [`summary`] is `rebuildPersistentChatContinuitySummary`;
+//! - [`prompt`] is `buildPersistentChatInjectedPrompt` and its report;
+//! - [`time`] parses and prints the timestamps they share.
+
+mod budget;
+mod fs;
+mod json;
+pub mod log;
+pub mod prompt;
+pub mod state;
+pub mod summary;
+mod text;
+pub mod time;
+
+#[cfg(test)]
+mod flow_tests;

@@ -1,0 +1,785 @@
+//! `buildPersistentChatInjectedPrompt(Report)`: the text sent to the backend
+//! for one user turn.
+//!
+//! Reload (`reload: true`) layout; blocks are separated by one blank line,
+//! and a block with nothing in it is left out:
+//!
+//! ```text
+//! ## Turn Metadata                      (fields; a metadata string is used as is)
+//! - channel: telegram
+//!
+//! --- BOOTSTRAP CONTEXT (already resolved) ---
+//! ## Rolling Continuity Summary
+//! <summary: legacy transcript stripped, repeats replaced by references>
+//! ## Recent Perpetual Log Excerpt
+//! (2 earlier log entries omitted to fit the prompt budget)
+//! 1. [2026-05-15T10:00:00Z] user: text
+//! 2. [2026-05-15T10:00:05Z] assistant (ACP_TURN_FAILED): text
+//!
+//! --- LIVE TURN ---
+//! <userMessage, verbatim, always last>
+//! ```
+//!
+//! A continuous turn has the metadata, at most two entries under
+//! `## Recent Perpetual Log Excerpt`, and the live turn: no bootstrap block
+//! and no summary. The summary heading shows only with a summary, the
+//! excerpt heading only with entries (or an omitted-entries line), and the
+//! bootstrap separator only when either shows.
+//!
+//! Entries are numbered from 1 (oldest shown) so the summary can point at
+//! them: a summary line whose text repeats an injected entry's becomes
+//! `(see log entry N below)`, one repeating the live message
+//! `(see the live turn below)`. A line of metadata, summary or entry that
+//! reads like one of the builder's separators or headings is prefixed with
+//! `[quoted] `, so the only real structure is the builder's own.
+
+use std::collections::HashSet;
+
+use super::budget::{fit_sections, parse_sections};
+use super::log::{LogEntry, Role, Timestamp};
+use super::text::{
+    collapse_whitespace, fnv1a, is_ok_status, js_number_to_string, push_str, ELLIPSIS,
+};
+use crate::utf16;
+
+pub const DEFAULT_CONTINUOUS_ENTRIES: usize = 2;
+/// A continuous backend already holds the conversation: never more than this.
+pub const MAX_CONTINUOUS_ENTRIES: usize = 2;
+pub const DEFAULT_RELOAD_ENTRIES: usize = 25;
+
+pub const BOOTSTRAP_SEPARATOR: &str = "--- BOOTSTRAP CONTEXT (already resolved) ---";
+pub const SUMMARY_HEADING: &str = "## Rolling Continuity Summary";
+pub const EXCERPT_HEADING: &str = "## Recent Perpetual Log Excerpt";
+pub const LIVE_TURN_SEPARATOR: &str = "--- LIVE TURN ---";
+pub const METADATA_HEADING: &str = "## Turn Metadata";
+/// Put before a line of injected text that reads like a separator.
+pub const QUOTED_MARKER: &str = "[quoted] ";
+/// What the summary says instead of repeating the live message.
+pub const LIVE_TURN_REFERENCE: &str = "(see the live turn below)";
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum MetadataValue {
+    Text(Vec<u16>),
+    Number(f64),
+    Bool(bool),
+    Null,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TurnMetadata {
+    Text(Vec<u16>),
+    /// Key/value pairs in the caller's order.
+    Fields(Vec<(Vec<u16>, MetadataValue)>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptMode {
+    Continuous,
+    Reload,
+}
+
+impl PromptMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PromptMode::Continuous => "continuous",
+            PromptMode::Reload => "reload",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptParams {
+    pub user_message: Vec<u16>,
+    pub reload: bool,
+    pub turn_metadata: Option<TurnMetadata>,
+    pub continuity_summary: Option<Vec<u16>>,
+    /// Oldest first.
+    pub log_entries: Vec<LogEntry>,
+    /// Passed through to the report (from the log reader).
+    pub skipped_log_lines: usize,
+    /// Clamped to [`MAX_CONTINUOUS_ENTRIES`].
+    pub continuous_entries: usize,
+    pub reload_entries: usize,
+    /// `None`: no cap.
+    pub max_chars: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptReport {
+    pub prompt: Vec<u16>,
+    pub mode: PromptMode,
+    pub entries_injected: usize,
+    /// Entries chosen for the excerpt but left out to fit `max_chars`.
+    pub entries_omitted: usize,
+    /// [`entry_key`] of each injected entry, oldest first.
+    pub injected_entry_ids: Vec<Vec<u16>>,
+    /// The continuity summary was shortened or left out to fit `max_chars`.
+    pub summary_trimmed: bool,
+    pub skipped_log_lines: usize,
+    /// `prompt.len()` in UTF-16 units.
+    pub chars: usize,
+    /// The metadata and the live turn alone exceed `max_chars`; they are
+    /// sent whole anyway (the user's message is never cut).
+    pub over_budget: bool,
+}
+
+pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
+    let mode = if params.reload {
+        PromptMode::Reload
+    } else {
+        PromptMode::Continuous
+    };
+    let wanted = match mode {
+        PromptMode::Reload => params.reload_entries,
+        PromptMode::Continuous => params.continuous_entries.min(MAX_CONTINUOUS_ENTRIES),
+    };
+    let layout = Layout {
+        mode,
+        metadata: params.turn_metadata.as_ref().and_then(render_metadata),
+        summary: match mode {
+            PromptMode::Reload => params
+                .continuity_summary
+                .as_deref()
+                .map(strip_legacy_transcript),
+            PromptMode::Continuous => None,
+        }
+        .filter(|summary| !utf16::trim(summary).is_empty()),
+        candidates: select_entries(&params.log_entries, &params.user_message, wanted),
+        user_message: &params.user_message,
+    };
+    let fitted = layout.fit(params.max_chars);
+    let injected = &layout.candidates[layout.candidates.len() - fitted.entries..];
+    PromptReport {
+        chars: fitted.prompt.len(),
+        over_budget: params
+            .max_chars
+            .is_some_and(|max| fitted.prompt.len() > max),
+        prompt: fitted.prompt,
+        mode,
+        entries_injected: fitted.entries,
+        entries_omitted: layout.candidates.len() - fitted.entries,
+        injected_entry_ids: injected.iter().map(|entry| entry_key(entry)).collect(),
+        summary_trimmed: fitted.summary_trimmed,
+        skipped_log_lines: params.skipped_log_lines,
+    }
+}
+
+/// How many log entries to read (from the end) for a builder given a log
+/// path: twice the entries shown, plus one, so that the live message already
+/// appended and repeated copies do not shorten the excerpt.
+pub fn log_entries_to_read(
+    reload: bool,
+    continuous_entries: usize,
+    reload_entries: usize,
+) -> usize {
+    let wanted = if reload {
+        reload_entries
+    } else {
+        continuous_entries.min(MAX_CONTINUOUS_ENTRIES)
+    };
+    wanted.saturating_mul(2).saturating_add(1)
+}
+
+/// The entry's `id`, or for an entry without one a stable key of its role,
+/// text and timestamp: `auto:<role>:<16 hex digits>`.
+pub fn entry_key(entry: &LogEntry) -> Vec<u16> {
+    if let Some(id) = &entry.id {
+        return id.clone();
+    }
+    let (tag, ts) = match &entry.ts {
+        None => ("n", Vec::new()),
+        Some(Timestamp::Text(text)) => ("t", text.clone()),
+        Some(Timestamp::Number(number)) => {
+            ("#", js_number_to_string(*number).encode_utf16().collect())
+        }
+    };
+    let tag: Vec<u16> = tag.encode_utf16().collect();
+    let hash = fnv1a(&[&tag, &ts, &entry.text]);
+    format!("auto:{}:{hash:016x}", entry.role.as_str())
+        .encode_utf16()
+        .collect()
+}
+
+// ---------------------------------------------------------------------------
+// Choosing entries
+
+/// The newest `wanted` entries worth showing, oldest first: repeated copies
+/// count once (the first copy keeps its place), and a newest entry that is
+/// the live message itself (already appended to the log) is left out.
+fn select_entries<'a>(entries: &'a [LogEntry], live: &[u16], wanted: usize) -> Vec<&'a LogEntry> {
+    let mut unique = dedupe(entries);
+    if unique.last().is_some_and(|entry| is_live_copy(entry, live)) {
+        unique.pop();
+    }
+    let start = unique.len().saturating_sub(wanted);
+    unique.split_off(start)
+}
+
+fn is_live_copy(entry: &LogEntry, live: &[u16]) -> bool {
+    entry.role == Role::User && utf16::trim(&entry.text) == utf16::trim(live)
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum TsKey {
+    None,
+    Text(Vec<u16>),
+    Number(u64),
+}
+
+type ContentKey = (Role, Vec<u16>, TsKey);
+
+fn content_key(entry: &LogEntry) -> ContentKey {
+    let ts = match &entry.ts {
+        None => TsKey::None,
+        Some(Timestamp::Text(text)) => TsKey::Text(text.clone()),
+        Some(Timestamp::Number(number)) => TsKey::Number(number.to_bits()),
+    };
+    (entry.role, entry.text.clone(), ts)
+}
+
+/// Entries without repeats. Two entries are one when both have an `id` and
+/// the ids match, or when either lacks an `id` and role, text and ts match
+/// (two entries with the same text and time but different ids are two).
+fn dedupe(entries: &[LogEntry]) -> Vec<&LogEntry> {
+    let mut ids = HashSet::new();
+    let mut contents_with_id = HashSet::new();
+    let mut contents_without_id = HashSet::new();
+    let mut unique = Vec::new();
+    for entry in entries {
+        let content = content_key(entry);
+        let repeat = match &entry.id {
+            Some(id) => ids.contains(id) || contents_without_id.contains(&content),
+            None => contents_with_id.contains(&content) || contents_without_id.contains(&content),
+        };
+        if repeat {
+            continue;
+        }
+        match &entry.id {
+            Some(id) => {
+                ids.insert(id.clone());
+                contents_with_id.insert(content);
+            }
+            None => {
+                contents_without_id.insert(content);
+            }
+        }
+        unique.push(entry);
+    }
+    unique
+}
+
+// ---------------------------------------------------------------------------
+// Layout and budget
+
+struct Layout<'a> {
+    mode: PromptMode,
+    /// Rendered and neutralised.
+    metadata: Option<Vec<u16>>,
+    /// Legacy transcript stripped; references and neutralising come per layout.
+    summary: Option<Vec<u16>>,
+    /// Oldest first; the excerpt shows a newest suffix of them.
+    candidates: Vec<&'a LogEntry>,
+    user_message: &'a [u16],
+}
+
+struct Fitted {
+    prompt: Vec<u16>,
+    /// How many of the newest candidates are shown.
+    entries: usize,
+    summary_trimmed: bool,
+}
+
+impl Layout<'_> {
+    /// The prompt within `max` units when it can be: the oldest entries go
+    /// first, then the summary shrinks; metadata and live turn stay whole.
+    fn fit(&self, max: Option<usize>) -> Fitted {
+        let all = self.candidates.len();
+        let fitted = |entries: usize| Fitted {
+            prompt: self.render_with_entries(entries),
+            entries,
+            summary_trimmed: false,
+        };
+        let Some(max) = max else { return fitted(all) };
+        let full = fitted(all);
+        if full.prompt.len() <= max {
+            return full;
+        }
+        // The length grows with the number of entries shown, so bisect. (Not
+        // strictly: an entry left out gives its summary copy back its text in
+        // place of the reference. Bisection still returns a prompt that fits,
+        // at worst with one entry fewer than the most that could.)
+        let (mut fits, mut too_many) = (None, all);
+        let mut low = 0;
+        while low < too_many {
+            let middle = low + (too_many - low) / 2;
+            let candidate = fitted(middle);
+            if candidate.prompt.len() <= max {
+                low = middle + 1;
+                fits = Some(candidate);
+            } else {
+                too_many = middle;
+            }
+        }
+        fits.unwrap_or_else(|| self.fit_with_shrunk_summary(max))
+    }
+
+    fn render_with_entries(&self, count: usize) -> Vec<u16> {
+        let injected = &self.candidates[self.candidates.len() - count..];
+        let summary = self.summary_for(injected);
+        self.render(injected, summary.as_deref())
+    }
+
+    fn summary_for(&self, injected: &[&LogEntry]) -> Option<Vec<u16>> {
+        let summary = self.summary.as_ref()?;
+        let referenced = reference_repeats(summary, injected, self.user_message);
+        Some(neutralise_separators(trim_end_lines(&referenced)))
+    }
+
+    /// No entries, and the summary shortened by its own rules (sections
+    /// keep their first lines and count the rest) to what is left.
+    fn fit_with_shrunk_summary(&self, max: usize) -> Fitted {
+        let summary = self.summary_for(&[]);
+        let overhead = self.render(&[], summary.as_ref().map(|_| &[][..])).len();
+        let shrunk = summary
+            .map(|summary| {
+                fit_sections(&parse_sections(&summary), max.saturating_sub(overhead)).text
+            })
+            .filter(|summary| !utf16::trim(summary).is_empty());
+        let prompt = self.render(&[], shrunk.as_deref());
+        let prompt = if prompt.len() <= max {
+            prompt
+        } else {
+            self.render_bare()
+        };
+        Fitted {
+            prompt,
+            entries: 0,
+            summary_trimmed: self.summary.is_some(),
+        }
+    }
+
+    fn render(&self, injected: &[&LogEntry], summary: Option<&[u16]>) -> Vec<u16> {
+        let omitted = self.candidates.len() - injected.len();
+        let excerpt =
+            (!injected.is_empty() || omitted > 0).then(|| render_excerpt(injected, omitted));
+        let mut blocks: Vec<Vec<u16>> = self.metadata.iter().cloned().collect();
+        match self.mode {
+            PromptMode::Reload if summary.is_some() || excerpt.is_some() => {
+                let mut bootstrap: Vec<u16> = BOOTSTRAP_SEPARATOR.encode_utf16().collect();
+                if let Some(summary) = summary {
+                    push_str(&mut bootstrap, "\n");
+                    push_str(&mut bootstrap, SUMMARY_HEADING);
+                    push_str(&mut bootstrap, "\n");
+                    bootstrap.extend_from_slice(summary);
+                }
+                if let Some(excerpt) = excerpt {
+                    push_str(&mut bootstrap, "\n");
+                    bootstrap.extend(excerpt);
+                }
+                blocks.push(bootstrap);
+            }
+            PromptMode::Reload => {}
+            PromptMode::Continuous => blocks.extend(excerpt),
+        }
+        self.finish(blocks)
+    }
+
+    /// Metadata and live turn only: what is sent when nothing else fits.
+    fn render_bare(&self) -> Vec<u16> {
+        self.finish(self.metadata.iter().cloned().collect())
+    }
+
+    fn finish(&self, mut blocks: Vec<Vec<u16>>) -> Vec<u16> {
+        let mut live: Vec<u16> = LIVE_TURN_SEPARATOR.encode_utf16().collect();
+        push_str(&mut live, "\n");
+        live.extend_from_slice(self.user_message);
+        blocks.push(live);
+        let mut out = Vec::new();
+        for (index, block) in blocks.into_iter().enumerate() {
+            if index > 0 {
+                push_str(&mut out, "\n\n");
+            }
+            out.extend(block);
+        }
+        out
+    }
+}
+
+fn render_excerpt(injected: &[&LogEntry], omitted: usize) -> Vec<u16> {
+    let mut out: Vec<u16> = EXCERPT_HEADING.encode_utf16().collect();
+    if omitted > 0 {
+        let noun = if omitted == 1 { "entry" } else { "entries" };
+        push_str(
+            &mut out,
+            &format!("\n({omitted} earlier log {noun} omitted to fit the prompt budget)"),
+        );
+    }
+    for (index, entry) in injected.iter().enumerate() {
+        push_str(&mut out, "\n");
+        out.extend(render_entry(index + 1, entry));
+    }
+    out
+}
+
+/// `N. [ts] role: text`, with ` (status)` after an assistant role whose
+/// status is not ok. The text is whole; look-alike separator lines in it
+/// are neutralised.
+fn render_entry(number: usize, entry: &LogEntry) -> Vec<u16> {
+    let mut out: Vec<u16> = format!("{number}. ").encode_utf16().collect();
+    if let Some(ts) = &entry.ts {
+        push_str(&mut out, "[");
+        out.extend(ts.display());
+        push_str(&mut out, "] ");
+    }
+    push_str(&mut out, entry.role.as_str());
+    if let Some(status) = entry
+        .status
+        .as_deref()
+        .filter(|status| !is_ok_status(status))
+    {
+        push_str(&mut out, " (");
+        out.extend(collapse_whitespace(status));
+        push_str(&mut out, ")");
+    }
+    push_str(&mut out, ": ");
+    out.extend_from_slice(&entry.text);
+    neutralise_separators(out)
+}
+
+fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
+    let text = match metadata {
+        TurnMetadata::Text(text) => trim_end_lines(text).to_vec(),
+        TurnMetadata::Fields(fields) if fields.is_empty() => return None,
+        TurnMetadata::Fields(fields) => {
+            let mut out: Vec<u16> = METADATA_HEADING.encode_utf16().collect();
+            for (key, value) in fields {
+                push_str(&mut out, "\n- ");
+                out.extend_from_slice(key);
+                push_str(&mut out, ": ");
+                match value {
+                    MetadataValue::Text(text) => out.extend_from_slice(text),
+                    MetadataValue::Number(number) => {
+                        push_str(&mut out, &js_number_to_string(*number))
+                    }
+                    MetadataValue::Bool(flag) => {
+                        push_str(&mut out, if *flag { "true" } else { "false" })
+                    }
+                    MetadataValue::Null => push_str(&mut out, "null"),
+                }
+            }
+            out
+        }
+    };
+    (!utf16::trim(&text).is_empty()).then(|| neutralise_separators(text))
+}
+
+/// `text` without trailing line breaks and blank lines (blocks are joined
+/// by the builder; other units stay).
+fn trim_end_lines(text: &[u16]) -> &[u16] {
+    let end = text
+        .iter()
+        .rposition(|&unit| !matches!(unit, 0x0A | 0x0D) && !utf16::is_js_whitespace(unit))
+        .map_or(0, |last| last + 1);
+    // Keep trailing spaces of the last line's content, drop only line ends.
+    let line_end = text[end..]
+        .iter()
+        .position(|&unit| matches!(unit, 0x0A | 0x0D))
+        .map_or(text.len(), |offset| end + offset);
+    &text[..line_end]
+}
+
+// ---------------------------------------------------------------------------
+// Neutralising look-alike separators
+
+/// Units that end a line for a reader (a model or a terminal), not only LF.
+fn is_line_break(unit: u16) -> bool {
+    matches!(unit, 0x0A | 0x0B | 0x0C | 0x0D | 0x85 | 0x2028 | 0x2029)
+}
+
+fn is_invisible(unit: u16) -> bool {
+    matches!(unit, 0x00AD | 0x200B..=0x200F | 0x2060..=0x2064 | 0xFEFF)
+}
+
+/// The phrases that make a line read like one of the builder's separators or
+/// headings, as uppercase ASCII letters and digits.
+const STRUCTURE_KEYS: [&str; 4] = [
+    "LIVETURN",
+    "BOOTSTRAPCONTEXT",
+    "ROLLINGCONTINUITYSUMMARY",
+    "RECENTPERPETUALLOGEXCERPT",
+];
+
+/// A line reads like structure when its letters start with one of
+/// [`STRUCTURE_KEYS`] and it starts with punctuation (`---`, `—`, `##`,
+/// `===`, `[`…) or is written in capitals (`LIVE TURN`). Prose such as
+/// "Live turn handling is broken" does not.
+fn is_separator_like(line: &[u16]) -> bool {
+    let start = line
+        .iter()
+        .position(|&unit| !utf16::is_js_whitespace(unit) && !is_invisible(unit));
+    let Some(start) = start else { return false };
+    let line = &line[start..];
+    let letters: String = line
+        .iter()
+        .filter_map(|&unit| char::from_u32(u32::from(unit)))
+        .filter(char::is_ascii_alphanumeric)
+        .collect();
+    let upper = letters.to_ascii_uppercase();
+    if !STRUCTURE_KEYS.iter().any(|key| upper.starts_with(key)) {
+        return false;
+    }
+    let starts_with_punctuation =
+        char::from_u32(u32::from(line[0])).is_none_or(|c| !c.is_alphanumeric());
+    starts_with_punctuation || !letters.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// `text` with [`QUOTED_MARKER`] before every line that reads like a separator.
+pub(crate) fn neutralise_separators(text: impl AsRef<[u16]>) -> Vec<u16> {
+    let text = text.as_ref();
+    let marker: Vec<u16> = QUOTED_MARKER.encode_utf16().collect();
+    let mut out = Vec::with_capacity(text.len());
+    let mut line_start = 0;
+    while line_start <= text.len() {
+        let line_end = text[line_start..]
+            .iter()
+            .position(|&unit| is_line_break(unit))
+            .map_or(text.len(), |offset| line_start + offset);
+        if is_separator_like(&text[line_start..line_end]) {
+            out.extend_from_slice(&marker);
+        }
+        let next = (line_end + 1).min(text.len());
+        out.extend_from_slice(&text[line_start..next]);
+        if line_end == text.len() {
+            break;
+        }
+        line_start = next;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Legacy transcript blocks
+
+/// The known section headers of a continuity summary, new format.
+const SUMMARY_HEADERS: [&str; 5] = [
+    "Current thread / pending next action:",
+    "Active decisions and guardrails:",
+    "Pending threads / open topics:",
+    "Timer status:",
+    "Model capability notes:",
+];
+
+/// `summary` without its old-format transcript blocks: a line starting
+/// `Recent log excerpt:` or `Recent conversation excerpt:` (any case, after
+/// `#`, `-` or `*` marks) and the lines under it, up to the next section:
+/// a known summary header, a Markdown heading, another such block, or a
+/// `Header:` line after a blank line. A summary without such a block comes
+/// back unchanged.
+pub fn strip_legacy_transcript(summary: &[u16]) -> Vec<u16> {
+    let lines: Vec<&[u16]> = utf16::line_ranges(summary)
+        .into_iter()
+        .map(|range| &summary[range])
+        .collect();
+    let mut keep = vec![true; lines.len()];
+    let mut index = 0;
+    let mut stripped = false;
+    while index < lines.len() {
+        if !is_legacy_marker(lines[index]) {
+            index += 1;
+            continue;
+        }
+        stripped = true;
+        keep[index] = false;
+        index += 1;
+        while index < lines.len() && !ends_legacy_block(&lines, index) {
+            keep[index] = false;
+            index += 1;
+        }
+    }
+    if !stripped {
+        return summary.to_vec();
+    }
+    let kept: Vec<u16> = lines
+        .iter()
+        .zip(&keep)
+        .filter(|(_, keep)| **keep)
+        .flat_map(|(line, _)| line.iter().copied())
+        .collect();
+    let start = kept
+        .iter()
+        .position(|&unit| !is_line_break(unit))
+        .unwrap_or(kept.len());
+    let kept = &kept[start..];
+    // Blank lines left at either end by the removed block go too.
+    let leading_blank = utf16::line_ranges(kept)
+        .into_iter()
+        .take_while(|range| utf16::trim(&kept[range.clone()]).is_empty())
+        .last()
+        .map_or(0, |range| range.end);
+    trim_end_lines(&kept[leading_blank..]).to_vec()
+}
+
+fn content_after_marks(line: &[u16]) -> String {
+    let text = String::from_utf16_lossy(utf16::trim(line));
+    text.trim_start_matches(['#', '-', '*', ' ', '\t'])
+        .to_lowercase()
+}
+
+fn is_legacy_marker(line: &[u16]) -> bool {
+    let content = content_after_marks(line);
+    content.starts_with("recent log excerpt") || content.starts_with("recent conversation excerpt")
+}
+
+fn ends_legacy_block(lines: &[&[u16]], index: usize) -> bool {
+    let line = lines[index];
+    let trimmed = utf16::trim(line);
+    if trimmed.is_empty() {
+        return false;
+    }
+    if is_legacy_marker(line)
+        || trimmed.first() == Some(&u16::from(b'#'))
+        || SUMMARY_HEADERS
+            .iter()
+            .any(|header| utf16::equals_ascii(trimmed, header))
+    {
+        return true;
+    }
+    let after_blank = index > 0 && utf16::trim(lines[index - 1]).is_empty();
+    after_blank && looks_like_header(line)
+}
+
+/// `Something:` at the start of a line: the next section of an old summary.
+fn looks_like_header(line: &[u16]) -> bool {
+    let trimmed = utf16::trim(line);
+    let starts_plainly = line
+        .first()
+        .is_some_and(|&unit| !utf16::is_js_whitespace(unit))
+        && char::from_u32(u32::from(line[0])).is_some_and(char::is_alphabetic);
+    starts_plainly && trimmed.len() <= 80 && trimmed.last() == Some(&u16::from(b':'))
+}
+
+// ---------------------------------------------------------------------------
+// Summary text that repeats an entry or the live message
+
+/// `summary` with copies of the live message or an injected entry's text
+/// replaced by a reference. A copy is a line's value (after a `- ` bullet
+/// and an optional `Label: `) equal to the text on one line, or cut from it
+/// with `…`/`...`, or a verbatim copy of a multi-line text. The status line
+/// (`Latest assistant status`) holds a status, never text, and is left alone.
+fn reference_repeats(summary: &[u16], injected: &[&LogEntry], live: &[u16]) -> Vec<u16> {
+    let live_ref: Vec<u16> = LIVE_TURN_REFERENCE.encode_utf16().collect();
+    let entry_refs: Vec<Vec<u16>> = (1..=injected.len())
+        .map(|number| {
+            format!("(see log entry {number} below)")
+                .encode_utf16()
+                .collect()
+        })
+        .collect();
+    // The live message first: it is the one that must appear only once.
+    let mut targets: Vec<(&[u16], &[u16])> = vec![(live, &live_ref)];
+    targets.extend(
+        injected
+            .iter()
+            .zip(&entry_refs)
+            .rev()
+            .map(|(entry, reference)| (&entry.text[..], &reference[..])),
+    );
+
+    let mut text = summary.to_vec();
+    for (original, reference) in &targets {
+        text = replace_multiline_copies(&text, original, reference);
+    }
+    let collapsed: Vec<(Vec<u16>, &[u16])> = targets
+        .iter()
+        .map(|(original, reference)| (collapse_whitespace(original), *reference))
+        .collect();
+    let mut out = Vec::with_capacity(text.len());
+    for range in utf16::line_ranges(&text) {
+        out.extend(reference_line(&text[range], &collapsed));
+    }
+    out
+}
+
+fn replace_multiline_copies(text: &[u16], original: &[u16], reference: &[u16]) -> Vec<u16> {
+    let original = utf16::trim(original);
+    if !original.contains(&utf16::LF) {
+        return text.to_vec();
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = utf16::find(rest, original) {
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(reference);
+        rest = &rest[at + original.len()..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+/// One summary line (with its terminator), its value replaced when it copies a target.
+fn reference_line(line: &[u16], targets: &[(Vec<u16>, &[u16])]) -> Vec<u16> {
+    let (body, terminator) = line.split_at(utf16::trim_line_end(line).len());
+    let Some(value_starts) = value_starts(body) else {
+        return line.to_vec();
+    };
+    for value_start in value_starts {
+        let value = collapse_whitespace(&body[value_start..]);
+        if let Some((_, reference)) = targets
+            .iter()
+            .find(|(target, _)| is_copy_of(&value, target))
+        {
+            let mut out = body[..value_start].to_vec();
+            out.extend_from_slice(reference);
+            out.extend_from_slice(terminator);
+            return out;
+        }
+    }
+    line.to_vec()
+}
+
+/// Where a line's value may start: after `Label: ` (tried first) and after
+/// the bullet. `None` for the status line.
+fn value_starts(body: &[u16]) -> Option<Vec<usize>> {
+    let indent = body
+        .iter()
+        .position(|&unit| !utf16::is_js_whitespace(unit))?;
+    let mut start = indent;
+    if body.len() > start + 1
+        && matches!(body[start], 0x2D | 0x2A | 0x2022)
+        && body[start + 1] == u16::from(b' ')
+    {
+        start += 2;
+    }
+    let label_end =
+        utf16::find(&body[start..], &[u16::from(b':'), u16::from(b' ')]).map(|at| start + at);
+    let mut starts = Vec::new();
+    if let Some(label_end) = label_end.filter(|&end| end - start <= 60) {
+        let label = String::from_utf16_lossy(&body[start..label_end]);
+        if label.trim().eq_ignore_ascii_case("Latest assistant status") {
+            return None;
+        }
+        starts.push(label_end + 2);
+    }
+    starts.push(start);
+    Some(starts)
+}
+
+/// True when `value` (on one line) is `target`, or `target` cut with an ellipsis.
+fn is_copy_of(value: &[u16], target: &[u16]) -> bool {
+    if target.is_empty() || value.is_empty() {
+        return false;
+    }
+    if value == target {
+        return true;
+    }
+    let three_dots = [u16::from(b'.'); 3];
+    let cut = value
+        .strip_suffix(&[ELLIPSIS])
+        .or_else(|| value.strip_suffix(&three_dots[..]))
+        .map(utf16::trim);
+    // A short prefix says too little to be sure it is a copy.
+    cut.is_some_and(|prefix| prefix.len() >= 16 && target.starts_with(prefix))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,258 @@
+//! The memory state the Python memory script keeps beside the log.
+
+use std::io::Read;
+use std::path::Path;
+
+use super::fs::open_regular_file;
+use super::json::{self, Json};
+use super::log::Timestamp;
+use crate::error::CoreError;
+
+/// A state file larger than this is refused rather than read into memory:
+/// the real one is a few kilobytes.
+pub const MAX_STATE_FILE_BYTES: u64 = 32 << 20;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MemoryState {
+    pub decisions: Vec<Vec<u16>>,
+    pub guardrails: Vec<Vec<u16>>,
+    pub pending_threads: Vec<Vec<u16>>,
+    pub timers: Vec<Timer>,
+    pub model_notes: Vec<Vec<u16>>,
+    pub notes: Vec<Vec<u16>>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timer {
+    pub name: Vec<u16>,
+    pub status: Vec<u16>,
+    /// An ISO-8601 string or an epoch number, as written.
+    pub due: Option<Timestamp>,
+}
+
+impl MemoryState {
+    /// The state from the memory script's JSON. Lenient inside: a member of
+    /// the wrong type, or an item that is neither a string nor an object with
+    /// a string `text`, is left out rather than failing the whole state.
+    pub(crate) fn from_json(value: &Json) -> Result<MemoryState, &'static str> {
+        if *value == Json::Null {
+            return Ok(MemoryState::default());
+        }
+        if !matches!(value, Json::Object(_)) {
+            return Err("the memory state is not a JSON object");
+        }
+        let items = |keys: &[&str]| {
+            keys.iter()
+                .find_map(|key| value.get(key).and_then(array))
+                .map(|list| list.iter().filter_map(item_text).collect())
+                .unwrap_or_default()
+        };
+        Ok(MemoryState {
+            decisions: items(&["decisions"]),
+            guardrails: items(&["guardrails"]),
+            pending_threads: items(&["pendingThreads", "pending_threads"]),
+            timers: value
+                .get("timers")
+                .and_then(array)
+                .map(|list| list.iter().filter_map(Timer::from_json).collect())
+                .unwrap_or_default(),
+            model_notes: items(&["modelNotes", "model_notes"]),
+            notes: items(&["notes"]),
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == MemoryState::default()
+    }
+}
+
+impl Timer {
+    /// `{ name, status, due? }`; a bare string is a timer's name.
+    fn from_json(value: &Json) -> Option<Timer> {
+        if let Json::String(name) = value {
+            return Some(Timer {
+                name: name.clone(),
+                status: Vec::new(),
+                due: None,
+            });
+        }
+        let text = |key: &str| value.get(key).and_then(Json::as_text).map(<[u16]>::to_vec);
+        let name = text("name").or_else(|| text("text"))?;
+        let due = value.get("due").and_then(|due| match due {
+            Json::String(text) => Some(Timestamp::Text(text.clone())),
+            Json::Number(number) if number.is_finite() => Some(Timestamp::Number(*number)),
+            _ => None,
+        });
+        Some(Timer {
+            name,
+            status: text("status").unwrap_or_default(),
+            due,
+        })
+    }
+}
+
+fn array(value: &Json) -> Option<&[Json]> {
+    match value {
+        Json::Array(items) => Some(items),
+        _ => None,
+    }
+}
+
+fn item_text(item: &Json) -> Option<Vec<u16>> {
+    match item {
+        Json::String(text) => Some(text.clone()),
+        object => object
+            .get("text")
+            .and_then(Json::as_text)
+            .map(<[u16]>::to_vec),
+    }
+}
+
+/// Parses the state file's bytes; an empty file (one being written, or a
+/// first run's placeholder) is an empty state.
+pub fn parse_state_json(bytes: &[u8]) -> Result<MemoryState, String> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(MemoryState::default());
+    }
+    let value = json::parse(bytes)
+        .map_err(|err| format!("invalid JSON at byte {}: {}", err.offset, err.reason))?;
+    MemoryState::from_json(&value).map_err(str::to_owned)
+}
+
+/// Reads the memory state at `path`; a missing file is an empty state.
+///
+/// Errors carry the path and a code like every file error: `ENOTREGULAR` for
+/// a FIFO or directory, `EFBIG` past [`MAX_STATE_FILE_BYTES`], and `EINVAL`
+/// (syscall `read`) when the file is not valid state JSON. A corrupt state
+/// is reported, not read as empty: silently forgetting every decision and
+/// guardrail would be worse than a visible error.
+pub fn read_state_file_or_empty(path: &Path) -> Result<MemoryState, CoreError> {
+    let shown = path.to_string_lossy();
+    let (file, metadata) = match open_regular_file(path) {
+        Err(CoreError::Io { code: "ENOENT", .. }) => return Ok(MemoryState::default()),
+        other => other?,
+    };
+    let file_error = |code: &'static str, reason: String| CoreError::Io {
+        code,
+        syscall: "read",
+        path: shown.to_string(),
+        reason,
+    };
+    if metadata.len() > MAX_STATE_FILE_BYTES {
+        return Err(file_error("EFBIG", "memory state file too large".into()));
+    }
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.take(MAX_STATE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| CoreError::io(&err, "read", &shown))?;
+    if bytes.len() as u64 > MAX_STATE_FILE_BYTES {
+        return Err(file_error("EFBIG", "memory state file too large".into()));
+    }
+    parse_state_json(&bytes).map_err(|reason| {
+        file_error(
+            "EINVAL",
+            format!("memory state file is not valid: {reason}"),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fs::test_support::{make_fifo, TempDir};
+    use super::*;
+    use crate::utf16::encode as u;
+
+    #[test]
+    fn reads_every_list_with_aliases_and_item_shapes() {
+        let state = parse_state_json(
+            br#"{
+              "decisions": ["use postgres", {"text": "ship friday", "at": 1}],
+              "guardrails": [{"text": "never force-push"}],
+              "pending_threads": ["migrate\nusers"],
+              "timers": [{"name": "standup", "status": "pending", "due": "2026-05-15T10:00:00Z"},
+                         {"name": "backup", "status": "done", "due": 1778839200},
+                         "bare"],
+              "model_notes": ["no vision"],
+              "notes": ["reply in French"],
+              "other": true
+            }"#,
+        )
+        .unwrap();
+        assert_eq!(state.decisions, [u("use postgres"), u("ship friday")]);
+        assert_eq!(state.guardrails, [u("never force-push")]);
+        assert_eq!(state.pending_threads, [u("migrate\nusers")]);
+        assert_eq!(state.model_notes, [u("no vision")]);
+        assert_eq!(state.notes, [u("reply in French")]);
+        assert_eq!(state.timers.len(), 3);
+        assert_eq!(
+            state.timers[0].due,
+            Some(Timestamp::Text(u("2026-05-15T10:00:00Z")))
+        );
+        assert_eq!(
+            state.timers[1].due,
+            Some(Timestamp::Number(1_778_839_200.0))
+        );
+        assert_eq!(state.timers[2].name, u("bare"));
+    }
+
+    #[test]
+    fn camel_case_keys_win_and_bad_members_are_left_out() {
+        let state = parse_state_json(
+            br#"{"pendingThreads":["a"],"pending_threads":["b"],"modelNotes":["m"],
+                "decisions": "not a list", "notes": [1, null, {"x": "y"}, "kept"],
+                "timers": [{"status": "pending"}, {"name": "t", "due": false}]}"#,
+        )
+        .unwrap();
+        assert_eq!(state.pending_threads, [u("a")]);
+        assert_eq!(state.model_notes, [u("m")]);
+        assert!(state.decisions.is_empty());
+        assert_eq!(state.notes, [u("kept")]);
+        assert_eq!(state.timers.len(), 1);
+        assert_eq!(state.timers[0].due, None);
+    }
+
+    #[test]
+    fn empty_null_and_lone_surrogate_states() {
+        assert!(parse_state_json(b"").unwrap().is_empty());
+        assert!(parse_state_json(b" \n").unwrap().is_empty());
+        assert!(parse_state_json(b"null").unwrap().is_empty());
+        assert!(parse_state_json(b"{}").unwrap().is_empty());
+        let state = parse_state_json(br#"{"notes":["\ud800"]}"#).unwrap();
+        assert_eq!(state.notes, [vec![0xD800]]);
+        assert!(parse_state_json(b"[1]").is_err());
+        assert!(parse_state_json(b"{")
+            .unwrap_err()
+            .contains("invalid JSON at byte 1"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn state_files_missing_corrupt_or_not_regular() {
+        let dir = TempDir::new("state");
+        assert!(read_state_file_or_empty(&dir.0.join("none.json"))
+            .unwrap()
+            .is_empty());
+        let good = dir.file("good.json", br#"{"notes":["x"]}"#);
+        assert_eq!(read_state_file_or_empty(&good).unwrap().notes, [u("x")]);
+        let bad = dir.file("bad.json", b"{\"notes\": [");
+        let err = read_state_file_or_empty(&bad).unwrap_err();
+        assert_eq!(err.code(), "EINVAL");
+        assert_eq!(err.path(), Some(&*bad.to_string_lossy()));
+        assert!(
+            err.to_string()
+                .starts_with("EINVAL: memory state file is not valid"),
+            "{err}"
+        );
+        assert_eq!(
+            read_state_file_or_empty(&dir.0).unwrap_err().code(),
+            "ENOTREGULAR"
+        );
+        let fifo = dir.0.join("fifo.json");
+        make_fifo(&fifo);
+        assert_eq!(
+            read_state_file_or_empty(&fifo).unwrap_err().code(),
+            "ENOTREGULAR"
+        );
+    }
+}

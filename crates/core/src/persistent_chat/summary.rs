@@ -1,0 +1,678 @@
+//! `rebuildPersistentChatContinuitySummary`: the contents of
+//! `continuity-summary.txt`, state and memory only, never a transcript.
+//!
+//! Output (sections in this order, one blank line between them, no trailing
+//! newline; a section with no items is left out, except the first):
+//!
+//! ```text
+//! Current thread / pending next action:
+//! - Latest user request: <newest user entry's text, on one line>
+//! - Latest assistant status: <status of the reply to that request>
+//! - Actionable notes: <the one note>        (or "- Actionable notes:" then "  - <note>" lines)
+//!
+//! Active decisions and guardrails:
+//! - <decision>                              (decisions, then guardrails)
+//!
+//! Pending threads / open topics:
+//! - <thread>
+//!
+//! Timer status:
+//! - <name>: <status> (due <due>)            (see `timer_line` for due/overdue)
+//!
+//! Model capability notes:
+//! - <note>
+//! ```
+//!
+//! Fixed wordings: no user entry yet gives `- Latest user request: none yet`;
+//! the status line reads the reply's `status` (`ok`, `ACP_TURN_FAILED`, …),
+//! `replied (no status recorded)` for a reply without one,
+//! `awaiting reply to the latest request` when the newest request has no
+//! reply, `no turns yet` when there is neither. The notes line is left out
+//! when there are no notes. Every item is one line (whitespace runs, line
+//! breaks included, collapse to one space) of at most [`ITEM_MAX_CHARS`]
+//! units, cut with `…` at a grapheme boundary. Under `max_chars` each section
+//! keeps its first items and ends with `- … (N more)` (see `budget`).
+
+use super::budget::{fit_sections, Section};
+use super::log::{LogEntry, Role, Timestamp};
+use super::state::{MemoryState, Timer};
+use super::text::{collapse_whitespace, is_ok_status, one_line, push_str};
+
+pub const DEFAULT_SUMMARY_MAX_CHARS: usize = 6000;
+/// How many log entries a builder given a log path reads: the summary looks
+/// only at the newest user entry and what follows it.
+pub const SUMMARY_LOG_ENTRIES: usize = 200;
+/// The longest a single item's text may be, in UTF-16 units.
+pub const ITEM_MAX_CHARS: usize = 500;
+
+pub const CURRENT_THREAD_HEADER: &str = "Current thread / pending next action:";
+pub const DECISIONS_HEADER: &str = "Active decisions and guardrails:";
+pub const PENDING_THREADS_HEADER: &str = "Pending threads / open topics:";
+pub const TIMERS_HEADER: &str = "Timer status:";
+pub const MODEL_NOTES_HEADER: &str = "Model capability notes:";
+
+pub const LATEST_REQUEST_LABEL: &str = "- Latest user request: ";
+pub const LATEST_STATUS_LABEL: &str = "- Latest assistant status: ";
+pub const NOTES_LABEL: &str = "- Actionable notes:";
+
+/// A timer that came due less than this long ago shows as "due now".
+const DUE_NOW_WINDOW_MS: f64 = 60_000.0;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SummaryParams {
+    /// Log entries, oldest first (as `read_log_tail` gives them).
+    pub entries: Vec<LogEntry>,
+    pub state: MemoryState,
+    /// The backend session now in use; replies from other sessions that
+    /// failed happened before a reload.
+    pub current_session: Option<Vec<u16>>,
+    /// "Now" in epoch milliseconds, for timers.
+    pub now_ms: f64,
+    pub max_chars: usize,
+}
+
+/// The continuity summary for `params`; the same params give the same units.
+pub fn rebuild_continuity_summary(params: &SummaryParams) -> Vec<u16> {
+    let state = &params.state;
+    let decisions: Vec<&Vec<u16>> = state.decisions.iter().chain(&state.guardrails).collect();
+    let optional = [
+        list_section(DECISIONS_HEADER, &decisions),
+        list_section(
+            PENDING_THREADS_HEADER,
+            &state.pending_threads.iter().collect::<Vec<_>>(),
+        ),
+        timer_section(&state.timers, params.now_ms),
+        list_section(
+            MODEL_NOTES_HEADER,
+            &state.model_notes.iter().collect::<Vec<_>>(),
+        ),
+    ];
+    let mut sections = vec![current_thread_section(params)];
+    sections.extend(
+        optional
+            .into_iter()
+            .filter(|section| !section.items.is_empty()),
+    );
+    fit_sections(&sections, params.max_chars).text
+}
+
+fn current_thread_section(params: &SummaryParams) -> Section {
+    let turn = latest_turn(&params.entries, params.current_session.as_deref());
+    let mut items = vec![
+        labelled(LATEST_REQUEST_LABEL, &turn.request_text()),
+        labelled(LATEST_STATUS_LABEL, &turn.status_text()),
+    ];
+    items.extend(notes_lines(&params.state.notes));
+    Section {
+        header: CURRENT_THREAD_HEADER.encode_utf16().collect(),
+        items,
+    }
+}
+
+/// The newest user request and the reply that counts as its status.
+struct LatestTurn<'a> {
+    request: Option<&'a LogEntry>,
+    reply: Option<&'a LogEntry>,
+}
+
+/// The newest user entry, and the newest assistant entry after it that is
+/// not a failure from before a reload. Only that turn counts: a failure of
+/// an earlier turn never shows, and a request whose only reply was such a
+/// stale failure stays pending.
+fn latest_turn<'a>(entries: &'a [LogEntry], current_session: Option<&[u16]>) -> LatestTurn<'a> {
+    let request_index = entries.iter().rposition(|entry| entry.role == Role::User);
+    let after_request = match request_index {
+        Some(index) => &entries[index + 1..],
+        None => entries,
+    };
+    let reply = after_request
+        .iter()
+        .rev()
+        .filter(|entry| entry.role == Role::Assistant)
+        .find(|entry| !is_failure_from_before_reload(entry, current_session));
+    LatestTurn {
+        request: request_index.map(|index| &entries[index]),
+        reply,
+    }
+}
+
+/// A failed reply whose session is not the current one: the backend it
+/// failed on is gone, so its failure says nothing about the session now.
+fn is_failure_from_before_reload(entry: &LogEntry, current_session: Option<&[u16]>) -> bool {
+    let failed = entry
+        .status
+        .as_deref()
+        .is_some_and(|status| !is_ok_status(status));
+    match (entry.session.as_deref(), current_session) {
+        (Some(session), Some(current)) => failed && session != current,
+        _ => false,
+    }
+}
+
+impl LatestTurn<'_> {
+    fn request_text(&self) -> Vec<u16> {
+        match self.request {
+            Some(entry) => non_empty_or(one_line(&entry.text, ITEM_MAX_CHARS), "(empty message)"),
+            None => "none yet".encode_utf16().collect(),
+        }
+    }
+
+    fn status_text(&self) -> Vec<u16> {
+        let fixed = match (self.reply, self.request) {
+            (Some(reply), _) => match reply.status.as_deref().map(collapse_whitespace) {
+                Some(status) if !status.is_empty() => return one_line(&status, ITEM_MAX_CHARS),
+                _ => "replied (no status recorded)",
+            },
+            (None, Some(_)) => "awaiting reply to the latest request",
+            (None, None) => "no turns yet",
+        };
+        fixed.encode_utf16().collect()
+    }
+}
+
+/// One note inline; several as an indented list under the label.
+fn notes_lines(notes: &[Vec<u16>]) -> Vec<Vec<u16>> {
+    let notes = one_line_items(&notes.iter().collect::<Vec<_>>());
+    match notes.as_slice() {
+        [] => Vec::new(),
+        [only] => {
+            let mut line = NOTES_LABEL.encode_utf16().collect::<Vec<u16>>();
+            line.push(u16::from(b' '));
+            line.extend_from_slice(only);
+            vec![line]
+        }
+        many => {
+            let mut lines = vec![NOTES_LABEL.encode_utf16().collect()];
+            lines.extend(many.iter().map(|note| labelled("  - ", note)));
+            lines
+        }
+    }
+}
+
+fn list_section(header: &str, items: &[&Vec<u16>]) -> Section {
+    Section {
+        header: header.encode_utf16().collect(),
+        items: one_line_items(items)
+            .iter()
+            .map(|item| labelled("- ", item))
+            .collect(),
+    }
+}
+
+/// Items on one line each, empty ones and repeats left out, order kept.
+fn one_line_items(items: &[&Vec<u16>]) -> Vec<Vec<u16>> {
+    let mut seen = std::collections::HashSet::new();
+    items
+        .iter()
+        .map(|item| one_line(item, ITEM_MAX_CHARS))
+        .filter(|item| !item.is_empty() && seen.insert(item.clone()))
+        .collect()
+}
+
+fn timer_section(timers: &[Timer], now_ms: f64) -> Section {
+    let mut seen = std::collections::HashSet::new();
+    Section {
+        header: TIMERS_HEADER.encode_utf16().collect(),
+        items: timers
+            .iter()
+            .map(|timer| timer_line(timer, now_ms))
+            .filter(|line| seen.insert(line.clone()))
+            .collect(),
+    }
+}
+
+/// A timer that has finished keeps its status. One whose due time has
+/// passed `now` shows `due now (due T)` for a minute, then `overdue (was
+/// due T)`, whatever its recorded status (a stored "pending" is stale by
+/// then). Otherwise `<status> (due T)`, with `pending` for a missing status.
+fn timer_line(timer: &Timer, now_ms: f64) -> Vec<u16> {
+    let name = non_empty_or(one_line(&timer.name, ITEM_MAX_CHARS), "(unnamed timer)");
+    let status = one_line(&timer.status, ITEM_MAX_CHARS);
+    let passed_for_ms = timer
+        .due
+        .as_ref()
+        .and_then(Timestamp::epoch_ms)
+        .map(|due_ms| now_ms - due_ms)
+        .filter(|&passed| passed >= 0.0 && !is_finished_timer(&status));
+    let (state, due_label) = match passed_for_ms {
+        Some(passed) if passed < DUE_NOW_WINDOW_MS => (u16s("due now"), " (due "),
+        Some(_) => (u16s("overdue"), " (was due "),
+        None => (non_empty_or(status, "pending"), " (due "),
+    };
+    let mut line = labelled("- ", &name);
+    push_str(&mut line, ": ");
+    line.extend(state);
+    if let Some(due) = &timer.due {
+        push_str(&mut line, due_label);
+        line.extend(due_text(due));
+        push_str(&mut line, ")");
+    }
+    line
+}
+
+fn u16s(text: &str) -> Vec<u16> {
+    text.encode_utf16().collect()
+}
+
+fn is_finished_timer(status: &[u16]) -> bool {
+    let status = String::from_utf16_lossy(status).to_ascii_lowercase();
+    matches!(
+        status.as_str(),
+        "done"
+            | "complete"
+            | "completed"
+            | "fired"
+            | "triggered"
+            | "sent"
+            | "finished"
+            | "cancelled"
+            | "canceled"
+            | "dismissed"
+            | "expired"
+            | "stopped"
+    )
+}
+
+fn due_text(due: &Timestamp) -> Vec<u16> {
+    one_line(&due.display(), ITEM_MAX_CHARS)
+}
+
+fn labelled(label: &str, text: &[u16]) -> Vec<u16> {
+    let mut line: Vec<u16> = label.encode_utf16().collect();
+    line.extend_from_slice(text);
+    line
+}
+
+fn non_empty_or(text: Vec<u16>, fallback: &str) -> Vec<u16> {
+    if text.is_empty() {
+        fallback.encode_utf16().collect()
+    } else {
+        text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::utf16::encode as u;
+
+    const NOW: f64 = 1_778_839_200_000.0; // 2026-05-15T10:00:00Z
+
+    fn entry(role: Role, text: &str) -> LogEntry {
+        LogEntry {
+            role,
+            text: u(text),
+            ts: None,
+            session: None,
+            status: None,
+            id: None,
+        }
+    }
+
+    fn reply(text: &str, status: &str, session: &str) -> LogEntry {
+        LogEntry {
+            status: Some(u(status)),
+            session: Some(u(session)),
+            ..entry(Role::Assistant, text)
+        }
+    }
+
+    fn params(entries: Vec<LogEntry>, state: MemoryState) -> SummaryParams {
+        SummaryParams {
+            entries,
+            state,
+            current_session: Some(u("ses_B")),
+            now_ms: NOW,
+            max_chars: DEFAULT_SUMMARY_MAX_CHARS,
+        }
+    }
+
+    fn summary(params: &SummaryParams) -> String {
+        String::from_utf16(&rebuild_continuity_summary(params)).unwrap()
+    }
+
+    fn texts(items: &[&str]) -> Vec<Vec<u16>> {
+        items.iter().map(|item| u(item)).collect()
+    }
+
+    fn status_line(params: &SummaryParams) -> String {
+        summary(params).lines().nth(2).unwrap().to_owned()
+    }
+
+    fn full_state() -> MemoryState {
+        MemoryState {
+            decisions: texts(&["Use Postgres\n  for   storage", "Ship on Friday"]),
+            guardrails: texts(&["Never force-push main"]),
+            pending_threads: texts(&["Migrate users table"]),
+            timers: vec![
+                Timer {
+                    name: u("standup"),
+                    status: u("pending"),
+                    due: Some(Timestamp::Text(u("2026-05-15T09:00:00Z"))),
+                },
+                Timer {
+                    name: u("deploy"),
+                    status: u("scheduled"),
+                    due: Some(Timestamp::Text(u("2026-05-16T09:00:00Z"))),
+                },
+                Timer {
+                    name: u("ping"),
+                    status: u("pending"),
+                    due: Some(Timestamp::Number(NOW - 5_000.0)),
+                },
+                Timer {
+                    name: u("backup"),
+                    status: u("done"),
+                    due: Some(Timestamp::Text(u("2026-05-14T09:00:00Z"))),
+                },
+            ],
+            model_notes: texts(&["No image input"]),
+            notes: texts(&["Reply in French"]),
+        }
+    }
+
+    #[test]
+    fn full_format_in_order_with_blank_lines() {
+        let entries = vec![
+            entry(Role::User, "Deploy the\nstaging build"),
+            reply("Deployed.", "ok", "ses_B"),
+        ];
+        let expected = "Current thread / pending next action:\n\
+- Latest user request: Deploy the staging build\n\
+- Latest assistant status: ok\n\
+- Actionable notes: Reply in French\n\
+\n\
+Active decisions and guardrails:\n\
+- Use Postgres for storage\n\
+- Ship on Friday\n\
+- Never force-push main\n\
+\n\
+Pending threads / open topics:\n\
+- Migrate users table\n\
+\n\
+Timer status:\n\
+- standup: overdue (was due 2026-05-15T09:00:00Z)\n\
+- deploy: scheduled (due 2026-05-16T09:00:00Z)\n\
+- ping: due now (due 2026-05-15T09:59:55.000Z)\n\
+- backup: done (due 2026-05-14T09:00:00Z)\n\
+\n\
+Model capability notes:\n\
+- No image input";
+        assert_eq!(summary(&params(entries, full_state())), expected);
+    }
+
+    #[test]
+    fn empty_sections_are_left_out_except_the_first() {
+        let out = summary(&params(vec![], MemoryState::default()));
+        assert_eq!(
+            out,
+            "Current thread / pending next action:\n- Latest user request: none yet\n- Latest assistant status: no turns yet"
+        );
+        let state = MemoryState {
+            model_notes: texts(&["x"]),
+            ..MemoryState::default()
+        };
+        let out = summary(&params(vec![], state));
+        assert!(
+            out.ends_with("no turns yet\n\nModel capability notes:\n- x"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn never_contains_a_transcript() {
+        let entries: Vec<LogEntry> = (0..40)
+            .flat_map(|n| {
+                [
+                    entry(Role::User, &format!("question {n}")),
+                    reply(&format!("answer {n}"), "ok", "ses_B"),
+                ]
+            })
+            .collect();
+        let out = summary(&params(entries, full_state()));
+        assert!(!out.contains("Recent log excerpt"));
+        assert!(!out.contains("Recent conversation excerpt"));
+        assert!(!out.contains("answer"));
+        assert!(!out.contains("question 38"));
+        assert!(out.contains("- Latest user request: question 39"));
+    }
+
+    #[test]
+    fn status_is_the_reply_to_the_newest_request_only() {
+        let old_failure = vec![
+            entry(Role::User, "first"),
+            reply("boom", "ACP_TURN_FAILED", "ses_B"),
+            entry(Role::User, "second"),
+        ];
+        assert_eq!(
+            status_line(&params(old_failure.clone(), MemoryState::default())),
+            "- Latest assistant status: awaiting reply to the latest request"
+        );
+        let mut answered = old_failure;
+        answered.push(reply("fine", "ok", "ses_B"));
+        assert_eq!(
+            status_line(&params(answered, MemoryState::default())),
+            "- Latest assistant status: ok"
+        );
+    }
+
+    #[test]
+    fn a_current_session_failure_is_the_status() {
+        let entries = vec![
+            entry(Role::User, "go"),
+            reply("", "ACP_TURN_FAILED", "ses_B"),
+        ];
+        assert_eq!(
+            status_line(&params(entries, MemoryState::default())),
+            "- Latest assistant status: ACP_TURN_FAILED"
+        );
+    }
+
+    #[test]
+    fn a_failure_from_before_the_reload_is_dropped_and_its_request_stays_pending() {
+        let entries = vec![
+            entry(Role::User, "old question"),
+            reply("answer", "ok", "ses_A"),
+            entry(Role::User, "build the report"),
+            reply("", "ACP_TURN_FAILED", "ses_A"),
+        ];
+        let out = summary(&params(entries, MemoryState::default()));
+        assert!(!out.contains("ACP_TURN_FAILED"), "{out}");
+        assert!(out.contains("- Latest user request: build the report"));
+        assert!(out.contains("- Latest assistant status: awaiting reply to the latest request"));
+        // An ok reply from the old session still answers its request.
+        let entries = vec![entry(Role::User, "q"), reply("a", "ok", "ses_A")];
+        assert_eq!(
+            status_line(&params(entries, MemoryState::default())),
+            "- Latest assistant status: ok"
+        );
+    }
+
+    #[test]
+    fn without_a_current_session_failures_cannot_be_dated_and_show() {
+        let entries = vec![
+            entry(Role::User, "q"),
+            reply("", "ACP_TURN_FAILED", "ses_A"),
+        ];
+        let mut p = params(entries, MemoryState::default());
+        p.current_session = None;
+        assert_eq!(
+            status_line(&p),
+            "- Latest assistant status: ACP_TURN_FAILED"
+        );
+    }
+
+    #[test]
+    fn the_newest_reply_of_the_turn_wins_and_missing_status_is_said() {
+        let entries = vec![
+            entry(Role::User, "q"),
+            reply("", "ACP_TURN_FAILED", "ses_B"),
+            reply("retry worked", "ok", "ses_B"),
+        ];
+        assert_eq!(
+            status_line(&params(entries, MemoryState::default())),
+            "- Latest assistant status: ok"
+        );
+        let entries = vec![
+            entry(Role::User, "q"),
+            entry(Role::Assistant, "a"),
+            entry(Role::Tool, "t"),
+        ];
+        assert_eq!(
+            status_line(&params(entries, MemoryState::default())),
+            "- Latest assistant status: replied (no status recorded)"
+        );
+    }
+
+    #[test]
+    fn several_notes_become_an_indented_list() {
+        let state = MemoryState {
+            notes: texts(&["a", "b\nc", "a", "  "]),
+            ..MemoryState::default()
+        };
+        let out = summary(&params(vec![], state));
+        assert!(
+            out.ends_with(
+                "- Latest assistant status: no turns yet\n- Actionable notes:\n  - a\n  - b c"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn timers_whose_due_passed_are_never_pending() {
+        let timers = vec![
+            Timer {
+                name: u("a"),
+                status: u("pending"),
+                due: Some(Timestamp::Number(1_778_839_100.0)),
+            },
+            Timer {
+                name: u("b"),
+                status: u("pending"),
+                due: Some(Timestamp::Text(u("2026-05-15T10:00:00Z"))),
+            },
+            Timer {
+                name: u("c"),
+                status: u(""),
+                due: Some(Timestamp::Text(u("next tuesday"))),
+            },
+            Timer {
+                name: u("d"),
+                status: u(""),
+                due: None,
+            },
+            Timer {
+                name: u(""),
+                status: u("cancelled"),
+                due: None,
+            },
+        ];
+        let out = summary(&params(
+            vec![],
+            MemoryState {
+                timers,
+                ..MemoryState::default()
+            },
+        ));
+        let timer_lines: Vec<&str> = out
+            .split("Timer status:\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .collect();
+        assert_eq!(
+            timer_lines,
+            [
+                "- a: overdue (was due 2026-05-15T09:58:20.000Z)",
+                "- b: due now (due 2026-05-15T10:00:00Z)",
+                "- c: pending (due next tuesday)",
+                "- d: pending",
+                "- (unnamed timer): cancelled",
+            ]
+        );
+    }
+
+    #[test]
+    fn long_requests_are_cut_at_a_grapheme_boundary() {
+        let long = format!(
+            "{}{}",
+            "x".repeat(ITEM_MAX_CHARS - 2),
+            "👨\u{200D}👩\u{200D}👧 tail"
+        );
+        let out = rebuild_continuity_summary(&params(
+            vec![entry(Role::User, &long)],
+            MemoryState::default(),
+        ));
+        let text = String::from_utf16(&out).unwrap();
+        let request = text.lines().nth(1).unwrap();
+        assert_eq!(
+            request,
+            format!(
+                "- Latest user request: {}\u{2026}",
+                "x".repeat(ITEM_MAX_CHARS - 2)
+            )
+        );
+    }
+
+    #[test]
+    fn lone_surrogates_survive() {
+        let mut user = entry(Role::User, "a");
+        user.text = vec![0x61, 0xD800, 0x0A, 0xDC00];
+        let out = rebuild_continuity_summary(&params(vec![user], MemoryState::default()));
+        let line = b"- Latest user request: a"
+            .iter()
+            .map(|&b| u16::from(b))
+            .chain([0xD800, 0x20, 0xDC00]);
+        assert!(out.windows(27).any(|w| w.iter().copied().eq(line.clone())));
+    }
+
+    #[test]
+    fn budget_shares_sections_and_counts_left_out_items() {
+        let many: Vec<Vec<u16>> = (0..200)
+            .map(|n| u(&format!("Decision {n}: keep the API stable for clients")))
+            .collect();
+        let state = MemoryState {
+            decisions: many.clone(),
+            pending_threads: many.clone(),
+            model_notes: texts(&["short"]),
+            ..MemoryState::default()
+        };
+        for max in [300, 1000, 6000] {
+            let mut p = params(vec![entry(Role::User, "q")], state.clone());
+            p.max_chars = max;
+            let out = rebuild_continuity_summary(&p);
+            assert!(out.len() <= max, "{max}: {}", out.len());
+            let text = String::from_utf16(&out).unwrap();
+            assert!(text
+                .starts_with("Current thread / pending next action:\n- Latest user request: q\n"));
+            assert!(
+                text.contains("Active decisions and guardrails:\n- Decision 0:"),
+                "{text}"
+            );
+            assert!(text.contains("Pending threads / open topics:\n- Decision 0:"));
+            assert!(text.contains("Model capability notes:\n- short"));
+            assert!(text.contains(" more)\n\nPending threads"), "{text}");
+            assert!(text.ends_with("- short"));
+        }
+    }
+
+    #[test]
+    fn deterministic_bytes() {
+        let entries = vec![entry(Role::User, "q"), reply("a", "ok", "ses_B")];
+        let first = rebuild_continuity_summary(&params(entries.clone(), full_state()));
+        for _ in 0..5 {
+            assert_eq!(
+                rebuild_continuity_summary(&params(entries.clone(), full_state())),
+                first
+            );
+        }
+    }
+
+    #[test]
+    fn zero_budget_is_empty() {
+        let mut p = params(vec![], full_state());
+        p.max_chars = 0;
+        assert!(rebuild_continuity_summary(&p).is_empty());
+    }
+}

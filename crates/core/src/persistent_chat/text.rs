@@ -1,0 +1,196 @@
+//! Small text helpers shared by the summary and the prompt builders.
+
+use crate::utf16;
+
+/// `…`, the mark left where a line was cut.
+pub(crate) const ELLIPSIS: u16 = 0x2026;
+
+pub(crate) fn push_str(out: &mut Vec<u16>, text: &str) {
+    out.extend(text.encode_utf16());
+}
+
+/// `text` on one line: every run of whitespace (line breaks included, as in
+/// JavaScript's `/\s+/`) becomes one space, and the ends are trimmed. Other
+/// units, lone surrogates included, are kept as they are.
+pub(crate) fn collapse_whitespace(text: &[u16]) -> Vec<u16> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut pending_space = false;
+    for &unit in text {
+        if utf16::is_js_whitespace(unit) {
+            pending_space = !out.is_empty();
+        } else {
+            if pending_space {
+                out.push(u16::from(b' '));
+                pending_space = false;
+            }
+            out.push(unit);
+        }
+    }
+    out
+}
+
+/// `text` cut to at most `max` units on a grapheme boundary, with `…` where
+/// it was cut.
+pub(crate) fn cut_with_ellipsis(text: &[u16], max: usize) -> Vec<u16> {
+    if text.len() <= max {
+        return text.to_vec();
+    }
+    if max == 0 {
+        return Vec::new();
+    }
+    let mut out = utf16::grapheme_prefix(text, max - 1).to_vec();
+    out.push(ELLIPSIS);
+    out
+}
+
+/// [`collapse_whitespace`] then [`cut_with_ellipsis`].
+pub(crate) fn one_line(text: &[u16], max: usize) -> Vec<u16> {
+    cut_with_ellipsis(&collapse_whitespace(text), max)
+}
+
+/// True for an assistant status that reports success. The gateway writes
+/// `ok`; the other spellings are what hand-written or older logs use.
+pub(crate) fn is_ok_status(status: &[u16]) -> bool {
+    let status = String::from_utf16_lossy(utf16::trim(status)).to_ascii_lowercase();
+    matches!(
+        status.as_str(),
+        "" | "ok" | "success" | "succeeded" | "completed" | "done"
+    )
+}
+
+/// JavaScript's `String(number)`: shortest round-trip digits, exponent
+/// notation outside 1e-7..1e21, `-0` as `0`.
+pub(crate) fn js_number_to_string(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".into();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if value == 0.0 {
+        return "0".into();
+    }
+    // `{:e}` gives the shortest round-trip digits, as JavaScript does.
+    let exp_form = format!("{:e}", value.abs());
+    let (mantissa, exponent) = exp_form.split_once('e').unwrap_or((&exp_form, "0"));
+    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let exponent: i32 = exponent.parse().unwrap_or(0);
+    let sign = if value < 0.0 { "-" } else { "" };
+    format!("{sign}{}", place_decimal_point(&digits, exponent + 1))
+}
+
+/// ECMAScript Number::toString for digits `d1d2…dk` × 10^(n−k).
+fn place_decimal_point(digits: &str, n: i32) -> String {
+    let k = digits.len() as i32;
+    if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let exponent = n - 1;
+        let sign = if exponent < 0 { '-' } else { '+' };
+        let (first, rest) = digits.split_at(1);
+        let fraction = if rest.is_empty() {
+            String::new()
+        } else {
+            format!(".{rest}")
+        };
+        format!("{first}{fraction}e{sign}{}", exponent.abs())
+    }
+}
+
+/// A stable 64-bit FNV-1a hash of UTF-16 parts (separated so that
+/// ("ab","c") and ("a","bc") differ). Used for synthetic entry keys.
+pub(crate) fn fnv1a(parts: &[&[u16]]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &unit in part.iter() {
+            for byte in unit.to_le_bytes() {
+                hash ^= u64::from(byte);
+                hash = hash.wrapping_mul(0x0100_0000_01b3);
+            }
+        }
+        hash ^= 0xFF;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::utf16::encode as u;
+
+    #[test]
+    fn collapses_whitespace_runs_and_line_breaks() {
+        assert_eq!(
+            collapse_whitespace(&u("  a \r\n\t b\u{a0}\u{2028}c  ")),
+            u("a b c")
+        );
+        assert_eq!(collapse_whitespace(&u(" \n ")), u(""));
+        let lone = vec![0xD800, 0x20, 0x20, 0xDC00];
+        assert_eq!(collapse_whitespace(&lone), vec![0xD800, 0x20, 0xDC00]);
+    }
+
+    #[test]
+    fn cuts_keep_graphemes_whole() {
+        let family = "👨\u{200D}👩\u{200D}👧";
+        let text = u(&format!("ab{family}cd"));
+        for max in 3..=10 {
+            let cut = cut_with_ellipsis(&text, max);
+            assert!(cut.len() <= max);
+            assert_eq!(cut, [u("ab"), vec![ELLIPSIS]].concat(), "max {max}");
+        }
+        assert_eq!(
+            cut_with_ellipsis(&text, 11),
+            [u(&format!("ab{family}")), vec![ELLIPSIS]].concat()
+        );
+        assert_eq!(cut_with_ellipsis(&text, 99), text);
+        assert_eq!(cut_with_ellipsis(&text, 0), u(""));
+        assert_eq!(
+            cut_with_ellipsis(&u("🇫🇷🇩🇪"), 5),
+            [u("🇫🇷"), vec![ELLIPSIS]].concat()
+        );
+    }
+
+    #[test]
+    fn numbers_print_like_javascript() {
+        let cases = [
+            (0.0, "0"),
+            (-0.0, "0"),
+            (1.0, "1"),
+            (-1.5, "-1.5"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (123456789012.0, "123456789012"),
+            (1e21, "1e+21"),
+            (1.5e21, "1.5e+21"),
+            (1e20, "100000000000000000000"),
+            (1e-6, "0.000001"),
+            (1e-7, "1e-7"),
+            (1.25e-7, "1.25e-7"),
+            (f64::MAX, "1.7976931348623157e+308"),
+            (5e-324, "5e-324"),
+            (f64::NAN, "NaN"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (1778839200000.0, "1778839200000"),
+        ];
+        for (value, expected) in cases {
+            assert_eq!(js_number_to_string(value), expected, "{value:?}");
+        }
+    }
+
+    #[test]
+    fn ok_statuses() {
+        assert!(is_ok_status(&u("ok")));
+        assert!(is_ok_status(&u(" OK ")));
+        assert!(!is_ok_status(&u("ACP_TURN_FAILED")));
+    }
+
+    #[test]
+    fn fnv_separates_parts() {
+        assert_ne!(fnv1a(&[&u("ab"), &u("c")]), fnv1a(&[&u("a"), &u("bc")]));
+        assert_eq!(fnv1a(&[&u("x")]), fnv1a(&[&u("x")]));
+    }
+}

@@ -1,0 +1,310 @@
+//! Timestamps as the gateway and the memory script write them: ISO-8601
+//! strings and epoch numbers. Hand-written (a few dozen lines) rather than a
+//! date crate, because only UTC instants are needed and the result must not
+//! depend on the machine's time zone.
+
+const MS_PER_SECOND: f64 = 1000.0;
+const MS_PER_DAY: i64 = 86_400_000;
+
+/// Epoch numbers below this are seconds, not milliseconds: 1e11 ms is March
+/// 1973, long before any perpetual log, while 1e11 s is the year 5138.
+const SECONDS_BELOW: f64 = 1e11;
+
+/// Epoch milliseconds from an epoch number in milliseconds or seconds.
+pub fn epoch_ms_from_number(value: f64) -> Option<f64> {
+    if !value.is_finite() {
+        return None;
+    }
+    if value.abs() < SECONDS_BELOW {
+        Some(value * MS_PER_SECOND)
+    } else {
+        Some(value)
+    }
+}
+
+/// Epoch milliseconds of a timestamp string: ISO-8601 (`2026-05-15`,
+/// `2026-05-15T10:00`, `2026-05-15 10:00:00.250+02:00`, …) or an epoch
+/// number written as digits. A date-time without a zone is read as UTC
+/// (JavaScript would use the local zone; a summary must not depend on it).
+pub fn parse_timestamp_ms(text: &[u16]) -> Option<f64> {
+    let text = String::from_utf16(crate::utf16::trim(text)).ok()?;
+    if let Ok(number) = text.parse::<f64>() {
+        // Only plain digits count as an epoch number ("1e3" or "inf" do not).
+        if text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-')
+        {
+            return epoch_ms_from_number(number);
+        }
+        return None;
+    }
+    parse_iso(text.as_bytes())
+}
+
+/// `new Date(ms).toISOString()` for years 0..=9999 (`2026-05-15T10:00:00.000Z`).
+pub fn format_iso_utc(ms: f64) -> Option<String> {
+    if !ms.is_finite() {
+        return None;
+    }
+    let ms = ms.floor() as i64;
+    let days = ms.div_euclid(MS_PER_DAY);
+    let in_day = ms.rem_euclid(MS_PER_DAY);
+    let (year, month, day) = civil_from_days(days);
+    if !(0..=9999).contains(&year) {
+        return None;
+    }
+    Some(format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        in_day / 3_600_000,
+        in_day / 60_000 % 60,
+        in_day / 1000 % 60,
+        in_day % 1000
+    ))
+}
+
+fn parse_iso(bytes: &[u8]) -> Option<f64> {
+    let mut cursor = Cursor { bytes, pos: 0 };
+    let year = cursor.digits(4)? as i64;
+    cursor.expect(b'-')?;
+    let month = cursor.digits(2)?;
+    cursor.expect(b'-')?;
+    let day = cursor.digits(2)?;
+    if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
+        return None;
+    }
+    let mut ms_in_day = 0i64;
+    let mut offset_minutes = 0i64;
+    if cursor.at_end() {
+        return Some(epoch_ms(year, month, day, 0));
+    }
+    if !matches!(cursor.next()?, b'T' | b't' | b' ') {
+        return None;
+    }
+    let hour = cursor.digits(2)?;
+    cursor.expect(b':')?;
+    let minute = cursor.digits(2)?;
+    let mut second = 0;
+    if cursor.peek() == Some(b':') {
+        cursor.pos += 1;
+        second = cursor.digits(2)?;
+    }
+    let valid_24 = hour == 24 && minute == 0 && second == 0;
+    if (hour > 23 && !valid_24) || minute > 59 || second > 59 {
+        return None;
+    }
+    ms_in_day +=
+        i64::from(hour) * 3_600_000 + i64::from(minute) * 60_000 + i64::from(second) * 1000;
+    if matches!(cursor.peek(), Some(b'.' | b',')) {
+        cursor.pos += 1;
+        ms_in_day += cursor.fraction_ms()?;
+    }
+    match cursor.peek() {
+        None => {}
+        Some(b'Z' | b'z') => cursor.pos += 1,
+        Some(sign @ (b'+' | b'-')) => {
+            cursor.pos += 1;
+            offset_minutes = cursor.zone_offset()?;
+            if sign == b'-' {
+                offset_minutes = -offset_minutes;
+            }
+        }
+        Some(_) => return None,
+    }
+    if !cursor.at_end() {
+        return None;
+    }
+    Some(epoch_ms(
+        year,
+        month,
+        day,
+        ms_in_day - offset_minutes * 60_000,
+    ))
+}
+
+fn epoch_ms(year: i64, month: u32, day: u32, ms_in_day: i64) -> f64 {
+    (days_from_civil(year, month, day) * MS_PER_DAY + ms_in_day) as f64
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn next(&mut self) -> Option<u8> {
+        let byte = self.peek()?;
+        self.pos += 1;
+        Some(byte)
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos == self.bytes.len()
+    }
+
+    fn expect(&mut self, byte: u8) -> Option<()> {
+        (self.next()? == byte).then_some(())
+    }
+
+    fn digits(&mut self, count: usize) -> Option<u32> {
+        let slice = self.bytes.get(self.pos..self.pos + count)?;
+        if !slice.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        self.pos += count;
+        Some(
+            slice
+                .iter()
+                .fold(0, |acc, &b| acc * 10 + u32::from(b - b'0')),
+        )
+    }
+
+    /// Fractional seconds as whole milliseconds (extra digits are truncated).
+    fn fraction_ms(&mut self) -> Option<i64> {
+        let start = self.pos;
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        let digits = &self.bytes[start..self.pos];
+        if digits.is_empty() {
+            return None;
+        }
+        let ms = (0..3).fold(0i64, |acc, i| {
+            acc * 10 + digits.get(i).map_or(0, |&b| i64::from(b - b'0'))
+        });
+        Some(ms)
+    }
+
+    /// `HH`, `HHMM` or `HH:MM`, in minutes.
+    fn zone_offset(&mut self) -> Option<i64> {
+        let hours = self.digits(2)?;
+        let minutes = match self.peek() {
+            Some(b':') => {
+                self.pos += 1;
+                self.digits(2)?
+            }
+            Some(_) => self.digits(2)?,
+            None => 0,
+        };
+        if hours > 23 || minutes > 59 {
+            return None;
+        }
+        Some(i64::from(hours) * 60 + i64::from(minutes))
+    }
+}
+
+fn is_leap(year: i64) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+fn days_in_month(year: i64, month: u32) -> u32 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Days since 1970-01-01 (Howard Hinnant's `days_from_civil`).
+fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = if month <= 2 { year - 1 } else { year };
+    let era = year.div_euclid(400);
+    let year_of_era = year - era * 400;
+    let month = i64::from(month);
+    let day_of_year =
+        (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+/// The inverse of [`days_from_civil`].
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(text: &str) -> Option<f64> {
+        parse_timestamp_ms(&text.encode_utf16().collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn parses_iso_forms_to_utc_epoch_ms() {
+        assert_eq!(ms("1970-01-01T00:00:00Z"), Some(0.0));
+        assert_eq!(ms("2026-05-15T10:00:00Z"), Some(1_778_839_200_000.0));
+        assert_eq!(ms("2026-05-15T10:00:00.250Z"), Some(1_778_839_200_250.0));
+        assert_eq!(ms("2026-05-15T12:00:00+02:00"), Some(1_778_839_200_000.0));
+        assert_eq!(ms("2026-05-15T08:30:00-0130"), Some(1_778_839_200_000.0));
+        assert_eq!(ms("2026-05-15 10:00"), Some(1_778_839_200_000.0));
+        assert_eq!(ms("2026-05-15"), Some(1_778_803_200_000.0));
+        assert_eq!(ms("2024-02-29T00:00:00Z"), Some(1_709_164_800_000.0));
+        assert_eq!(
+            ms(" 2026-05-15T10:00:00.123456789Z "),
+            Some(1_778_839_200_123.0)
+        );
+    }
+
+    #[test]
+    fn refuses_impossible_dates_and_junk() {
+        for bad in [
+            "2023-02-29",
+            "2026-13-01",
+            "2026-05-15T25:00",
+            "2026-05-15T10:60",
+            "2026-05-15T10:00Zjunk",
+            "tomorrow",
+            "",
+            "1e3",
+            "inf",
+        ] {
+            assert_eq!(ms(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn epoch_numbers_in_seconds_or_milliseconds() {
+        assert_eq!(ms("1778839200000"), Some(1_778_839_200_000.0));
+        assert_eq!(ms("1778839200"), Some(1_778_839_200_000.0));
+        assert_eq!(
+            epoch_ms_from_number(1_778_839_200.5),
+            Some(1_778_839_200_500.0)
+        );
+        assert_eq!(epoch_ms_from_number(f64::NAN), None);
+    }
+
+    #[test]
+    fn formats_like_to_iso_string() {
+        assert_eq!(format_iso_utc(0.0).unwrap(), "1970-01-01T00:00:00.000Z");
+        assert_eq!(
+            format_iso_utc(1_778_839_200_250.7).unwrap(),
+            "2026-05-15T10:00:00.250Z"
+        );
+        assert_eq!(format_iso_utc(-1.0).unwrap(), "1969-12-31T23:59:59.999Z");
+        assert_eq!(format_iso_utc(f64::INFINITY), None);
+        assert_eq!(format_iso_utc(1e17), None);
+    }
+
+    #[test]
+    fn civil_round_trips_over_centuries() {
+        for days in (-800_000..800_000).step_by(997) {
+            let (y, m, d) = civil_from_days(days);
+            assert_eq!(days_from_civil(y, m, d), days);
+        }
+    }
+}

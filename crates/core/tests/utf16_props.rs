@@ -1,0 +1,74 @@
+//! Property tests of the cut helpers against unicode-segmentation run over
+//! the whole string (the helpers only segment a window around the cut).
+
+use openclaw_context_core::utf16::{grapheme_ceil, grapheme_floor, surrogate_safe_floor};
+use proptest::prelude::*;
+use unicode_segmentation::UnicodeSegmentation;
+
+fn text_of_hard_pieces() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just("a"),
+            Just(" "),
+            Just("\n"),
+            Just("\r\n"),
+            Just("😀"),
+            Just("👨\u{200D}👩\u{200D}👧"),
+            Just("🇫🇷"),
+            Just("🇩🇪"),
+            Just("e\u{301}"),
+            Just("\u{301}"),
+            Just("漢"),
+            Just("\u{200D}"),
+            Just("क्षि"),
+            Just("\u{1F3FB}"),
+        ],
+        0..40,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
+/// Every grapheme boundary of `text`, in UTF-16 units, end included.
+fn boundaries(text: &str) -> Vec<usize> {
+    let mut unit_at_byte = vec![0; text.len() + 1];
+    let mut units = 0;
+    for (byte, ch) in text.char_indices() {
+        unit_at_byte[byte] = units;
+        units += ch.len_utf16();
+    }
+    unit_at_byte[text.len()] = units;
+    let mut all: Vec<usize> = text
+        .grapheme_indices(true)
+        .map(|(b, _)| unit_at_byte[b])
+        .collect();
+    all.push(units);
+    all
+}
+
+proptest! {
+    #[test]
+    fn floor_and_ceil_are_true_boundaries(text in text_of_hard_pieces(), pos in 0usize..200) {
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let pos = pos.min(units.len());
+        let all = boundaries(&text);
+        let floor = all.iter().rev().find(|&&b| b <= pos).copied();
+        let ceil = all.iter().find(|&&b| b >= pos).copied();
+        prop_assert_eq!(Some(grapheme_floor(&units, pos)), floor);
+        prop_assert_eq!(Some(grapheme_ceil(&units, pos)), ceil);
+    }
+
+    #[test]
+    fn surrogate_floor_never_splits_a_pair(
+        units in proptest::collection::vec(any::<u16>(), 0..50),
+        limit in 0usize..60,
+    ) {
+        let end = surrogate_safe_floor(&units, limit);
+        let wanted = limit.min(units.len());
+        prop_assert!(end <= wanted && wanted - end <= 1);
+        if end > 0 && end < units.len() {
+            let split = (0xD800..=0xDBFF).contains(&units[end - 1])
+                && (0xDC00..=0xDFFF).contains(&units[end]);
+            prop_assert!(!split);
+        }
+    }
+}

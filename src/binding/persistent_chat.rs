@@ -1,0 +1,506 @@
+//! JS values ↔ the persistent-chat core types. Strict: a field of the wrong
+//! type is a `TypeError` that names it (`params.logEntries[3].role`).
+
+use napi::bindgen_prelude::Utf16String;
+use napi::ValueType;
+use napi_derive::napi;
+
+use super::{Failure, Js};
+use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
+use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
+
+/// One perpetual-log entry, as `readPersistentChatLogEntries` returns it and
+/// as the builders take it (they also accept the aliases `content`,
+/// `timestamp` and `sessionId`).
+#[napi(object)]
+pub struct PersistentChatLogEntry {
+    #[napi(ts_type = "'user' | 'assistant' | 'system' | 'tool'")]
+    pub role: String,
+    #[napi(ts_type = "string")]
+    pub text: Utf16String,
+    /// As written: an ISO-8601 string or an epoch number.
+    #[napi(ts_type = "string | number")]
+    pub ts: Option<TimestampValue>,
+    /// The backend session the entry belongs to.
+    #[napi(ts_type = "string")]
+    pub session: Option<Utf16String>,
+    /// For assistant entries: `ok` or an error code such as `ACP_TURN_FAILED`.
+    #[napi(ts_type = "string")]
+    pub status: Option<Utf16String>,
+    #[napi(ts_type = "string")]
+    pub id: Option<Utf16String>,
+}
+
+/// A timestamp as the log wrote it.
+pub type TimestampValue = napi::Either<Utf16String, f64>;
+
+impl From<LogEntry> for PersistentChatLogEntry {
+    fn from(entry: LogEntry) -> Self {
+        PersistentChatLogEntry {
+            role: entry.role.as_str().to_owned(),
+            text: entry.text.into(),
+            ts: entry.ts.map(|ts| match ts {
+                Timestamp::Text(text) => napi::Either::A(text.into()),
+                Timestamp::Number(number) => napi::Either::B(number),
+            }),
+            session: entry.session.map(Into::into),
+            status: entry.status.map(Into::into),
+            id: entry.id.map(Into::into),
+        }
+    }
+}
+
+/// `value[first]`, else `value[second]` (the SPEC's aliases).
+fn field_with_alias(value: Js, first: &str, second: &str) -> Result<(Js, String), Failure> {
+    let primary = value.get(first)?;
+    if !primary.is_undefined()? {
+        return Ok((primary, first.to_owned()));
+    }
+    Ok((value.get(second)?, second.to_owned()))
+}
+
+fn timestamp(value: Js, name: &str) -> Result<Option<Timestamp>, Failure> {
+    match value.kind()? {
+        ValueType::Undefined | ValueType::Null => Ok(None),
+        ValueType::String => Ok(Some(Timestamp::Text(value.string(name)?))),
+        ValueType::Number => Ok(Some(Timestamp::Number(value.number(name)?))),
+        _ => Err(Failure::Type(format!(
+            "The \"{name}\" argument must be of type string or number. {}",
+            value.describe()
+        ))),
+    }
+}
+
+/// An id: a string, or a number kept as JavaScript prints it.
+fn id(value: Js, name: &str) -> Result<Option<Vec<u16>>, Failure> {
+    match value.kind()? {
+        ValueType::Number => {
+            let number = value.number(name)?;
+            Ok(Some(
+                openclaw_context_core::persistent_chat::log::js_number_text(number),
+            ))
+        }
+        _ => value.optional_string(name),
+    }
+}
+
+pub fn log_entry(value: Js, name: &str) -> Result<LogEntry, Failure> {
+    let entry = value.object(name)?;
+    let role_name = format!("{name}.role");
+    let role_text = entry.get("role")?.string(&role_name)?;
+    let role = Role::from_text(&role_text).ok_or_else(|| {
+        Failure::Type(format!(
+            "The \"{role_name}\" argument must be one of 'user', 'assistant', 'system', 'tool'. Received '{}'",
+            String::from_utf16_lossy(&role_text)
+        ))
+    })?;
+    let (text, text_key) = field_with_alias(entry, "text", "content")?;
+    let (ts, ts_key) = field_with_alias(entry, "ts", "timestamp")?;
+    let (session, session_key) = field_with_alias(entry, "session", "sessionId")?;
+    Ok(LogEntry {
+        role,
+        text: text.string(&format!("{name}.{text_key}"))?,
+        ts: timestamp(ts, &format!("{name}.{ts_key}"))?,
+        session: session.optional_string(&format!("{name}.{session_key}"))?,
+        status: entry
+            .get("status")?
+            .optional_string(&format!("{name}.status"))?,
+        id: id(entry.get("id")?, &format!("{name}.id"))?,
+    })
+}
+
+pub fn log_entries(value: Js, name: &str) -> Result<Option<Vec<LogEntry>>, Failure> {
+    if value.is_nullish()? {
+        return Ok(None);
+    }
+    value
+        .array(name)?
+        .into_iter()
+        .enumerate()
+        .map(|(index, item)| log_entry(item, &format!("{name}[{index}]")))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Some)
+}
+
+/// A state item: a string, or an object with a string `text`.
+fn state_item(value: Js, name: &str) -> Result<Vec<u16>, Failure> {
+    if value.kind()? == ValueType::String {
+        return value.string(name);
+    }
+    value
+        .object(name)?
+        .get("text")?
+        .string(&format!("{name}.text"))
+}
+
+fn state_items(state: Js, keys: &[&str], name: &str) -> Result<Vec<Vec<u16>>, Failure> {
+    for key in keys {
+        let list = state.get(key)?;
+        if list.is_nullish()? {
+            continue;
+        }
+        let list_name = format!("{name}.{key}");
+        return list
+            .array(&list_name)?
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| state_item(item, &format!("{list_name}[{index}]")))
+            .collect();
+    }
+    Ok(Vec::new())
+}
+
+fn timer(value: Js, name: &str) -> Result<Timer, Failure> {
+    if value.kind()? == ValueType::String {
+        return Ok(Timer {
+            name: value.string(name)?,
+            status: Vec::new(),
+            due: None,
+        });
+    }
+    let timer = value.object(name)?;
+    let (timer_name, name_key) = field_with_alias(timer, "name", "text")?;
+    Ok(Timer {
+        name: timer_name.string(&format!("{name}.{name_key}"))?,
+        status: timer
+            .get("status")?
+            .optional_string(&format!("{name}.status"))?
+            .unwrap_or_default(),
+        due: timestamp(timer.get("due")?, &format!("{name}.due"))?,
+    })
+}
+
+pub fn memory_state(value: Js, name: &str) -> Result<Option<MemoryState>, Failure> {
+    let Some(state) = value.optional_object(name)? else {
+        return Ok(None);
+    };
+    let timers = state.get("timers")?;
+    let timers = if timers.is_nullish()? {
+        Vec::new()
+    } else {
+        timers
+            .array(&format!("{name}.timers"))?
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| timer(item, &format!("{name}.timers[{index}]")))
+            .collect::<Result<_, _>>()?
+    };
+    Ok(Some(MemoryState {
+        decisions: state_items(state, &["decisions"], name)?,
+        guardrails: state_items(state, &["guardrails"], name)?,
+        pending_threads: state_items(state, &["pendingThreads", "pending_threads"], name)?,
+        timers,
+        model_notes: state_items(state, &["modelNotes", "model_notes"], name)?,
+        notes: state_items(state, &["notes"], name)?,
+    }))
+}
+
+use openclaw_context_core::persistent_chat::log::{read_log_tail_or_empty, LogTail};
+use openclaw_context_core::persistent_chat::prompt::{
+    log_entries_to_read, MetadataValue, PromptParams, PromptReport, TurnMetadata,
+    DEFAULT_CONTINUOUS_ENTRIES, DEFAULT_RELOAD_ENTRIES, MAX_CONTINUOUS_ENTRIES,
+};
+use openclaw_context_core::persistent_chat::state::read_state_file_or_empty;
+use openclaw_context_core::persistent_chat::summary::{
+    SummaryParams, DEFAULT_SUMMARY_MAX_CHARS, SUMMARY_LOG_ENTRIES,
+};
+use openclaw_context_core::persistent_chat::time::{epoch_ms_from_number, parse_timestamp_ms};
+use std::path::Path;
+
+/// A `maxChars` of the persistent-chat builders as a unit count: `None` for
+/// no cap (`Infinity`, or `<= 0` as in OpenClaw's caps), `NaN`/`undefined`
+/// give `default`.
+fn char_budget(value: Js, name: &str, default: Option<usize>) -> Result<Option<usize>, Failure> {
+    let number = super::budget(value, name, f64::NAN)?;
+    if number.is_nan() {
+        return Ok(default);
+    }
+    if number <= 0.0 || number.is_infinite() {
+        return Ok(None);
+    }
+    Ok(Some(number.min(usize::MAX as f64) as usize))
+}
+
+/// Log entries from `entries`, else read from `logPath` (a missing file is
+/// an empty log: the first run).
+fn entries_from(params: Js, entries_key: &str, limit: usize) -> Result<LogTail, Failure> {
+    let name = format!("params.{entries_key}");
+    if let Some(entries) = log_entries(params.get(entries_key)?, &name)? {
+        return Ok(LogTail {
+            entries,
+            ..LogTail::default()
+        });
+    }
+    match params.get("logPath")?.optional_path("params.logPath")? {
+        Some(path) => Ok(read_log_tail_or_empty(Path::new(&path), limit)?),
+        None => Ok(LogTail::default()),
+    }
+}
+
+/// `now`: an ISO-8601 string or epoch milliseconds; default the clock.
+fn now_ms(value: Js) -> Result<f64, Failure> {
+    match value.kind()? {
+        ValueType::Undefined | ValueType::Null => Ok(std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0.0, |elapsed| elapsed.as_millis() as f64)),
+        ValueType::Number => epoch_ms_from_number(value.number("params.now")?).ok_or_else(|| {
+            Failure::Range(
+                "The value of \"params.now\" is out of range. It must be a finite time.".into(),
+            )
+        }),
+        _ => {
+            let text = value.string("params.now")?;
+            parse_timestamp_ms(&text).ok_or_else(|| {
+                Failure::Range(format!(
+                    "The value of \"params.now\" is invalid. It must be an ISO-8601 time. Received '{}'",
+                    String::from_utf16_lossy(&text)
+                ))
+            })
+        }
+    }
+}
+
+pub fn summary_params(value: Js) -> Result<SummaryParams, Failure> {
+    let params = value.object("params")?;
+    let tail = entries_from(params, "entries", SUMMARY_LOG_ENTRIES)?;
+    let state = match memory_state(params.get("state")?, "params.state")? {
+        Some(state) => state,
+        None => match params.get("statePath")?.optional_path("params.statePath")? {
+            Some(path) => read_state_file_or_empty(Path::new(&path))?,
+            None => MemoryState::default(),
+        },
+    };
+    Ok(SummaryParams {
+        entries: tail.entries,
+        state,
+        current_session: params
+            .get("currentSession")?
+            .optional_string("params.currentSession")?,
+        now_ms: now_ms(params.get("now")?)?,
+        max_chars: char_budget(
+            params.get("maxChars")?,
+            "params.maxChars",
+            Some(DEFAULT_SUMMARY_MAX_CHARS),
+        )?
+        .unwrap_or(usize::MAX),
+    })
+}
+
+fn turn_metadata(value: Js) -> Result<Option<TurnMetadata>, Failure> {
+    const NAME: &str = "params.turnMetadata";
+    match value.kind()? {
+        ValueType::Undefined | ValueType::Null => Ok(None),
+        ValueType::String => Ok(Some(TurnMetadata::Text(value.string(NAME)?))),
+        _ => {
+            let object = value.object(NAME)?;
+            let fields = object
+                .keys()?
+                .into_iter()
+                .map(|key| {
+                    let name = format!("{NAME}.{}", String::from_utf16_lossy(&key));
+                    let field = object.get_utf16(&key)?;
+                    let value = match field.kind()? {
+                        ValueType::String => MetadataValue::Text(field.string(&name)?),
+                        ValueType::Number => MetadataValue::Number(field.number(&name)?),
+                        ValueType::Boolean => MetadataValue::Bool(field.boolean(&name)?),
+                        ValueType::Null => MetadataValue::Null,
+                        _ => {
+                            return Err(Failure::Type(format!(
+                                "The \"{name}\" argument must be of type string, number, boolean or null. {}",
+                                field.describe()
+                            )))
+                        }
+                    };
+                    Ok((key, value))
+                })
+                .collect::<Result<_, _>>()?;
+            Ok(Some(TurnMetadata::Fields(fields)))
+        }
+    }
+}
+
+/// A count such as `reloadEntries`, clamped to `0..=max`; `NaN` and
+/// `undefined` give `default`.
+fn clamped_count(value: Js, name: &str, default: usize, max: usize) -> Result<usize, Failure> {
+    let Some(number) = value.optional_number(name)? else {
+        return Ok(default);
+    };
+    if number.is_nan() {
+        return Ok(default);
+    }
+    Ok(number.clamp(0.0, max as f64) as usize)
+}
+
+pub fn prompt_params(value: Js) -> Result<PromptParams, Failure> {
+    let params = value.object("params")?;
+    let user_message = params.get("userMessage")?.string("params.userMessage")?;
+    let reload = params.get("reload")?.boolean("params.reload")?;
+    let continuous_entries = clamped_count(
+        params.get("continuousEntries")?,
+        "params.continuousEntries",
+        DEFAULT_CONTINUOUS_ENTRIES,
+        MAX_CONTINUOUS_ENTRIES,
+    )?;
+    let reload_entries = clamped_count(
+        params.get("reloadEntries")?,
+        "params.reloadEntries",
+        DEFAULT_RELOAD_ENTRIES,
+        usize::MAX,
+    )?;
+    let tail = entries_from(
+        params,
+        "logEntries",
+        log_entries_to_read(reload, continuous_entries, reload_entries),
+    )?;
+    Ok(PromptParams {
+        user_message,
+        reload,
+        turn_metadata: turn_metadata(params.get("turnMetadata")?)?,
+        continuity_summary: params
+            .get("continuitySummary")?
+            .optional_string("params.continuitySummary")?,
+        log_entries: tail.entries,
+        skipped_log_lines: tail.skipped_lines,
+        continuous_entries,
+        reload_entries,
+        max_chars: char_budget(params.get("maxChars")?, "params.maxChars", None)?,
+    })
+}
+
+/// What `buildPersistentChatInjectedPromptReport` returns.
+#[napi(object, object_from_js = false)]
+pub struct PersistentChatPromptReport {
+    /// The injected prompt: exactly what `buildPersistentChatInjectedPrompt` returns.
+    #[napi(ts_type = "string")]
+    pub prompt: Utf16String,
+    /// `'reload'` (bootstrap context injected) or `'continuous'`.
+    #[napi(ts_type = "'continuous' | 'reload'")]
+    pub mode: String,
+    /// Log entries in the prompt.
+    pub entries_injected: u32,
+    /// Entries chosen for the excerpt but left out to fit `maxChars`.
+    pub entries_omitted: u32,
+    /// The `id` of each injected entry (or a stable `auto:<role>:<hash>` key
+    /// for an entry without one), oldest first.
+    #[napi(ts_type = "string[]")]
+    pub injected_entry_ids: Vec<Utf16String>,
+    /// The continuity summary was shortened or left out to fit `maxChars`.
+    pub summary_trimmed: bool,
+    /// Log lines skipped while reading `logPath` (garbage, torn, oversized).
+    pub skipped_log_lines: u32,
+    /// `prompt.length`.
+    pub chars: u32,
+    /// The metadata and the live turn alone exceed `maxChars`; they are sent
+    /// whole anyway (the live message is never cut).
+    pub over_budget: bool,
+}
+
+fn count_u32(count: usize) -> u32 {
+    u32::try_from(count).unwrap_or(u32::MAX)
+}
+
+impl From<PromptReport> for PersistentChatPromptReport {
+    fn from(report: PromptReport) -> Self {
+        PersistentChatPromptReport {
+            mode: report.mode.as_str().to_owned(),
+            entries_injected: count_u32(report.entries_injected),
+            entries_omitted: count_u32(report.entries_omitted),
+            injected_entry_ids: report
+                .injected_entry_ids
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+            summary_trimmed: report.summary_trimmed,
+            skipped_log_lines: count_u32(report.skipped_log_lines),
+            chars: count_u32(report.chars),
+            over_budget: report.over_budget,
+            prompt: report.prompt.into(),
+        }
+    }
+}
+
+// The parameter objects, for `index.d.ts`. The exports read them field by
+// field (above) so that a wrong type names its field: these structs only
+// document the shape and are never built (hence `allow(dead_code)`).
+
+/// A timer of the memory state.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatTimer {
+    pub name: String,
+    /// e.g. `pending`, `done`; a passed `due` shows as due or overdue.
+    pub status: Option<String>,
+    /// ISO-8601 string or epoch milliseconds.
+    #[napi(ts_type = "string | number")]
+    pub due: Option<String>,
+}
+
+/// The memory state (also the JSON the Python memory script writes).
+/// Items are strings or objects with a `text` field.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatMemoryState {
+    #[napi(ts_type = "Array<string | { text: string }>")]
+    pub decisions: Option<Vec<String>>,
+    #[napi(ts_type = "Array<string | { text: string }>")]
+    pub guardrails: Option<Vec<String>>,
+    #[napi(ts_type = "Array<string | { text: string }>")]
+    pub pending_threads: Option<Vec<String>>,
+    #[napi(ts_type = "Array<PersistentChatTimer | string>")]
+    pub timers: Option<Vec<String>>,
+    #[napi(ts_type = "Array<string | { text: string }>")]
+    pub model_notes: Option<Vec<String>>,
+    #[napi(ts_type = "Array<string | { text: string }>")]
+    pub notes: Option<Vec<String>>,
+}
+
+/// Parameters of `rebuildPersistentChatContinuitySummary`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ContinuitySummaryParams {
+    /// Log entries, oldest first; wins over `logPath`.
+    #[napi(ts_type = "PersistentChatLogEntry[]")]
+    pub entries: Option<Vec<String>>,
+    /// The perpetual log (JSON Lines); its last 200 entries are read.
+    pub log_path: Option<String>,
+    /// The memory state; wins over `statePath`.
+    #[napi(ts_type = "PersistentChatMemoryState")]
+    pub state: Option<String>,
+    /// The memory script's JSON file; a missing or empty file is an empty state.
+    pub state_path: Option<String>,
+    /// The backend session now in use: a failure from another session
+    /// happened before a reload and is not shown as the latest status.
+    pub current_session: Option<String>,
+    /// ISO-8601 or epoch milliseconds; default the current time.
+    #[napi(ts_type = "string | number")]
+    pub now: Option<String>,
+    /// Default 6000; `Infinity` or `<= 0`: no cap.
+    pub max_chars: Option<f64>,
+}
+
+/// Parameters of `buildPersistentChatInjectedPrompt`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct InjectedPromptParams {
+    /// The live message: last in the prompt, verbatim, never cut.
+    pub user_message: String,
+    /// `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session.
+    pub reload: bool,
+    /// Shown first: a string as is, or `key: value` lines.
+    #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]
+    pub turn_metadata: Option<String>,
+    /// `continuity-summary.txt` (reload only); an old-format transcript block is stripped.
+    pub continuity_summary: Option<String>,
+    /// Log entries, oldest first; wins over `logPath`.
+    #[napi(ts_type = "PersistentChatLogEntry[]")]
+    pub log_entries: Option<Vec<String>>,
+    /// The perpetual log (JSON Lines); only its end is read.
+    pub log_path: Option<String>,
+    /// Entries on a continuous session: default 2, clamped to 0..2.
+    pub continuous_entries: Option<f64>,
+    /// Entries on a reload: default 25.
+    pub reload_entries: Option<f64>,
+    /// Cap on the prompt's length: the oldest entries go first, then the
+    /// summary shrinks; metadata and the live turn stay whole. Default: no cap.
+    pub max_chars: Option<f64>,
+}

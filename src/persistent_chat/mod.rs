@@ -1,1 +1,0 @@
-//! Persistent chat: perpetual log, continuity summary, injected prompt.
