@@ -20,7 +20,10 @@ function run(command, args, options = {}) {
   return result
 }
 
-run(bin('napi'), ['build', '--platform', '--release'])
+// The release build uses napi-rs's cross toolchain (from the npm registry)
+// so the .node needs glibc 2.17 at most; check that it does.
+run(bin('napi'), ['build', '--platform', '--release', '--target', 'x86_64-unknown-linux-gnu', '--use-napi-cross'])
+run('bash', [path.join(root, 'scripts', 'check-glibc.sh'), path.join(root, 'openclaw-context-native.linux-x64-gnu.node'), '2.17'])
 run('cargo', ['test', '--workspace', '--quiet'])
 run(bin('jest'), ['--ci'])
 
