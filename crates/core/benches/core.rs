@@ -1,0 +1,135 @@
+//! `cargo bench -p openclaw_context_core`: the core functions over input
+//! size, to show they scale linearly (the JS-side `npm run bench` compares
+//! against OpenClaw's own functions).
+
+use std::hint::black_box;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use openclaw_context_core::compaction::{
+    cap_compaction_summary, cap_preserving_suffix, CapOptions,
+};
+use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
+use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams};
+
+const HEADINGS: [&str; 5] = [
+    "## Decisions",
+    "## Open TODOs",
+    "## Constraints/Rules",
+    "## Pending user asks",
+    "## Exact identifiers",
+];
+
+fn body(lines_per_section: usize) -> Vec<u16> {
+    let mut text = String::from("Session summary.\n\n");
+    for heading in HEADINGS {
+        text.push_str(heading);
+        text.push('\n');
+        for n in 0..lines_per_section {
+            text.push_str(&format!(
+                "- item {n}: deploy https://ci.example.com/b/{n} to /srv/app 😀 漢字\n"
+            ));
+        }
+        text.push('\n');
+    }
+    text.encode_utf16().collect()
+}
+
+fn suffix(turns: usize) -> Vec<u16> {
+    let mut text = String::from("\n\n## Recent turns preserved verbatim\n");
+    for t in 0..turns {
+        text.push_str(&format!("- User: turn {t}: fetch the items\n"));
+        for k in 0..9 {
+            text.push_str(&format!(
+                "- Tool result (web_fetch): {{\"url\":\"https://api.example.com/items/{t}{k}\",\n\"body\":\"{}\"}}...\n",
+                "lorem ipsum ".repeat(45)
+            ));
+        }
+        text.push_str(&format!("- Assistant: Turn {t} done.\n"));
+    }
+    text.push_str("\n## Tool Failures\n- exec (status=failed): error\n");
+    text.push_str("\n<workspace-critical-rules>\n## Red Lines\n- Never push to main.\n</workspace-critical-rules>");
+    text.encode_utf16().collect()
+}
+
+fn cap(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cap_preserving_suffix@16000");
+    for scale in [1usize, 4, 16, 64, 256] {
+        let body = body(20 * scale);
+        let suffix = suffix(3 * scale);
+        group.throughput(Throughput::Elements((body.len() + suffix.len()) as u64));
+        group.bench_with_input(
+            BenchmarkId::from_parameter(body.len() + suffix.len()),
+            &(body, suffix),
+            |b, (body, suffix)| {
+                b.iter(|| {
+                    cap_preserving_suffix(
+                        black_box(body),
+                        black_box(suffix),
+                        16_000.0,
+                        &CapOptions::default(),
+                    )
+                })
+            },
+        );
+    }
+    group.finish();
+    let mut group = c.benchmark_group("cap_compaction_summary@16000");
+    for scale in [1usize, 16, 256] {
+        let text = [body(20 * scale), suffix(3 * scale)].concat();
+        group.throughput(Throughput::Elements(text.len() as u64));
+        group.bench_with_input(BenchmarkId::from_parameter(text.len()), &text, |b, text| {
+            b.iter(|| cap_compaction_summary(black_box(text), 16_000.0))
+        });
+    }
+    group.finish();
+}
+
+fn prompt(c: &mut Criterion) {
+    let entries: Vec<LogEntry> = (0..60)
+        .map(|i| LogEntry {
+            role: if i % 2 == 0 {
+                Role::User
+            } else {
+                Role::Assistant
+            },
+            text: format!("message {i}: {}", "words and more words ".repeat(10))
+                .encode_utf16()
+                .collect(),
+            ts: Some(Timestamp::Text(
+                format!("2026-05-15T10:{:02}:00Z", i % 60)
+                    .encode_utf16()
+                    .collect(),
+            )),
+            session: Some("ses_1".encode_utf16().collect()),
+            status: (i % 2 == 1).then(|| "ok".encode_utf16().collect()),
+            id: Some(format!("id{i}").encode_utf16().collect()),
+        })
+        .collect();
+    let summary: Vec<u16> = "Current thread / pending next action:\n- Latest user request: hi\n\nActive decisions and guardrails:\n- Use Postgres"
+        .encode_utf16()
+        .collect();
+    for reload in [false, true] {
+        let params = PromptParams {
+            user_message: "Are you there?".encode_utf16().collect(),
+            reload,
+            turn_metadata: None,
+            continuity_summary: Some(summary.clone()),
+            log_entries: entries.clone(),
+            skipped_log_lines: 0,
+            continuous_entries: 2,
+            reload_entries: 25,
+            max_chars: None,
+        };
+        let name = if reload {
+            "prompt/reload-25"
+        } else {
+            "prompt/continuous-2"
+        };
+        c.bench_function(name, |b| {
+            b.iter(|| build_injected_prompt(black_box(&params)))
+        });
+    }
+}
+
+criterion_group!(benches, cap, prompt);
+criterion_main!(benches);
