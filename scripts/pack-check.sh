@@ -38,3 +38,10 @@ PATH="$clean_path" node -e '
     if (typeof native[name] !== "function") throw new Error("missing export " + name)
   console.log("pack-check: installed offline without Rust and loaded the native binding")
 '
+# The command-line tool comes with the package.
+PATH="$clean_path" ./node_modules/.bin/openclaw-context --help >/dev/null
+if PATH="$clean_path" ./node_modules/.bin/openclaw-context patch --check "$work/no-openclaw-here" 2>/dev/null; then
+  echo "pack-check: patch --check passed on a folder without OpenClaw" >&2
+  exit 1
+fi
+echo "pack-check: the openclaw-context command runs"

@@ -1,0 +1,472 @@
+'use strict'
+// The `openclaw-context` command against small fake OpenClaw installs (no real OpenClaw:
+// __test__/e2e/patch.test.js does that). Each fake is a temp folder with
+// node_modules/openclaw (package.json + dist/) and node_modules/openclaw-context-native
+// symlinked to this package, as `npm install openclaw-context-native` next to it would.
+const { spawnSync } = require('node:child_process')
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const ROOT = path.resolve(__dirname, '..')
+const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
+const native = require('../index.js')
+const { locateFunction } = require('../cli/js-scan')
+
+const HEADINGS = ['## Decisions', '## Open TODOs', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers']
+const BODY = HEADINGS.map((h, i) => `${h}\n- item ${i}`).join('\n\n')
+const CHUNK = 'selection-XYZ.js'
+
+// A stand-in for OpenClaw 2026.7's compaction chunk, written for these tests: the
+// function has the same signature and the same flaw (a suffix that reaches the
+// budget evicts the whole body).
+const FAKE_FUNCTION = `function capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {
+\tif (!suffix) return capCompactionSummary(summaryBody, maxChars);
+\tif (maxChars <= 0) return capCompactionSummary(\`\${summaryBody}\${suffix}\`, maxChars);
+\tif (suffix.length >= maxChars) return sliceUtf16Safe(suffix, -maxChars);
+\treturn \`\${capCompactionSummary(summaryBody, Math.max(0, maxChars - suffix.length))}\${suffix}\`;
+}`
+// The same flaw, written so that naive brace counting ends the function too early.
+const TRICKY_FUNCTION = `function capCompactionSummaryPreservingSuffix(summaryBody, suffix = "}", maxChars = MAX_COMPACTION_SUMMARY_CHARS) {
+\t// a closing brace in a comment: }
+\t/* and an opening one: { */
+\tconst braces = ["}", '}', \`}\${ { a: "}" }.a }\`, /[}]\\}/.source];
+\tif (braces.length !== 4) throw new Error("}");
+\tif (!suffix) return capCompactionSummary(summaryBody, maxChars);
+\tif (suffix.length >= maxChars) return sliceUtf16Safe(suffix, -maxChars);
+\treturn \`\${capCompactionSummary(summaryBody, Math.max(0, maxChars - suffix.length))}\${suffix}\`;
+}`
+
+function fakeChunk(fn) {
+  return [
+    'import { n as sliceUtf16Safe, r as truncateUtf16Safe } from "./utf16-slice-FAKE.js";',
+    '//#region a test fake of the compaction safeguard',
+    'const MAX_COMPACTION_SUMMARY_CHARS = 16e3;',
+    'const TRUNCATED = "\\n\\n[Compaction summary truncated to fit budget]";',
+    'function capCompactionSummary(summary, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {',
+    '\tif (maxChars <= 0 || summary.length <= maxChars) return summary;',
+    '\tconst budget = Math.max(0, maxChars - TRUNCATED.length);',
+    '\treturn budget <= 0 ? truncateUtf16Safe(summary, maxChars) : `${truncateUtf16Safe(summary, budget)}${TRUNCATED}`;',
+    '}',
+    ...(fn ? [fn] : []),
+    'function afterTheFunction() {',
+    '\treturn "still here ✓";', // a non-ASCII byte after the edit
+    '}',
+    `export { ${fn ? 'capCompactionSummaryPreservingSuffix as c, ' : ''}afterTheFunction as a };`,
+    '',
+  ].join('\n')
+}
+
+const UTF16_SLICE = [
+  'function sliceUtf16Safe(text, start, end) { return text.slice(start, end); }',
+  'function truncateUtf16Safe(text, max) { return text.slice(0, Math.max(0, max)); }',
+  'export { sliceUtf16Safe as n, truncateUtf16Safe as r };',
+  '',
+].join('\n')
+
+const temps = []
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  fs.chmodSync(dir, 0o755) // readable by the unprivileged user of the read-only test
+  temps.push(dir)
+  return dir
+}
+
+/**
+ * A fake install: ROOT/node_modules/openclaw with dist/CHUNK. Options: `fn` (the
+ * function's text; null for a 2026.9-like dist), `link` (symlink the addon by name),
+ * `extra` (more dist files).
+ */
+function fakeInstall({ fn = FAKE_FUNCTION, link = true, extra = {}, version = '2026.7.2-beta.4' } = {}) {
+  const root = tempDir('occn-cli-')
+  const pkg = path.join(root, 'node_modules', 'openclaw')
+  const dist = path.join(pkg, 'dist')
+  fs.mkdirSync(dist, { recursive: true })
+  fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'openclaw', version, type: 'module' }))
+  fs.writeFileSync(path.join(dist, 'utf16-slice-FAKE.js'), UTF16_SLICE)
+  fs.writeFileSync(path.join(dist, CHUNK), fakeChunk(fn), { mode: 0o640 })
+  fs.chmodSync(path.join(dist, CHUNK), 0o640)
+  for (const [name, text] of Object.entries(extra)) fs.writeFileSync(path.join(dist, name), text)
+  if (link) fs.symlinkSync(ROOT, path.join(root, 'node_modules', 'openclaw-context-native'), 'dir')
+  return { root, pkg, dist, chunk: path.join(dist, CHUNK) }
+}
+
+function cli(args, options = {}) {
+  const result = spawnSync(process.execPath, [options.cli || CLI, ...args], {
+    cwd: options.cwd || os.tmpdir(),
+    encoding: 'utf8',
+    timeout: 60000,
+    env: { ...process.env, ...options.env },
+    uid: options.uid,
+    gid: options.gid,
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+const bytes = (file) => fs.readFileSync(file)
+const sha = (file) => crypto.createHash('sha256').update(bytes(file)).digest('hex')
+const strays = (dir) => fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))
+
+/** Imports the chunk in a fresh node and calls its capCompactionSummaryPreservingSuffix. */
+function callChunk(chunk, body, suffix, maxChars) {
+  const script = `
+    const mod = await import(${JSON.stringify(require('node:url').pathToFileURL(chunk).href)});
+    let out;
+    try {
+      const summary = mod.c(${JSON.stringify(body)}, ${JSON.stringify(suffix)}${maxChars === undefined ? '' : `, ${maxChars}`});
+      out = { summary, after: mod.a() };
+    } catch (err) {
+      out = { error: err.message, after: mod.a() };
+    }
+    console.log(JSON.stringify(out));`
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60000 })
+  if (result.status !== 0) throw new Error(`node failed: ${result.stderr}`)
+  return JSON.parse(result.stdout.trim().split('\n').pop())
+}
+
+const LONG_SUFFIX = `\n\n## Recent turns preserved verbatim\n${Array.from({ length: 400 }, (_, i) => `- Tool result (web_fetch): {"id":"evt_${i}","body":"lorem ipsum dolor"}`).join('\n')}`
+
+describe('patch', () => {
+  const install = fakeInstall()
+  let original
+
+  test('unpatched, the fake loses the body when the suffix fills the budget', () => {
+    expect(LONG_SUFFIX.length).toBeGreaterThan(16000)
+    const { summary } = callChunk(install.chunk, BODY, LONG_SUFFIX)
+    expect(summary).toHaveLength(16000)
+    expect(summary).not.toContain('## Decisions')
+    original = bytes(install.chunk)
+  })
+
+  test('--dry-run prints the change and writes nothing', () => {
+    const { code, stdout } = cli(['patch', install.pkg, '--dry-run'])
+    expect(code).toBe(0)
+    expect(stdout).toContain(`--- a/dist/${CHUNK}`)
+    expect(stdout).toContain('+import { createRequire as __occnCreateRequire } from "node:module";')
+    expect(stdout).toContain('-\tif (suffix.length >= maxChars) return sliceUtf16Safe(suffix, -maxChars);')
+    expect(stdout).toContain('+\treturn __occnNative().capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars);')
+    expect(stdout).toMatch(/nothing was written/)
+    expect(bytes(install.chunk).equals(original)).toBe(true)
+    expect(strays(install.dist)).toEqual([])
+  })
+
+  test('patches the chunk found by its text, atomically, keeping its mode', () => {
+    const { code, stdout, stderr } = cli(['patch', install.pkg])
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(stdout).toMatch(/^patched: dist\/selection-XYZ\.js .*loaded by name/m)
+    const text = fs.readFileSync(install.chunk, 'utf8')
+    expect(text.startsWith('import { createRequire as __occnCreateRequire } from "node:module"; /* openclaw-context-native patch v1 */\n')).toBe(true)
+    expect(text).toContain('/* openclaw-context-native patch v1 BEGIN')
+    expect(text).toContain('function capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {')
+    expect(text).not.toContain('sliceUtf16Safe(suffix, -maxChars)')
+    expect(fs.statSync(install.chunk).mode & 0o777).toBe(0o640)
+    expect(strays(install.dist)).toEqual([])
+  })
+
+  test('the patched function delegates to the addon: the body keeps its headings', () => {
+    const { summary, after } = callChunk(install.chunk, BODY, LONG_SUFFIX)
+    expect(after).toBe('still here ✓')
+    expect(summary.length).toBeLessThanOrEqual(16000)
+    for (const heading of HEADINGS) expect(summary).toContain(heading)
+    expect(summary).toBe(native.capCompactionSummaryPreservingSuffix(BODY, LONG_SUFFIX, 16000))
+    // the default parameter still comes from the chunk's own constant
+    expect(callChunk(install.chunk, BODY, LONG_SUFFIX, 2000).summary.length).toBeLessThanOrEqual(2000)
+  })
+
+  test('a second run changes nothing and says so', () => {
+    const before = bytes(install.chunk)
+    const mtime = fs.statSync(install.chunk).mtimeMs
+    const { code, stdout } = cli(['patch', install.pkg])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/already patched.*nothing changed/)
+    expect(bytes(install.chunk).equals(before)).toBe(true)
+    expect(fs.statSync(install.chunk).mtimeMs).toBe(mtime)
+    expect(cli(['patch', install.pkg, '--dry-run']).stdout).toMatch(/already patched/)
+  })
+
+  test('finds the install from the current folder when no folder is given', () => {
+    const { code, stdout } = cli(['patch', '--check'], { cwd: path.join(install.root, 'node_modules') })
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^patched: .*the addon loads from .*index\.js/m)
+  })
+
+  test('--check exits 0 when patched and the addon loads', () => {
+    const { code, stdout, stderr } = cli(['patch', install.pkg, '--check'])
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(stdout).toContain(fs.realpathSync(path.join(ROOT, 'index.js')))
+  })
+
+  test('--revert restores the original bytes; then --check fails and --revert has nothing to do', () => {
+    const reverted = cli(['patch', install.pkg, '--revert'])
+    expect(reverted.code).toBe(0)
+    expect(reverted.stdout).toMatch(/reverted: .*byte for byte/)
+    expect(bytes(install.chunk).equals(original)).toBe(true)
+    expect(fs.statSync(install.chunk).mode & 0o777).toBe(0o640)
+
+    const check = cli(['patch', install.pkg, '--check'])
+    expect(check.code).toBe(1)
+    expect(check.stderr.trim().split('\n')).toHaveLength(1)
+    expect(check.stderr).toMatch(/^not patched: /)
+
+    const again = cli(['patch', install.pkg, '--revert'])
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/not patched.*nothing to revert/)
+  })
+
+  test('--revert refuses a patched chunk that was edited afterwards, and changes nothing', () => {
+    expect(cli(['patch', install.pkg]).code).toBe(0)
+    fs.appendFileSync(install.chunk, '// edited by hand\n')
+    const edited = bytes(install.chunk)
+    const { code, stderr } = cli(['patch', install.pkg, '--revert'])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/cannot be restored exactly/)
+    expect(bytes(install.chunk).equals(edited)).toBe(true)
+  })
+})
+
+describe('patch finds the end of the function by scanning, not by counting braces', () => {
+  test('braces in strings, template literals, comments and regexes', () => {
+    const text = fakeChunk(TRICKY_FUNCTION)
+    const start = text.indexOf('function capCompactionSummaryPreservingSuffix(')
+    const fn = locateFunction(text, start, 'capCompactionSummaryPreservingSuffix')
+    expect(text.slice(fn.start, fn.end)).toBe(TRICKY_FUNCTION)
+    expect(fn.params).toEqual(['summaryBody', 'suffix', 'maxChars'])
+  })
+
+  test('patch and revert of such a function', () => {
+    const install = fakeInstall({ fn: TRICKY_FUNCTION })
+    const original = bytes(install.chunk)
+    expect(cli(['patch', install.pkg]).code).toBe(0)
+    const { summary, after } = callChunk(install.chunk, BODY, LONG_SUFFIX)
+    expect(after).toBe('still here ✓')
+    for (const heading of HEADINGS) expect(summary).toContain(heading)
+    expect(cli(['patch', install.pkg, '--revert']).code).toBe(0)
+    expect(bytes(install.chunk).equals(original)).toBe(true)
+  })
+})
+
+describe('patch in other situations', () => {
+  test('an OpenClaw without the function (2026.9.x): nothing to do, exit 0', () => {
+    const install = fakeInstall({ fn: null, version: '2026.9.6' })
+    const before = sha(install.chunk)
+    for (const mode of [[], ['--check'], ['--revert'], ['--dry-run']]) {
+      const { code, stdout } = cli(['patch', install.pkg, ...mode])
+      expect(code).toBe(0)
+      expect(stdout).toMatch(/openclaw 2026\.9\.6 .*fixed upstream, nothing to/)
+    }
+    expect(sha(install.chunk)).toBe(before)
+  })
+
+  test('a read-only dist: exit 1, nothing changed', () => {
+    const install = fakeInstall()
+    fs.chmodSync(install.chunk, 0o644) // readable by the unprivileged user
+    const before = bytes(install.chunk)
+    let result
+    if (process.getuid && process.getuid() === 0) {
+      // root writes through chmod: run the command as an unprivileged user instead, when
+      // that user can run node and read this package (not so when it lives under /root).
+      const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], { uid: 65534, gid: 65534, encoding: 'utf8' })
+      if (probe.error || probe.status !== 0) {
+        console.warn(`skipped: running as root, and uid 65534 cannot load ${ROOT} (${probe.error ? probe.error.code : probe.stderr.split('\n')[0]})`)
+        return
+      }
+      result = cli(['patch', install.pkg], { uid: 65534, gid: 65534 })
+    } else {
+      fs.chmodSync(install.dist, 0o555)
+      try {
+        result = cli(['patch', install.pkg])
+      } finally {
+        fs.chmodSync(install.dist, 0o755)
+      }
+    }
+    expect(result.code).toBe(1)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toMatch(/cannot write .*selection-XYZ\.js \((EACCES|EPERM|EROFS)\).*read-only.*nothing was changed/)
+    expect(bytes(install.chunk).equals(before)).toBe(true)
+    expect(strays(install.dist)).toEqual([])
+  })
+
+  test('an operator-patched persistent chat: files and adapter listed, not modified', () => {
+    const extra = {
+      'dispatch-acp-FAKE.js': 'export function rebuildPersistentChatContinuitySummary(state) {\n\treturn "";\n}\nfunction buildPersistentChatInjectedPrompt(params) {\n\treturn params.userMessage;\n}\n',
+    }
+    const install = fakeInstall({ extra })
+    const { code, stdout } = cli(['patch', install.pkg])
+    expect(code).toBe(0)
+    expect(stdout).toContain('dist/dispatch-acp-FAKE.js: rebuildPersistentChatContinuitySummary, buildPersistentChatInjectedPrompt')
+    expect(stdout).toContain('__occnCreateRequire(import.meta.url)("openclaw-context-native")')
+    expect(stdout).toContain('__occnPersistentChat.buildPersistentChatInjectedPrompt({')
+    expect(stdout).toContain('__occnPersistentChat.rebuildPersistentChatContinuitySummary({')
+    expect(fs.readFileSync(path.join(install.dist, 'dispatch-acp-FAKE.js'), 'utf8')).toBe(extra['dispatch-acp-FAKE.js'])
+  })
+
+  test('a folder that is not an openclaw package: exit 1', () => {
+    const dir = tempDir('occn-cli-empty-')
+    const { code, stderr } = cli(['patch', dir])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/is not an openclaw package/)
+    expect(cli(['patch', path.join(dir, 'missing')]).stderr).toMatch(/does not exist/)
+  })
+
+  test('the addon missing when the gateway runs: the chunk still loads, the function throws what to do', () => {
+    // Patch from a copy of this package (so its absolute path is the fallback), without
+    // the by-name link; then delete the copy, as when an npx cache is cleaned.
+    const copy = tempDir('occn-cli-pkg-')
+    for (const name of ['package.json', 'index.js', ...fs.readdirSync(ROOT).filter((n) => n.endsWith('.node'))]) {
+      fs.copyFileSync(path.join(ROOT, name), path.join(copy, name))
+    }
+    fs.cpSync(path.join(ROOT, 'cli'), path.join(copy, 'cli'), { recursive: true })
+    const install = fakeInstall({ link: false })
+    const patched = cli(['patch', install.pkg], { cli: path.join(copy, 'cli', 'openclaw-context.js') })
+    expect(patched.code).toBe(0)
+    const copyPath = fs.realpathSync(copy) // the fallback path embedded by that run
+    expect(patched.stdout).toContain(`from ${copyPath}`)
+    fs.rmSync(copy, { recursive: true, force: true })
+
+    const { error, after } = callChunk(install.chunk, BODY, LONG_SUFFIX)
+    expect(after).toBe('still here ✓')
+    expect(error).toMatch(/^openclaw-context-native could not be loaded \(openclaw-context-native: Cannot find module/)
+    expect(error).toContain('run `npm install openclaw-context-native` next to OpenClaw or `openclaw-context patch --revert`')
+
+    const check = cli(['patch', install.pkg, '--check'])
+    expect(check.code).toBe(1)
+    expect(check.stderr).toMatch(/^patched, but openclaw-context-native does not load from /)
+
+    // Patching again from an installed copy updates the load path (only that line).
+    const dry = cli(['patch', install.pkg, '--dry-run'])
+    expect(dry.code).toBe(0)
+    expect(dry.stdout).toMatch(/would be updated/)
+    expect(dry.stdout.split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual([
+      `-\tconst candidates = ${JSON.stringify(['openclaw-context-native', copyPath])};`,
+      `+\tconst candidates = ${JSON.stringify(['openclaw-context-native', ROOT])};`,
+    ])
+    const updated = cli(['patch', install.pkg])
+    expect(updated.code).toBe(0)
+    expect(updated.stdout).toMatch(/^updated: /)
+    expect(callChunk(install.chunk, BODY, LONG_SUFFIX).summary).toContain('## Decisions')
+
+    // --revert restores the original, whichever copy patched it.
+    const original = fakeChunk(FAKE_FUNCTION)
+    expect(cli(['patch', install.pkg, '--revert']).code).toBe(0)
+    expect(fs.readFileSync(install.chunk, 'utf8')).toBe(original)
+  })
+})
+
+describe('usage', () => {
+  test('--help prints the usage, exit 0', () => {
+    const { code, stdout } = cli(['--help'])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^Usage:\n {2}openclaw-context patch \[OPENCLAW_DIR\] \[--check \| --revert \| --dry-run\]/)
+    expect(cli(['patch', '--help']).code).toBe(0)
+  })
+
+  test('is executable with a node shebang', () => {
+    expect(fs.readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true)
+    expect(fs.statSync(CLI).mode & 0o111).toBeTruthy()
+  })
+
+  test.each([
+    [[]],
+    [['frobnicate']],
+    [['patch', '--check', '--revert']],
+    [['patch', '--bogus']],
+    [['patch', 'a', 'b']],
+    [['summary']],
+    [['summary', '--state', 's.json']],
+    [['summary', '--state', 's.json', '--log', 'l.jsonl', '--max-chars', 'abc']],
+    [['summary', '--state', 's.json', '--log', 'l.jsonl', '--max-chars', '0']],
+    [['summary', '--state', 's.json', '--log']],
+    [['summary', '--state', 's.json', '--log', 'l.jsonl', 'extra']],
+  ])('bad usage %j: exit 2 with the usage', (args) => {
+    const { code, stderr } = cli(args)
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^openclaw-context: /)
+    expect(stderr).toContain('Usage:')
+  })
+})
+
+describe('summary passes its options through (a stub binding via NAPI_RS_NATIVE_LIBRARY_PATH)', () => {
+  const dir = tempDir('occn-cli-stub-')
+  const stub = path.join(dir, 'stub.js')
+  fs.writeFileSync(stub, [
+    'module.exports = {',
+    '  rebuildPersistentChatContinuitySummary(params) {',
+    '    if (params.logPath.endsWith("fifo")) throw Object.assign(new Error(`not a regular file: ${params.logPath}\\nsecond line`), { code: "ENOTREGULAR" });',
+    '    return `Current thread / pending next action:\\n${JSON.stringify(params)}\\n`;',
+    '  },',
+    '};',
+  ].join('\n'))
+  const env = { NAPI_RS_NATIVE_LIBRARY_PATH: stub }
+
+  test('maps the flags to the SPEC params and prints the result once', () => {
+    const { code, stdout } = cli(['summary', '--state', 's.json', '--log=l.jsonl', '--current-session', 'ses_9', '--now', '2026-05-15T10:00:00Z', '--max-chars', '1200'], { env, cwd: dir })
+    expect(code).toBe(0)
+    const [heading, json, rest] = stdout.split('\n')
+    expect(heading).toBe('Current thread / pending next action:')
+    expect(JSON.parse(json)).toEqual({
+      statePath: path.join(dir, 's.json'), logPath: path.join(dir, 'l.jsonl'), currentSession: 'ses_9', now: '2026-05-15T10:00:00Z', maxChars: 1200,
+    })
+    expect(rest).toBe('')
+    expect(stdout.endsWith('}\n')).toBe(true)
+  })
+
+  test('optional flags are left out, not passed as undefined strings', () => {
+    const { stdout } = cli(['summary', '--log', 'l.jsonl', '--state', 's.json'], { env, cwd: dir })
+    expect(Object.keys(JSON.parse(stdout.split('\n')[1]))).toEqual(['statePath', 'logPath'])
+  })
+
+  test('an error from the addon: exit 1 with its first line and code', () => {
+    const { code, stderr } = cli(['summary', '--state', 's.json', '--log', 'fifo'], { env, cwd: dir })
+    expect(code).toBe(1)
+    expect(stderr).toBe(`openclaw-context: not a regular file: ${path.join(dir, 'fifo')} (ENOTREGULAR)\n`)
+  })
+})
+
+const hasSummary = typeof native.rebuildPersistentChatContinuitySummary === 'function'
+const describeSummary = hasSummary ? describe : describe.skip
+if (!hasSummary) {
+  describe('summary', () => {
+    test.skip('skipped: this build of the addon has no rebuildPersistentChatContinuitySummary yet', () => {})
+  })
+}
+
+describeSummary('summary', () => {
+  const dir = tempDir('occn-cli-summary-')
+  const statePath = path.join(dir, 'state.json')
+  const logPath = path.join(dir, 'log.jsonl')
+  fs.writeFileSync(statePath, JSON.stringify({ decisions: ['Use queue billing-v2'], timers: [{ name: 'deploy check', status: 'pending', due: '2026-05-15T09:00:00Z' }] }))
+  fs.writeFileSync(logPath, [
+    { ts: '2026-05-15T10:00:00Z', role: 'user', text: 'Is the deploy green?', session: 'ses_2' },
+    { ts: '2026-05-15T10:00:05Z', role: 'assistant', text: 'Checking.', session: 'ses_2', status: 'ok' },
+  ].map((e) => JSON.stringify(e)).join('\n') + '\n')
+
+  test('prints rebuildPersistentChatContinuitySummary for the given files', () => {
+    const args = ['summary', '--state', statePath, '--log', logPath, '--current-session', 'ses_2', '--now', '2026-05-15T11:00:00Z', '--max-chars', '4000']
+    const { code, stdout, stderr } = cli(args)
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    const expected = native.rebuildPersistentChatContinuitySummary({
+      statePath, logPath, currentSession: 'ses_2', now: '2026-05-15T11:00:00Z', maxChars: 4000,
+    })
+    expect(stdout).toBe(expected.endsWith('\n') ? expected : `${expected}\n`)
+    expect(stdout).toMatch(/^Current thread \/ pending next action:/)
+    expect(stdout).toContain('Use queue billing-v2')
+  })
+
+  test('files that do not exist yet count as empty (first run)', () => {
+    const { code, stdout } = cli(['summary', '--state', path.join(dir, 'none.json'), '--log', path.join(dir, 'none.jsonl')])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^Current thread \/ pending next action:/)
+  })
+
+  test('a file problem: exit 1 with a one-line reason', () => {
+    const { code, stderr } = cli(['summary', '--state', statePath, '--log', dir])
+    expect(code).toBe(1)
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+    expect(stderr).toMatch(/^openclaw-context: /)
+  })
+})

@@ -1,0 +1,165 @@
+'use strict'
+// `openclaw-context patch` on a real OpenClaw 2026.7.2-beta.4 install, driving the real
+// compaction-safeguard handler (handler.mjs, under Node 22) before, with and after the
+// patch. The install is a hard-link copy (`cp -al`) of the one scripts/setup-oracle.sh
+// made: fast, no extra space, and the patch's rename must leave the cache's chunk as is.
+const { spawnSync } = require('node:child_process')
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const { NODE22, OPENCLAW_DIR } = process.env
+const ROOT = path.resolve(__dirname, '..', '..')
+const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
+const HANDLER = path.join(__dirname, 'handler.mjs')
+const HEADINGS = ['## Decisions', '## Open TODOs', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers']
+const CHUNK_MARKER = Buffer.from('\nfunction capCompactionSummaryPreservingSuffix(')
+
+const sha = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+
+function findChunk(openclawDir) {
+  const dist = path.join(openclawDir, 'dist')
+  const name = fs.readdirSync(dist).filter((n) => n.endsWith('.js')).sort()
+    .find((n) => fs.readFileSync(path.join(dist, n)).includes(CHUNK_MARKER))
+  if (!name) throw new Error(`no chunk in ${dist} defines capCompactionSummaryPreservingSuffix`)
+  return path.join(dist, name)
+}
+
+function cli(args, options = {}) {
+  const result = spawnSync(options.node || process.execPath, [options.cli || CLI, ...args], {
+    encoding: 'utf8',
+    timeout: 120000,
+  })
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** One real compaction in a fresh Node 22 (the chunk is cached per process). */
+function compact(openclawDir) {
+  const result = spawnSync(NODE22, [HANDLER, openclawDir], { encoding: 'utf8', timeout: 300000, maxBuffer: 64 * 1024 * 1024 })
+  if (result.status !== 0) throw new Error(`handler.mjs failed (${result.status}): ${result.stderr}`)
+  return JSON.parse(result.stdout.trim().split('\n').pop())
+}
+
+/** A folder on the same file system as `near` (hard links need one). */
+function tempDirNear(near, prefix) {
+  const tmp = os.tmpdir()
+  const base = fs.statSync(tmp).dev === fs.statSync(near).dev ? tmp : path.dirname(near)
+  return fs.mkdtempSync(path.join(base, prefix))
+}
+
+describe('openclaw-context patch on the real OpenClaw 2026.7.2-beta.4', () => {
+  let work
+  let openclawDir
+  let chunk
+  let cacheChunk
+  let cacheSha
+  let originalSha
+
+  beforeAll(() => {
+    if (!NODE22 || !OPENCLAW_DIR) throw new Error('NODE22 and OPENCLAW_DIR must be set: run `npm test` (it runs scripts/setup-oracle.sh)')
+    const installRoot = path.resolve(OPENCLAW_DIR, '..', '..')
+    if (path.basename(path.dirname(OPENCLAW_DIR)) !== 'node_modules') throw new Error(`${OPENCLAW_DIR} is not inside a node_modules folder`)
+    cacheChunk = findChunk(OPENCLAW_DIR)
+    cacheSha = sha(cacheChunk)
+
+    work = tempDirNear(installRoot, 'occn-patch-e2e-')
+    const copy = spawnSync('cp', ['-al', installRoot, path.join(work, 'install')], { encoding: 'utf8' })
+    if (copy.status !== 0) throw new Error(`cp -al failed: ${copy.stderr}`)
+    openclawDir = path.join(work, 'install', 'node_modules', 'openclaw')
+    fs.symlinkSync(ROOT, path.join(work, 'install', 'node_modules', 'openclaw-context-native'), 'dir')
+    chunk = path.join(openclawDir, 'dist', path.basename(cacheChunk))
+    originalSha = sha(chunk)
+    expect(originalSha).toBe(cacheSha)
+    expect(fs.statSync(chunk).ino).toBe(fs.statSync(cacheChunk).ino) // a hard link, for now
+  })
+
+  afterAll(() => {
+    if (work) fs.rmSync(work, { recursive: true, force: true })
+  })
+
+  test('unpatched: the stored summary has none of the five headings', () => {
+    const report = compact(openclawDir)
+    expect(report.cancelled).toBe(false)
+    expect(report.length).toBe(16000)
+    expect(report.headings).toEqual([])
+    expect(report.missingSections).toHaveLength(5)
+  })
+
+  test('patch: exit 0; the copy is patched, the hard-linked cache chunk keeps its bytes', () => {
+    const { code, stdout, stderr } = cli(['patch', openclawDir])
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(stdout).toMatch(/^patched: dist\/selection-[\w-]+\.js \(openclaw 2026\.7\.2-beta\.4\)/m)
+    expect(sha(chunk)).not.toBe(originalSha)
+    expect(sha(cacheChunk)).toBe(cacheSha)
+    expect(fs.statSync(chunk).ino).not.toBe(fs.statSync(cacheChunk).ino)
+    expect(fs.readdirSync(path.dirname(chunk)).filter((n) => n.endsWith('.tmp'))).toEqual([])
+  })
+
+  test('patched: the summary keeps all five headings within 16000 and passes auditSummaryQuality', () => {
+    const report = compact(openclawDir)
+    expect(report.cancelled).toBe(false)
+    expect(report.length).toBeLessThanOrEqual(16000)
+    expect(report.headings).toEqual(HEADINGS)
+    expect(report.missingSections).toEqual([])
+    expect(report.startsWith).toMatch(/^The session migrated the billing gateway/)
+    expect(report.keepsToolFailures).toBe(true)
+    expect(report.llmCalls).toBe(0)
+  })
+
+  test('a second patch changes nothing; --check exits 0 (under Node 20 and Node 22)', () => {
+    const before = sha(chunk)
+    const again = cli(['patch', openclawDir])
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/already patched/)
+    expect(sha(chunk)).toBe(before)
+    for (const node of [process.execPath, NODE22]) {
+      const check = cli(['patch', openclawDir, '--check'], { node })
+      expect({ code: check.code, stderr: check.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(check.stdout).toMatch(/^patched: .*the addon loads from /m)
+    }
+  })
+
+  test('--revert restores the original bytes; --check then exits 1', () => {
+    const { code, stdout } = cli(['patch', openclawDir, '--revert'])
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/reverted: .*byte for byte/)
+    expect(sha(chunk)).toBe(originalSha)
+    const check = cli(['patch', openclawDir, '--check'])
+    expect(check.code).toBe(1)
+    expect(check.stderr).toMatch(/^not patched: /)
+    expect(compact(openclawDir).headings).toEqual([])
+  })
+
+  test('the addon gone at run time: the gateway still loads the chunk, and the safeguard cancels that compaction', () => {
+    // Patch from a throw-away copy of this package (the fallback path) with no by-name
+    // link, then delete both, as when an npx cache is cleaned.
+    const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-patch-e2e-pkg-'))
+    try {
+      for (const name of ['package.json', 'index.js', ...fs.readdirSync(ROOT).filter((n) => n.endsWith('.node'))]) {
+        fs.copyFileSync(path.join(ROOT, name), path.join(pkg, name))
+      }
+      fs.cpSync(path.join(ROOT, 'cli'), path.join(pkg, 'cli'), { recursive: true })
+      fs.unlinkSync(path.join(work, 'install', 'node_modules', 'openclaw-context-native'))
+      const patched = cli(['patch', openclawDir], { cli: path.join(pkg, 'cli', 'openclaw-context.js') })
+      expect(patched.code).toBe(0)
+    } finally {
+      fs.rmSync(pkg, { recursive: true, force: true })
+    }
+
+    const report = compact(openclawDir)
+    expect(report.cancelled).toBe(true)
+    expect(report.summary).toBeUndefined()
+    expect(report.cancelReason).toMatch(/openclaw-context-native could not be loaded .*npm install openclaw-context-native.*openclaw-context patch --revert/)
+    // OpenClaw first catches the provider path's error and retries through its LLM path
+    // (the stub here; a real model request on a gateway), which fails the same way.
+    expect(report.llmCalls).toBeGreaterThanOrEqual(1)
+
+    const check = cli(['patch', openclawDir, '--check'])
+    expect(check.code).toBe(1)
+    expect(check.stderr).toMatch(/^patched, but openclaw-context-native does not load from /)
+    expect(cli(['patch', openclawDir, '--revert']).code).toBe(0)
+    expect(sha(chunk)).toBe(originalSha)
+    expect(sha(cacheChunk)).toBe(cacheSha)
+  })
+})
