@@ -5,7 +5,7 @@
 //! an accessor) leaves its exception pending and we hand that exception back
 //! to the caller unchanged.
 
-use napi::bindgen_prelude::{FromNapiValue, Unknown, Utf16String};
+use napi::bindgen_prelude::Unknown;
 use napi::{sys, JsValue, ValueType};
 
 use super::Failure;
@@ -105,9 +105,30 @@ impl Js {
         if self.kind()? != ValueType::String {
             return Err(self.expected(name, "of type string"));
         }
-        let text = unsafe { Utf16String::from_napi_value(self.env, self.value) }
-            .map_err(|_| Failure::Pending)?;
-        Ok(text.to_vec())
+        // Straight into our own buffer: one copy, no NUL terminator kept.
+        let mut len = 0usize;
+        check(unsafe {
+            sys::napi_get_value_string_utf16(
+                self.env,
+                self.value,
+                std::ptr::null_mut(),
+                0,
+                &mut len,
+            )
+        })?;
+        let mut units = vec![0u16; len + 1];
+        let mut written = 0usize;
+        check(unsafe {
+            sys::napi_get_value_string_utf16(
+                self.env,
+                self.value,
+                units.as_mut_ptr(),
+                len + 1,
+                &mut written,
+            )
+        })?;
+        units.truncate(written);
+        Ok(units)
     }
 
     /// `undefined` or `null` → None; a string → its units; else a TypeError.

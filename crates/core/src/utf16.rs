@@ -179,6 +179,10 @@ pub fn starts_with_ascii(text: &[u16], prefix: &str) -> bool {
             .all(|(&unit, byte)| unit == u16::from(byte))
 }
 
+pub fn ends_with_ascii(text: &[u16], suffix: &str) -> bool {
+    text.len() >= suffix.len() && starts_with_ascii(&text[text.len() - suffix.len()..], suffix)
+}
+
 pub fn equals_ascii(text: &[u16], ascii: &str) -> bool {
     text.len() == ascii.len() && starts_with_ascii(text, ascii)
 }

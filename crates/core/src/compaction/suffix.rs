@@ -6,8 +6,8 @@ use std::ops::Range;
 
 use super::SUFFIX_TRUNCATED_MARKER;
 use crate::utf16::{
-    encode, equals_ascii, grapheme_suffix, is_js_whitespace, line_ranges, starts_with_ascii, trim,
-    trim_line_end, LF,
+    encode, ends_with_ascii, equals_ascii, grapheme_suffix, is_js_whitespace, starts_with_ascii,
+    trim, trim_line_end, LF,
 };
 
 const RULES_OPEN: &str = "<workspace-critical-rules>";
@@ -40,7 +40,7 @@ fn is_section_header(text: &[u16]) -> bool {
         return true;
     }
     if starts_with_ascii(text, "**")
-        && (text.ends_with(&encode("**")) || text.ends_with(&encode("**:")))
+        && (ends_with_ascii(text, "**") || ends_with_ascii(text, "**:"))
         && text.len() > 4
     {
         return true;
@@ -83,15 +83,38 @@ fn is_openclaw_section_opener(line: &[u16]) -> bool {
         || starts_with_ascii(line, "**Turn Context")
 }
 
-fn classify(text: &[u16]) -> Vec<Line> {
+/// Where a forward classification stands: the current section's header,
+/// whether it is a turn section, whether the previous line was blank.
+#[derive(Clone, Copy)]
+struct Context {
+    header: Option<usize>,
+    in_turns: bool,
+    after_blank: bool,
+}
+
+impl Context {
+    const START: Context = Context {
+        header: None,
+        in_turns: false,
+        after_blank: true,
+    };
+}
+
+/// Classifies the lines of `text` from the line start `from`, in `context`,
+/// and returns those that start at or after `emit_from`.
+fn classify(text: &[u16], from: usize, emit_from: usize, mut context: Context) -> Vec<Line> {
     let mut lines = Vec::new();
-    let mut header: Option<usize> = None;
-    let mut in_turns = false;
-    let mut after_blank = true;
-    for range in line_ranges(text) {
+    let mut start = from;
+    while start < text.len() {
+        let end = text[start..]
+            .iter()
+            .position(|&unit| unit == LF)
+            .map_or(text.len(), |lf| start + lf + 1);
+        let range = start..end;
+        start = end;
         let line = &text[range.clone()];
-        let opens_section = if in_turns {
-            after_blank && is_openclaw_section_opener(line)
+        let opens_section = if context.in_turns {
+            context.after_blank && is_openclaw_section_opener(line)
         } else {
             is_section_header(line)
         };
@@ -99,7 +122,7 @@ fn classify(text: &[u16]) -> Vec<Line> {
             LineKind::Blank
         } else if opens_section {
             LineKind::SectionHeader
-        } else if in_turns {
+        } else if context.in_turns {
             if TURN_ITEM_PREFIXES
                 .iter()
                 .any(|p| starts_with_ascii(line, p))
@@ -114,35 +137,98 @@ fn classify(text: &[u16]) -> Vec<Line> {
             LineKind::ItemStart
         };
         if kind == LineKind::SectionHeader {
-            header = Some(range.start);
-            in_turns = is_turn_section(line);
+            context.header = Some(range.start);
+            context.in_turns = is_turn_section(line);
         }
-        after_blank = kind == LineKind::Blank;
-        lines.push(Line {
-            range,
-            kind,
-            section_header: if kind == LineKind::SectionHeader {
-                None
-            } else {
-                header
-            },
-        });
+        context.after_blank = kind == LineKind::Blank;
+        if range.start >= emit_from {
+            lines.push(Line {
+                range,
+                kind,
+                section_header: if kind == LineKind::SectionHeader {
+                    None
+                } else {
+                    context.header
+                },
+            });
+        }
     }
     lines
 }
 
+/// The start of the line before the line that starts at `start` (> 0).
+fn previous_line_start(text: &[u16], start: usize) -> usize {
+    text[..start - 1]
+        .iter()
+        .rposition(|&unit| unit == LF)
+        .map_or(0, |lf| lf + 1)
+}
+
+/// The first line start at or after `pos`.
+fn line_start_at_or_after(text: &[u16], pos: usize) -> usize {
+    if pos == 0 || pos > text.len() {
+        return pos.min(text.len());
+    }
+    text[pos - 1..]
+        .iter()
+        .position(|&unit| unit == LF)
+        .map_or(text.len(), |lf| pos + lf)
+}
+
+/// Classifies the lines from `window_start` on, without reading the whole
+/// head when it need not: a line's kind depends only on the section it is
+/// in, so the walk starts at the nearest OpenClaw section opener before the
+/// window. Inside a turn section nothing but an opener changes the state,
+/// so it jumps straight to the window.
+fn classify_window(head: &[u16], window_start: usize) -> Vec<Line> {
+    let is_blank = |start: usize| {
+        let end = head[start..]
+            .iter()
+            .position(|&u| u == LF)
+            .map_or(head.len(), |lf| start + lf);
+        trim(&head[start..end]).is_empty()
+    };
+    let mut start = window_start;
+    while start > 0 {
+        start = previous_line_start(head, start);
+        let line = line_at(head, start);
+        let after_blank = start == 0 || is_blank(previous_line_start(head, start));
+        if after_blank && is_openclaw_section_opener(line) {
+            if is_turn_section(line) && window_start > start {
+                let context = Context {
+                    header: Some(start),
+                    in_turns: true,
+                    after_blank: is_blank(previous_line_start(head, window_start)),
+                };
+                return classify(head, window_start, window_start, context);
+            }
+            return classify(head, start, window_start, Context::START);
+        }
+    }
+    classify(head, 0, window_start, Context::START)
+}
+
 /// Where the closing rules block starts (with the blank lines before it),
-/// when the suffix ends with one.
+/// when the suffix ends with one. Reads only the block, from the end.
 fn rules_block_start(suffix: &[u16]) -> Option<usize> {
     let end = suffix.iter().rposition(|&u| !is_js_whitespace(u))? + 1;
-    if !suffix[..end].ends_with(&encode(RULES_CLOSE)) {
+    if !ends_with_ascii(&suffix[..end], RULES_CLOSE) {
         return None;
     }
-    let tag = line_ranges(&suffix[..end])
-        .into_iter()
-        .rev()
-        .find(|line| equals_ascii(trim(&suffix[line.clone()]), RULES_OPEN))?;
-    let mut start = tag.start;
+    // From the closing tag's line back to the opening tag's.
+    let mut start = suffix[..end]
+        .iter()
+        .rposition(|&u| u == LF)
+        .map_or(0, |lf| lf + 1);
+    loop {
+        if equals_ascii(trim(line_at(suffix, start)), RULES_OPEN) {
+            break;
+        }
+        if start == 0 {
+            return None;
+        }
+        start = previous_line_start(suffix, start);
+    }
     while start > 0 && is_js_whitespace(suffix[start - 1]) {
         start -= 1;
     }
@@ -235,7 +321,10 @@ fn line_at(text: &[u16], start: usize) -> &[u16] {
 fn cut_head(head: &[u16], rules: &[u16], budget: usize, body_appetite: usize) -> Option<Vec<u16>> {
     let lead = encode(&format!("\n\n{SUFFIX_TRUNCATED_MARKER}\n\n"));
     let plan = Plan { head, rules, lead };
-    let lines = classify(head);
+    // No cut before this can fit: only the lines from here on are read.
+    let room = budget.saturating_sub(plan.lead.len() + rules.len());
+    let window_start = line_start_at_or_after(head, head.len().saturating_sub(room));
+    let lines = classify_window(head, window_start);
     let fits = |index: usize| plan.rendered_len(&lines, index) <= budget;
     let first_fit = |kinds: &[LineKind]| {
         (0..lines.len())
@@ -268,10 +357,10 @@ fn cut_head(head: &[u16], rules: &[u16], budget: usize, body_appetite: usize) ->
     }
     // One line alone is longer than the budget: keep the tail of the last
     // non-blank line, from a grapheme boundary.
-    let last = lines.iter().rev().find(|l| l.kind != LineKind::Blank)?;
+    let last_start = last_non_blank_line_start(head)?;
     let room = budget - plan.rendered_len(&lines, lines.len());
     let room = room.saturating_sub(2);
-    let text = &head[last.range.start..];
+    let text = &head[last_start..];
     let tail = grapheme_suffix(text, room);
     let mut out = plan.lead.clone();
     if tail.is_empty() {
@@ -281,4 +370,15 @@ fn cut_head(head: &[u16], rules: &[u16], budget: usize, body_appetite: usize) ->
     out.extend_from_slice(rules);
     debug_assert!(out.len() <= budget);
     Some(out)
+}
+
+/// The start of the last line of `text` that is not blank.
+fn last_non_blank_line_start(text: &[u16]) -> Option<usize> {
+    let end = text.iter().rposition(|&u| !is_js_whitespace(u))?;
+    Some(
+        text[..end]
+            .iter()
+            .rposition(|&u| u == LF)
+            .map_or(0, |lf| lf + 1),
+    )
 }
