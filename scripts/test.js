@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: build the addon (incremental), run the Rust tests, the jest
-// specs against the built .node, then the end-to-end specs against the real
-// OpenClaw (Node 22 + openclaw@2026.7.2-beta.4, installed into .cache/ from
-// the npm registry on first use). SKIP_E2E=1 skips that last part.
+// `npm test`: build the addon (incremental), run the Rust tests and the jest
+// specs against the built .node on Node 20 (this machine's), then on Node 22
+// and 24, then the end-to-end specs against the real OpenClaw (Node 22 +
+// openclaw@2026.7.2-beta.4). Node 22/24 and OpenClaw are installed into
+// .cache/oracle from the npm registry on first use. SKIP_E2E=1 skips all
+// of that last part.
 'use strict'
 const { spawnSync } = require('node:child_process')
 const path = require('node:path')
@@ -28,13 +30,16 @@ run('cargo', ['test', '--workspace', '--quiet'])
 run(bin('jest'), ['--ci'])
 
 if (process.env.SKIP_E2E === '1') {
-  console.log('\nSKIP_E2E=1: skipping the end-to-end specs against the real OpenClaw')
+  console.log('\nSKIP_E2E=1: skipping Node 22/24 and the end-to-end specs against the real OpenClaw')
 } else {
   const setup = run('bash', [path.join(root, 'scripts', 'setup-oracle.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
   const env = { ...process.env }
   for (const line of setup.stdout.split('\n')) {
-    const match = /^(NODE22|OPENCLAW_DIR)=(.*)$/.exec(line.trim())
+    const match = /^(NODE22|NODE24|OPENCLAW_DIR)=(.*)$/.exec(line.trim())
     if (match) env[match[1]] = match[2]
   }
+  // The same prebuilt .node under every Node an operator runs (N-API: no rebuild).
+  const jestScript = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js')
+  for (const node of [env.NODE22, env.NODE24]) run(node, [jestScript, '--ci'], { env })
   run(bin('jest'), ['--ci', '-c', 'jest.e2e.config.js'], { env })
 }
