@@ -50,13 +50,18 @@ impl From<LogEntry> for PersistentChatLogEntry {
     }
 }
 
-/// `value[first]`, else `value[second]` (the SPEC's aliases).
+/// `value[first]`, else `value[second]` (the SPEC's aliases), with the
+/// name an error should give: the alias only when it is the one present.
 fn field_with_alias(value: Js, first: &str, second: &str) -> Result<(Js, String), Failure> {
     let primary = value.get(first)?;
     if !primary.is_undefined()? {
         return Ok((primary, first.to_owned()));
     }
-    Ok((value.get(second)?, second.to_owned()))
+    let alias = value.get(second)?;
+    if alias.is_undefined()? {
+        return Ok((primary, first.to_owned()));
+    }
+    Ok((alias, second.to_owned()))
 }
 
 fn timestamp(value: Js, name: &str) -> Result<Option<Timestamp>, Failure> {

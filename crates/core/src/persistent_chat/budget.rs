@@ -46,8 +46,9 @@ pub(crate) fn more_line(count: usize) -> Vec<u16> {
 /// Sections share the budget fairly (a section needing less than an equal
 /// share gives the rest to the others); within its share a section keeps
 /// its header and first items, may cut the next item at a grapheme boundary
-/// and ends with a [`more_line`]. A section whose header does not fit its
-/// share is dropped, later sections first. Deterministic.
+/// and ends with a [`more_line`]. When a section cannot show its header and
+/// its items or their count, the last section is dropped and the budget
+/// shared again: the first section goes last. Deterministic.
 pub(crate) fn fit_sections(sections: &[Section], max: usize) -> Fitted {
     let full = join_sections(sections.iter().map(Section::render).collect());
     if full.len() <= max {
@@ -66,9 +67,18 @@ pub(crate) fn fit_sections(sections: &[Section], max: usize) -> Fitted {
             .zip(&shares)
             .map(|(section, &share)| fit_section(section, share))
             .collect();
-        match fitted.iter().rposition(Option::is_none) {
-            Some(failed) => {
-                active.remove(failed);
+        match fitted.iter().position(Option::is_none) {
+            // Sections come in priority order: when any cannot fit, the
+            // last one goes and its share is shared again, so the first
+            // section (the current thread) is the last to go.
+            Some(_) if active.len() > 1 => {
+                active.pop();
+            }
+            Some(_) => {
+                return Fitted {
+                    text: hard_cap(&active[0].render(), max),
+                    trimmed: true,
+                };
             }
             None => {
                 let text = join_sections(fitted.into_iter().flatten().collect());
@@ -100,8 +110,8 @@ fn water_fill(needs: &[usize], available: usize) -> Vec<usize> {
     shares
 }
 
-/// The section in at most `share` units, or `None` when its header alone
-/// does not fit.
+/// The section in at most `share` units, or `None` when its header and its
+/// items (or, for those left out, their count) do not fit.
 fn fit_section(section: &Section, share: usize) -> Option<Vec<u16>> {
     if section.header.len() > share {
         return None;
@@ -135,7 +145,12 @@ fn fit_section(section: &Section, share: usize) -> Option<Vec<u16>> {
         used -= 1 + line.len();
         left_out += 1;
     }
-    if left_out > 0 && used + 1 + more_line(left_out).len() <= share {
+    if left_out > 0 {
+        // Items left out must be counted: a section that cannot show at
+        // least its count line does not fit.
+        if used + 1 + more_line(left_out).len() > share {
+            return None;
+        }
         kept.push(more_line(left_out));
     }
     Some(render_lines(&section.header, &kept))

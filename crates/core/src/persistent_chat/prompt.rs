@@ -237,33 +237,19 @@ fn content_key(entry: &LogEntry) -> ContentKey {
     (entry.role, entry.text.clone(), ts)
 }
 
-/// Entries without repeats. Two entries are one when both have an `id` and
-/// the ids match, or when either lacks an `id` and role, text and ts match
-/// (two entries with the same text and time but different ids are two).
+/// Entries without repeats, the first copy kept. Per SPEC, two entries are
+/// one when their `id`s match, or when role, text and ts match: a retried
+/// append that got a fresh id is still the same message at the same time.
 fn dedupe(entries: &[LogEntry]) -> Vec<&LogEntry> {
     let mut ids = HashSet::new();
-    let mut contents_with_id = HashSet::new();
-    let mut contents_without_id = HashSet::new();
+    let mut contents = HashSet::new();
     let mut unique = Vec::new();
     for entry in entries {
-        let content = content_key(entry);
-        let repeat = match &entry.id {
-            Some(id) => ids.contains(id) || contents_without_id.contains(&content),
-            None => contents_with_id.contains(&content) || contents_without_id.contains(&content),
-        };
-        if repeat {
-            continue;
+        let repeated_id = entry.id.as_ref().is_some_and(|id| !ids.insert(id.clone()));
+        let repeated_content = !contents.insert(content_key(entry));
+        if !repeated_id && !repeated_content {
+            unique.push(entry);
         }
-        match &entry.id {
-            Some(id) => {
-                ids.insert(id.clone());
-                contents_with_id.insert(content);
-            }
-            None => {
-                contents_without_id.insert(content);
-            }
-        }
-        unique.push(entry);
     }
     unique
 }

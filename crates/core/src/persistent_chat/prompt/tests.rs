@@ -195,12 +195,13 @@ fn repeated_copies_count_once_and_keep_their_first_place() {
     let text = String::from_utf16(&report.prompt).unwrap();
     assert!(
         text.contains(
-            "1. [t1] user: question\n2. [t2] assistant: answer\n3. [t3] user: same words\n4. [t4] user: twice\n5. [t4] user: twice\n"
+            "1. [t1] user: question\n2. [t2] assistant: answer\n3. [t3] user: same words\n4. [t4] user: twice\n\n"
         ),
         "{text}"
     );
     assert_eq!(report.injected_entry_ids[..2], [u("a"), u("b")]);
-    assert_eq!(report.injected_entry_ids[3..], [u("x1"), u("x2")]);
+    // Same role, text and ts under a fresh id: the same message, once.
+    assert_eq!(report.injected_entry_ids[3..], [u("x1")]);
     assert!(String::from_utf16(&report.injected_entry_ids[2])
         .unwrap()
         .starts_with("auto:user:"));
