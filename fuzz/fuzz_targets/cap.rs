@@ -1,0 +1,63 @@
+//! The fixed cap on arbitrary UTF-16 (lone surrogates included), with
+//! SPEC's invariants as assertions.
+#![no_main]
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use openclaw_context_core::compaction::{cap_compaction_summary, cap_preserving_suffix, CapOptions};
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    body: Vec<u16>,
+    suffix: Vec<u16>,
+    /// Structure to splice in, so headings and items are common.
+    pieces: Vec<(u8, u8)>,
+    max_chars: u16,
+    fraction: bool,
+}
+
+const PIECES: [&str; 12] = [
+    "\n## Decisions\n", "\n## Exact identifiers\n", "\n- User: ", "\n- Tool result (exec): ",
+    "\n\n## Recent turns preserved verbatim\n", "\n\n## Tool Failures\n", "\n\n<read-files>\na\n</read-files>",
+    "\n\n<workspace-critical-rules>\n## Red Lines\n- x\n</workspace-critical-rules>", "😀", "\u{200D}", "\r\n", "e\u{301}",
+];
+
+fn lone_surrogates(text: &[u16]) -> usize {
+    char::decode_utf16(text.iter().copied()).filter(Result::is_err).count()
+}
+
+fn splice(mut text: Vec<u16>, pieces: &[(u8, u8)], which: u8) -> Vec<u16> {
+    for &(piece, at) in pieces.iter().filter(|(_, at)| at % 2 == which) {
+        let at = usize::from(at) * text.len() / 256;
+        let piece: Vec<u16> = PIECES[usize::from(piece) % PIECES.len()].encode_utf16().collect();
+        text.splice(at..at, piece);
+    }
+    text
+}
+
+fuzz_target!(|input: Input| {
+    let body = splice(input.body, &input.pieces, 0);
+    let suffix = splice(input.suffix, &input.pieces, 1);
+    let max = f64::from(input.max_chars) + if input.fraction { 0.5 } else { 0.0 };
+    let report = cap_preserving_suffix(&body, &suffix, max, &CapOptions::default());
+    let out = &report.summary;
+    let total = body.len() + suffix.len();
+    if suffix.is_empty() {
+        assert_eq!(*out, cap_compaction_summary(&body, max));
+        return;
+    }
+    if max <= 0.0 || total as f64 <= max {
+        assert_eq!(*out, [body.as_slice(), suffix.as_slice()].concat());
+        return;
+    }
+    assert!(out.len() as f64 <= max, "{} > {max}", out.len());
+    assert!(lone_surrogates(out) <= lone_surrogates(&body) + lone_surrogates(&suffix));
+    // ceil(max / 2), but never more than fits (max may be a fraction below 1).
+    let floor = ((max / 2.0).ceil() as usize).min(body.len()).min(max as usize);
+    assert!(report.body_budget >= floor);
+    assert!(report.body_budget + report.suffix_budget <= max as usize);
+    // The body comes first and its first line survives whenever it fits.
+    if !report.body_trimmed {
+        assert!(out.starts_with(&body));
+    }
+});

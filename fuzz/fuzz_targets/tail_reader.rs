@@ -1,0 +1,52 @@
+//! The tail reader over arbitrary file bytes: never panics, returns at most
+//! `limit` entries, each one a line of the file that parses on its own.
+#![no_main]
+
+use std::io::Write;
+
+use arbitrary::Arbitrary;
+use libfuzzer_sys::fuzz_target;
+use openclaw_context_core::persistent_chat::log::{parse_log_line, read_log_tail};
+
+#[derive(Arbitrary, Debug)]
+struct Input {
+    limit: u8,
+    lines: Vec<Line>,
+}
+
+#[derive(Arbitrary, Debug)]
+enum Line {
+    Entry { role: u8, text: String, id: Option<u8> },
+    Raw(Vec<u8>),
+}
+
+fuzz_target!(|input: Input| {
+    let mut bytes = Vec::new();
+    for line in &input.lines {
+        match line {
+            Line::Entry { role, text, id } => {
+                let role = ["user", "assistant", "system", "tool", "nobody"][usize::from(*role) % 5];
+                let text = text.replace('\\', "\\\\").replace('"', "\\\"").replace('\n', "\\n");
+                let id = id.map_or(String::new(), |id| format!(",\"id\":\"{id}\""));
+                bytes.extend(format!("{{\"role\":\"{role}\",\"text\":\"{text}\"{id}}}\n").bytes());
+            }
+            Line::Raw(raw) => bytes.extend_from_slice(raw),
+        }
+    }
+    let mut file = tempfile();
+    file.1.write_all(&bytes).unwrap();
+    let limit = usize::from(input.limit);
+    let tail = read_log_tail(&file.0, limit).unwrap();
+    assert!(tail.entries.len() <= limit);
+    let whole_lines: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').filter(|l| l.ends_with(b"\n")).collect();
+    for entry in &tail.entries {
+        assert!(whole_lines.iter().any(|line| parse_log_line(line).as_ref() == Some(entry)));
+    }
+    let _ = std::fs::remove_file(&file.0);
+});
+
+fn tempfile() -> (std::path::PathBuf, std::fs::File) {
+    let path = std::env::temp_dir().join(format!("occn-fuzz-tail-{}.jsonl", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap();
+    (path, file)
+}
