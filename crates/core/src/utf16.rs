@@ -202,6 +202,9 @@ pub fn trim(text: &[u16]) -> &[u16] {
 
 /// JavaScript's `WhiteSpace` and `LineTerminator` code points (what `String.prototype.trim` removes).
 pub fn is_js_whitespace(unit: u16) -> bool {
+    if unit < 0x80 {
+        return matches!(unit, 0x09..=0x0D | 0x20);
+    }
     matches!(
         unit,
         0x09..=0x0D

@@ -33,7 +33,7 @@
 //! reads like one of the builder's separators or headings is prefixed with
 //! `[quoted] `, so the only real structure is the builder's own.
 
-use std::collections::HashSet;
+use foldhash::{HashSet, HashSetExt};
 
 use super::budget::{fit_sections, parse_sections};
 use super::log::{LogEntry, Role, Timestamp};
@@ -220,32 +220,32 @@ fn is_live_copy(entry: &LogEntry, live: &[u16]) -> bool {
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
-enum TsKey {
+enum TsKey<'a> {
     None,
-    Text(Vec<u16>),
+    Text(&'a [u16]),
     Number(u64),
 }
 
-type ContentKey = (Role, Vec<u16>, TsKey);
+type ContentKey<'a> = (Role, &'a [u16], TsKey<'a>);
 
-fn content_key(entry: &LogEntry) -> ContentKey {
+fn content_key(entry: &LogEntry) -> ContentKey<'_> {
     let ts = match &entry.ts {
         None => TsKey::None,
-        Some(Timestamp::Text(text)) => TsKey::Text(text.clone()),
+        Some(Timestamp::Text(text)) => TsKey::Text(text),
         Some(Timestamp::Number(number)) => TsKey::Number(number.to_bits()),
     };
-    (entry.role, entry.text.clone(), ts)
+    (entry.role, &entry.text, ts)
 }
 
 /// Entries without repeats, the first copy kept. Per SPEC, two entries are
 /// one when their `id`s match, or when role, text and ts match: a retried
 /// append that got a fresh id is still the same message at the same time.
 fn dedupe(entries: &[LogEntry]) -> Vec<&LogEntry> {
-    let mut ids = HashSet::new();
-    let mut contents = HashSet::new();
+    let mut ids = HashSet::with_capacity(entries.len());
+    let mut contents = HashSet::with_capacity(entries.len());
     let mut unique = Vec::new();
     for entry in entries {
-        let repeated_id = entry.id.as_ref().is_some_and(|id| !ids.insert(id.clone()));
+        let repeated_id = entry.id.as_ref().is_some_and(|id| !ids.insert(&id[..]));
         let repeated_content = !contents.insert(content_key(entry));
         if !repeated_id && !repeated_content {
             unique.push(entry);
@@ -400,36 +400,39 @@ fn render_excerpt(injected: &[&LogEntry], omitted: usize) -> Vec<u16> {
             &format!("\n({omitted} earlier log {noun} omitted to fit the prompt budget)"),
         );
     }
+    let mut line = Vec::new();
     for (index, entry) in injected.iter().enumerate() {
         push_str(&mut out, "\n");
-        out.extend(render_entry(index + 1, entry));
+        line.clear();
+        render_entry(&mut line, index + 1, entry);
+        neutralise_separators_into(&mut out, &line);
     }
     out
 }
 
 /// `N. [ts] role: text`, with ` (status)` after an assistant role whose
-/// status is not ok. The text is whole; look-alike separator lines in it
-/// are neutralised.
-fn render_entry(number: usize, entry: &LogEntry) -> Vec<u16> {
-    let mut out: Vec<u16> = format!("{number}. ").encode_utf16().collect();
+/// status is not ok. The text is whole; the caller neutralises look-alike
+/// separator lines in it.
+fn render_entry(out: &mut Vec<u16>, number: usize, entry: &LogEntry) {
+    push_str(out, &number.to_string());
+    push_str(out, ". ");
     if let Some(ts) = &entry.ts {
-        push_str(&mut out, "[");
+        push_str(out, "[");
         out.extend(ts.display());
-        push_str(&mut out, "] ");
+        push_str(out, "] ");
     }
-    push_str(&mut out, entry.role.as_str());
+    push_str(out, entry.role.as_str());
     if let Some(status) = entry
         .status
         .as_deref()
         .filter(|status| !is_ok_status(status))
     {
-        push_str(&mut out, " (");
+        push_str(out, " (");
         out.extend(collapse_whitespace(status));
-        push_str(&mut out, ")");
+        push_str(out, ")");
     }
-    push_str(&mut out, ": ");
+    push_str(out, ": ");
     out.extend_from_slice(&entry.text);
-    neutralise_separators(out)
 }
 
 fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
@@ -505,25 +508,41 @@ fn is_separator_like(line: &[u16]) -> bool {
         .position(|&unit| !utf16::is_js_whitespace(unit) && !is_invisible(unit));
     let Some(start) = start else { return false };
     let line = &line[start..];
-    let letters: String = line
+    let ascii_alphanumerics = || {
+        line.iter()
+            .filter_map(|&unit| u8::try_from(unit).ok())
+            .filter(u8::is_ascii_alphanumeric)
+    };
+    // Only the first letters decide (the longest key has 25): no need to
+    // look at the rest of a long line, which is almost every line.
+    let mut head = [0u8; 25];
+    let mut len = 0;
+    for (slot, byte) in head.iter_mut().zip(ascii_alphanumerics()) {
+        *slot = byte.to_ascii_uppercase();
+        len += 1;
+    }
+    if !STRUCTURE_KEYS
         .iter()
-        .filter_map(|&unit| char::from_u32(u32::from(unit)))
-        .filter(char::is_ascii_alphanumeric)
-        .collect();
-    let upper = letters.to_ascii_uppercase();
-    if !STRUCTURE_KEYS.iter().any(|key| upper.starts_with(key)) {
+        .any(|key| head[..len].starts_with(key.as_bytes()))
+    {
         return false;
     }
     let starts_with_punctuation =
         char::from_u32(u32::from(line[0])).is_none_or(|c| !c.is_alphanumeric());
-    starts_with_punctuation || !letters.bytes().any(|b| b.is_ascii_lowercase())
+    starts_with_punctuation || !ascii_alphanumerics().any(|b| b.is_ascii_lowercase())
 }
 
 /// `text` with [`QUOTED_MARKER`] before every line that reads like a separator.
 pub(crate) fn neutralise_separators(text: impl AsRef<[u16]>) -> Vec<u16> {
     let text = text.as_ref();
-    let marker: Vec<u16> = QUOTED_MARKER.encode_utf16().collect();
     let mut out = Vec::with_capacity(text.len());
+    neutralise_separators_into(&mut out, text);
+    out
+}
+
+/// [`neutralise_separators`], appending to `out`.
+fn neutralise_separators_into(out: &mut Vec<u16>, text: &[u16]) {
+    out.reserve(text.len());
     let mut line_start = 0;
     while line_start <= text.len() {
         let line_end = text[line_start..]
@@ -531,7 +550,7 @@ pub(crate) fn neutralise_separators(text: impl AsRef<[u16]>) -> Vec<u16> {
             .position(|&unit| is_line_break(unit))
             .map_or(text.len(), |offset| line_start + offset);
         if is_separator_like(&text[line_start..line_end]) {
-            out.extend_from_slice(&marker);
+            push_str(out, QUOTED_MARKER);
         }
         let next = (line_end + 1).min(text.len());
         out.extend_from_slice(&text[line_start..next]);
@@ -540,7 +559,6 @@ pub(crate) fn neutralise_separators(text: impl AsRef<[u16]>) -> Vec<u16> {
         }
         line_start = next;
     }
-    out
 }
 
 // ---------------------------------------------------------------------------
@@ -673,7 +691,9 @@ fn reference_repeats(summary: &[u16], injected: &[&LogEntry], live: &[u16]) -> V
 
     let mut text = summary.to_vec();
     for (original, reference) in &targets {
-        text = replace_multiline_copies(&text, original, reference);
+        if utf16::trim(original).contains(&utf16::LF) {
+            text = replace_multiline_copies(&text, original, reference);
+        }
     }
     let collapsed: Vec<(Vec<u16>, &[u16])> = targets
         .iter()
@@ -688,9 +708,6 @@ fn reference_repeats(summary: &[u16], injected: &[&LogEntry], live: &[u16]) -> V
 
 fn replace_multiline_copies(text: &[u16], original: &[u16], reference: &[u16]) -> Vec<u16> {
     let original = utf16::trim(original);
-    if !original.contains(&utf16::LF) {
-        return text.to_vec();
-    }
     let mut out = Vec::with_capacity(text.len());
     let mut rest = text;
     while let Some(at) = utf16::find(rest, original) {

@@ -13,6 +13,17 @@ pub(crate) fn push_str(out: &mut Vec<u16>, text: &str) {
 /// JavaScript's `/\s+/`) becomes one space, and the ends are trimmed. Other
 /// units, lone surrogates included, are kept as they are.
 pub(crate) fn collapse_whitespace(text: &[u16]) -> Vec<u16> {
+    // Most text has nothing to collapse: one pass to check, one copy.
+    let is_space = |unit: u16| unit == u16::from(b' ');
+    let clean = !text.first().is_some_and(|&u| utf16::is_js_whitespace(u))
+        && !text.last().is_some_and(|&u| utf16::is_js_whitespace(u))
+        && text.windows(2).all(|pair| {
+            !utf16::is_js_whitespace(pair[0])
+                || (is_space(pair[0]) && !utf16::is_js_whitespace(pair[1]))
+        });
+    if clean {
+        return text.to_vec();
+    }
     let mut out = Vec::with_capacity(text.len());
     let mut pending_space = false;
     for &unit in text {

@@ -53,13 +53,25 @@ pub fn format_iso_utc(ms: f64) -> Option<String> {
     if !(0..=9999).contains(&year) {
         return None;
     }
-    Some(format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
-        in_day / 3_600_000,
-        in_day / 60_000 % 60,
-        in_day / 1000 % 60,
-        in_day % 1000
-    ))
+    // By hand rather than `format!`: the prompt builder shows one per entry.
+    let mut out = String::with_capacity(24);
+    let mut push = |value: i64, width: u32, after: char| {
+        for place in (0..width).rev() {
+            let digit = (value / 10_i64.pow(place)) % 10;
+            out.push(char::from(b'0' + digit as u8));
+        }
+        if after != '\0' {
+            out.push(after);
+        }
+    };
+    push(year, 4, '-');
+    push(i64::from(month), 2, '-');
+    push(i64::from(day), 2, 'T');
+    push(in_day / 3_600_000, 2, ':');
+    push(in_day / 60_000 % 60, 2, ':');
+    push(in_day / 1000 % 60, 2, '.');
+    push(in_day % 1000, 3, 'Z');
+    Some(out)
 }
 
 fn parse_iso(bytes: &[u8]) -> Option<f64> {

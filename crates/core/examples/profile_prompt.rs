@@ -1,0 +1,57 @@
+//! A fixed workload for profilers (`valgrind --tool=callgrind`): the reload
+//! prompt with a continuity summary and 30 log entries, 200 times
+//! (`continuous` as the first argument: the continuous-session prompt).
+
+use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
+use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams};
+use openclaw_context_core::persistent_chat::state::MemoryState;
+use openclaw_context_core::persistent_chat::summary::{rebuild_continuity_summary, SummaryParams};
+
+fn units(text: &str) -> Vec<u16> {
+    text.encode_utf16().collect()
+}
+
+fn main() {
+    let entries: Vec<LogEntry> = (0..30)
+        .map(|i| LogEntry {
+            role: if i % 2 == 0 {
+                Role::User
+            } else {
+                Role::Assistant
+            },
+            text: units(&format!("message {i} {}", "x".repeat(200))),
+            ts: Some(Timestamp::Number(
+                1_747_303_200_000.0 + f64::from(i) * 1000.0,
+            )),
+            session: Some(units("ses_1")),
+            status: (i % 2 == 1).then(|| units("ok")),
+            id: Some(units(&format!("e{i}"))),
+        })
+        .collect();
+    let summary = rebuild_continuity_summary(&SummaryParams {
+        entries: entries.clone(),
+        state: MemoryState {
+            decisions: vec![units("Use Postgres")],
+            ..MemoryState::default()
+        },
+        current_session: None,
+        now_ms: 1_747_303_500_000.0,
+        max_chars: 6000,
+    });
+    let params = PromptParams {
+        user_message: units("hi"),
+        reload: std::env::args().nth(1).as_deref() != Some("continuous"),
+        turn_metadata: None,
+        continuity_summary: Some(summary),
+        log_entries: entries,
+        skipped_log_lines: 0,
+        continuous_entries: 2,
+        reload_entries: 25,
+        max_chars: None,
+    };
+    let mut total = 0;
+    for _ in 0..200 {
+        total += build_injected_prompt(&params).prompt.len();
+    }
+    println!("{total}");
+}
