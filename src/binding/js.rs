@@ -5,10 +5,29 @@
 //! an accessor) leaves its exception pending and we hand that exception back
 //! to the caller unchanged.
 
+use std::fmt::Display;
+
 use napi::bindgen_prelude::Unknown;
 use napi::{sys, JsValue, ValueType};
 
 use super::Failure;
+
+thread_local! {
+    /// Property-name strings of the export call running on this thread; a
+    /// `napi_value` lives only as long as the call's handle scope, so
+    /// [`with_key_cache`] gives each call (even a re-entrant one) its own.
+    static KEYS: std::cell::RefCell<Vec<(&'static str, sys::napi_value)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Runs one export call with a fresh property-name cache, then puts back
+/// the cache of any call it is nested in.
+pub fn with_key_cache<T>(body: impl FnOnce() -> T) -> T {
+    let outer = KEYS.with_borrow_mut(std::mem::take);
+    let result = body();
+    KEYS.with_borrow_mut(|keys| *keys = outer);
+    result
+}
 
 /// A JS value borrowed for the duration of one call.
 #[derive(Clone, Copy)]
@@ -93,7 +112,7 @@ impl Js {
         result
     }
 
-    fn expected(&self, name: &str, what: &str) -> Failure {
+    fn expected(&self, name: impl Display + Copy, what: &str) -> Failure {
         Failure::Type(format!(
             "The \"{name}\" argument must be {what}. {}",
             self.describe()
@@ -101,10 +120,15 @@ impl Js {
     }
 
     /// The string's UTF-16 code units, exactly (lone surrogates included).
-    pub fn string(&self, name: &str) -> Result<Vec<u16>, Failure> {
+    pub fn string(&self, name: impl Display + Copy) -> Result<Vec<u16>, Failure> {
         if self.kind()? != ValueType::String {
             return Err(self.expected(name, "of type string"));
         }
+        self.read_string()
+    }
+
+    /// The units of a value known to be a string.
+    fn read_string(&self) -> Result<Vec<u16>, Failure> {
         // Straight into our own buffer: one copy, no NUL terminator kept.
         let mut len = 0usize;
         check(unsafe {
@@ -132,15 +156,16 @@ impl Js {
     }
 
     /// `undefined` or `null` → None; a string → its units; else a TypeError.
-    pub fn optional_string(&self, name: &str) -> Result<Option<Vec<u16>>, Failure> {
-        if self.is_nullish()? {
-            return Ok(None);
+    pub fn optional_string(&self, name: impl Display + Copy) -> Result<Option<Vec<u16>>, Failure> {
+        match self.kind()? {
+            ValueType::Undefined | ValueType::Null => Ok(None),
+            ValueType::String => self.read_string().map(Some),
+            _ => Err(self.expected(name, "of type string")),
         }
-        self.string(name).map(Some)
     }
 
     /// A path argument: a string of valid Unicode (paths go to the OS as UTF-8).
-    pub fn path(&self, name: &str) -> Result<String, Failure> {
+    pub fn path(&self, name: impl Display + Copy) -> Result<String, Failure> {
         let units = self.string(name)?;
         let path = String::from_utf16(&units).map_err(|_| {
             Failure::Type(format!(
@@ -155,28 +180,28 @@ impl Js {
         Ok(path)
     }
 
-    pub fn optional_path(&self, name: &str) -> Result<Option<String>, Failure> {
+    pub fn optional_path(&self, name: impl Display + Copy) -> Result<Option<String>, Failure> {
         if self.is_nullish()? {
             return Ok(None);
         }
         self.path(name).map(Some)
     }
 
-    pub fn number(&self, name: &str) -> Result<f64, Failure> {
+    pub fn number(&self, name: impl Display + Copy) -> Result<f64, Failure> {
         if self.kind()? != ValueType::Number {
             return Err(self.expected(name, "of type number"));
         }
         Ok(self.raw_f64())
     }
 
-    pub fn optional_number(&self, name: &str) -> Result<Option<f64>, Failure> {
+    pub fn optional_number(&self, name: impl Display + Copy) -> Result<Option<f64>, Failure> {
         if self.is_nullish()? {
             return Ok(None);
         }
         self.number(name).map(Some)
     }
 
-    pub fn boolean(&self, name: &str) -> Result<bool, Failure> {
+    pub fn boolean(&self, name: impl Display + Copy) -> Result<bool, Failure> {
         if self.kind()? != ValueType::Boolean {
             return Err(self.expected(name, "of type boolean"));
         }
@@ -184,7 +209,7 @@ impl Js {
     }
 
     /// A plain object argument (not null, not an array, not a function).
-    pub fn object(&self, name: &str) -> Result<Js, Failure> {
+    pub fn object(&self, name: impl Display + Copy) -> Result<Js, Failure> {
         if self.kind()? != ValueType::Object || self.is_array()? {
             return Err(self.expected(name, "of type object"));
         }
@@ -192,7 +217,7 @@ impl Js {
     }
 
     /// `undefined`/`null` → None; an object → Some; else a TypeError.
-    pub fn optional_object(&self, name: &str) -> Result<Option<Js>, Failure> {
+    pub fn optional_object(&self, name: impl Display + Copy) -> Result<Option<Js>, Failure> {
         if self.is_nullish()? {
             return Ok(None);
         }
@@ -200,14 +225,27 @@ impl Js {
     }
 
     /// `obj[key]`; runs getters, and a getter that throws throws through.
-    pub fn get(&self, key: &str) -> Result<Js, Failure> {
-        let key_value = self.create_string(key)?;
+    pub fn get(&self, key: &'static str) -> Result<Js, Failure> {
+        let key_value = self.key(key)?;
         let mut value = std::ptr::null_mut();
         check(unsafe { sys::napi_get_property(self.env, self.value, key_value, &mut value) })?;
         Ok(Js {
             env: self.env,
             value,
         })
+    }
+
+    /// The JS string for a property name, made once per export call: the
+    /// same few names are read from every log entry of a call.
+    fn key(&self, name: &'static str) -> Result<sys::napi_value, Failure> {
+        let cached =
+            KEYS.with_borrow(|keys| keys.iter().find(|(k, _)| *k == name).map(|(_, v)| *v));
+        if let Some(value) = cached {
+            return Ok(value);
+        }
+        let value = self.create_string(name)?;
+        KEYS.with_borrow_mut(|keys| keys.push((name, value)));
+        Ok(value)
     }
 
     fn create_string(&self, text: &str) -> Result<sys::napi_value, Failure> {
@@ -224,7 +262,7 @@ impl Js {
     }
 
     /// The items of an array argument.
-    pub fn array(&self, name: &str) -> Result<Vec<Js>, Failure> {
+    pub fn array(&self, name: impl Display + Copy) -> Result<Vec<Js>, Failure> {
         if self.kind()? != ValueType::Object || !self.is_array()? {
             return Err(self.expected(name, "an array"));
         }

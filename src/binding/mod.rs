@@ -1,6 +1,8 @@
 //! The thin layer between JS values and the core: argument conversion and
 //! error mapping. No algorithm lives here.
 
+use std::fmt::Display;
+
 pub mod js;
 pub mod persistent_chat;
 
@@ -34,7 +36,7 @@ impl From<CoreError> for Failure {
 /// stands for. The exception is thrown here, so napi-rs only sees
 /// `PendingException` and leaves it as it is.
 pub fn run<T>(env: &Env, body: impl FnOnce() -> Result<T, Failure>) -> napi::Result<T> {
-    body().map_err(|failure| throw(env.raw(), failure))
+    js::with_key_cache(body).map_err(|failure| throw(env.raw(), failure))
 }
 
 fn throw(env: sys::napi_env, failure: Failure) -> napi::Error {
@@ -153,7 +155,7 @@ pub const DEFAULT_MAX_CHARS: f64 = 16_000.0;
 
 /// A `maxChars`-style budget: `undefined` and `NaN` mean `default`,
 /// `Infinity` means no cap, any other non-number is a `TypeError`.
-pub fn budget(value: Js, name: &str, default: f64) -> Result<f64, Failure> {
+pub fn budget(value: Js, name: impl Display + Copy, default: f64) -> Result<f64, Failure> {
     if value.is_undefined()? {
         return Ok(default);
     }
@@ -163,7 +165,7 @@ pub fn budget(value: Js, name: &str, default: f64) -> Result<f64, Failure> {
 
 /// A required count such as `limit`: a number `>= 0`; fractions round
 /// down and `Infinity` means no limit.
-pub fn count(value: Js, name: &str) -> Result<usize, Failure> {
+pub fn count(value: Js, name: impl Display + Copy) -> Result<usize, Failure> {
     let number = value.number(name)?;
     if number.is_nan() || number < 0.0 {
         return Err(Failure::Range(format!(
@@ -178,7 +180,10 @@ pub fn count(value: Js, name: &str) -> Result<usize, Failure> {
 }
 
 /// An optional array of strings, e.g. `options.requiredHeadings`.
-pub fn optional_strings(value: Js, name: &str) -> Result<Option<Vec<Vec<u16>>>, Failure> {
+pub fn optional_strings(
+    value: Js,
+    name: impl Display + Copy,
+) -> Result<Option<Vec<Vec<u16>>>, Failure> {
     if value.is_nullish()? {
         return Ok(None);
     }
@@ -186,7 +191,7 @@ pub fn optional_strings(value: Js, name: &str) -> Result<Option<Vec<Vec<u16>>>, 
         .array(name)?
         .iter()
         .enumerate()
-        .map(|(index, item)| item.string(&format!("{name}[{index}]")))
+        .map(|(index, item)| item.string(format_args!("{name}[{index}]")))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }

@@ -1,6 +1,8 @@
 //! JS values ↔ the persistent-chat core types. Strict: a field of the wrong
 //! type is a `TypeError` that names it (`params.logEntries[3].role`).
 
+use std::fmt::Display;
+
 use napi::bindgen_prelude::Utf16String;
 use napi::ValueType;
 use napi_derive::napi;
@@ -52,19 +54,23 @@ impl From<LogEntry> for PersistentChatLogEntry {
 
 /// `value[first]`, else `value[second]` (the SPEC's aliases), with the
 /// name an error should give: the alias only when it is the one present.
-fn field_with_alias(value: Js, first: &str, second: &str) -> Result<(Js, String), Failure> {
+fn field_with_alias(
+    value: Js,
+    first: &'static str,
+    second: &'static str,
+) -> Result<(Js, &'static str), Failure> {
     let primary = value.get(first)?;
     if !primary.is_undefined()? {
-        return Ok((primary, first.to_owned()));
+        return Ok((primary, first));
     }
     let alias = value.get(second)?;
     if alias.is_undefined()? {
-        return Ok((primary, first.to_owned()));
+        return Ok((primary, first));
     }
-    Ok((alias, second.to_owned()))
+    Ok((alias, second))
 }
 
-fn timestamp(value: Js, name: &str) -> Result<Option<Timestamp>, Failure> {
+fn timestamp(value: Js, name: impl Display + Copy) -> Result<Option<Timestamp>, Failure> {
     match value.kind()? {
         ValueType::Undefined | ValueType::Null => Ok(None),
         ValueType::String => Ok(Some(Timestamp::Text(value.string(name)?))),
@@ -77,7 +83,7 @@ fn timestamp(value: Js, name: &str) -> Result<Option<Timestamp>, Failure> {
 }
 
 /// An id: a string, or a number kept as JavaScript prints it.
-fn id(value: Js, name: &str) -> Result<Option<Vec<u16>>, Failure> {
+fn id(value: Js, name: impl Display + Copy) -> Result<Option<Vec<u16>>, Failure> {
     match value.kind()? {
         ValueType::Number => {
             let number = value.number(name)?;
@@ -89,13 +95,12 @@ fn id(value: Js, name: &str) -> Result<Option<Vec<u16>>, Failure> {
     }
 }
 
-pub fn log_entry(value: Js, name: &str) -> Result<LogEntry, Failure> {
+pub fn log_entry(value: Js, name: impl Display + Copy) -> Result<LogEntry, Failure> {
     let entry = value.object(name)?;
-    let role_name = format!("{name}.role");
-    let role_text = entry.get("role")?.string(&role_name)?;
+    let role_text = entry.get("role")?.string(format_args!("{name}.role"))?;
     let role = Role::from_text(&role_text).ok_or_else(|| {
         Failure::Type(format!(
-            "The \"{role_name}\" argument must be one of 'user', 'assistant', 'system', 'tool'. Received '{}'",
+            "The \"{name}.role\" argument must be one of 'user', 'assistant', 'system', 'tool'. Received '{}'",
             String::from_utf16_lossy(&role_text)
         ))
     })?;
@@ -104,17 +109,17 @@ pub fn log_entry(value: Js, name: &str) -> Result<LogEntry, Failure> {
     let (session, session_key) = field_with_alias(entry, "session", "sessionId")?;
     Ok(LogEntry {
         role,
-        text: text.string(&format!("{name}.{text_key}"))?,
-        ts: timestamp(ts, &format!("{name}.{ts_key}"))?,
-        session: session.optional_string(&format!("{name}.{session_key}"))?,
+        text: text.string(format_args!("{name}.{text_key}"))?,
+        ts: timestamp(ts, format_args!("{name}.{ts_key}"))?,
+        session: session.optional_string(format_args!("{name}.{session_key}"))?,
         status: entry
             .get("status")?
-            .optional_string(&format!("{name}.status"))?,
-        id: id(entry.get("id")?, &format!("{name}.id"))?,
+            .optional_string(format_args!("{name}.status"))?,
+        id: id(entry.get("id")?, format_args!("{name}.id"))?,
     })
 }
 
-pub fn log_entries(value: Js, name: &str) -> Result<Option<Vec<LogEntry>>, Failure> {
+pub fn log_entries(value: Js, name: impl Display + Copy) -> Result<Option<Vec<LogEntry>>, Failure> {
     if value.is_nullish()? {
         return Ok(None);
     }
@@ -122,23 +127,27 @@ pub fn log_entries(value: Js, name: &str) -> Result<Option<Vec<LogEntry>>, Failu
         .array(name)?
         .into_iter()
         .enumerate()
-        .map(|(index, item)| log_entry(item, &format!("{name}[{index}]")))
+        .map(|(index, item)| log_entry(item, format_args!("{name}[{index}]")))
         .collect::<Result<Vec<_>, _>>()
         .map(Some)
 }
 
 /// A state item: a string, or an object with a string `text`.
-fn state_item(value: Js, name: &str) -> Result<Vec<u16>, Failure> {
+fn state_item(value: Js, name: impl Display + Copy) -> Result<Vec<u16>, Failure> {
     if value.kind()? == ValueType::String {
         return value.string(name);
     }
     value
         .object(name)?
         .get("text")?
-        .string(&format!("{name}.text"))
+        .string(format_args!("{name}.text"))
 }
 
-fn state_items(state: Js, keys: &[&str], name: &str) -> Result<Vec<Vec<u16>>, Failure> {
+fn state_items(
+    state: Js,
+    keys: &[&'static str],
+    name: impl Display + Copy,
+) -> Result<Vec<Vec<u16>>, Failure> {
     for key in keys {
         let list = state.get(key)?;
         if list.is_nullish()? {
@@ -149,13 +158,13 @@ fn state_items(state: Js, keys: &[&str], name: &str) -> Result<Vec<Vec<u16>>, Fa
             .array(&list_name)?
             .into_iter()
             .enumerate()
-            .map(|(index, item)| state_item(item, &format!("{list_name}[{index}]")))
+            .map(|(index, item)| state_item(item, format_args!("{list_name}[{index}]")))
             .collect();
     }
     Ok(Vec::new())
 }
 
-fn timer(value: Js, name: &str) -> Result<Timer, Failure> {
+fn timer(value: Js, name: impl Display + Copy) -> Result<Timer, Failure> {
     if value.kind()? == ValueType::String {
         return Ok(Timer {
             name: value.string(name)?,
@@ -166,16 +175,16 @@ fn timer(value: Js, name: &str) -> Result<Timer, Failure> {
     let timer = value.object(name)?;
     let (timer_name, name_key) = field_with_alias(timer, "name", "text")?;
     Ok(Timer {
-        name: timer_name.string(&format!("{name}.{name_key}"))?,
+        name: timer_name.string(format_args!("{name}.{name_key}"))?,
         status: timer
             .get("status")?
-            .optional_string(&format!("{name}.status"))?
+            .optional_string(format_args!("{name}.status"))?
             .unwrap_or_default(),
-        due: timestamp(timer.get("due")?, &format!("{name}.due"))?,
+        due: timestamp(timer.get("due")?, format_args!("{name}.due"))?,
     })
 }
 
-pub fn memory_state(value: Js, name: &str) -> Result<Option<MemoryState>, Failure> {
+pub fn memory_state(value: Js, name: impl Display + Copy) -> Result<Option<MemoryState>, Failure> {
     let Some(state) = value.optional_object(name)? else {
         return Ok(None);
     };
@@ -184,10 +193,10 @@ pub fn memory_state(value: Js, name: &str) -> Result<Option<MemoryState>, Failur
         Vec::new()
     } else {
         timers
-            .array(&format!("{name}.timers"))?
+            .array(format_args!("{name}.timers"))?
             .into_iter()
             .enumerate()
-            .map(|(index, item)| timer(item, &format!("{name}.timers[{index}]")))
+            .map(|(index, item)| timer(item, format_args!("{name}.timers[{index}]")))
             .collect::<Result<_, _>>()?
     };
     Ok(Some(MemoryState {
@@ -215,7 +224,11 @@ use std::path::Path;
 /// A `maxChars` of the persistent-chat builders as a unit count: `None` for
 /// no cap (`Infinity`, or `<= 0` as in OpenClaw's caps), `NaN`/`undefined`
 /// give `default`.
-fn char_budget(value: Js, name: &str, default: Option<usize>) -> Result<Option<usize>, Failure> {
+fn char_budget(
+    value: Js,
+    name: impl Display + Copy,
+    default: Option<usize>,
+) -> Result<Option<usize>, Failure> {
     let number = super::budget(value, name, f64::NAN)?;
     if number.is_nan() {
         return Ok(default);
@@ -228,7 +241,7 @@ fn char_budget(value: Js, name: &str, default: Option<usize>) -> Result<Option<u
 
 /// Log entries from `entries`, else read from `logPath` (a missing file is
 /// an empty log: the first run).
-fn entries_from(params: Js, entries_key: &str, limit: usize) -> Result<LogTail, Failure> {
+fn entries_from(params: Js, entries_key: &'static str, limit: usize) -> Result<LogTail, Failure> {
     let name = format!("params.{entries_key}");
     if let Some(entries) = log_entries(params.get(entries_key)?, &name)? {
         return Ok(LogTail {
@@ -326,7 +339,12 @@ fn turn_metadata(value: Js) -> Result<Option<TurnMetadata>, Failure> {
 
 /// A count such as `reloadEntries`, clamped to `0..=max`; `NaN` and
 /// `undefined` give `default`.
-fn clamped_count(value: Js, name: &str, default: usize, max: usize) -> Result<usize, Failure> {
+fn clamped_count(
+    value: Js,
+    name: impl Display + Copy,
+    default: usize,
+    max: usize,
+) -> Result<usize, Failure> {
     let Some(number) = value.optional_number(name)? else {
         return Ok(default);
     };
