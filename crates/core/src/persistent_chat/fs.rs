@@ -14,7 +14,19 @@ use crate::error::CoreError;
 /// nothing.
 pub(crate) fn open_regular_file(path: &Path) -> Result<(File, Metadata), CoreError> {
     let shown = path.to_string_lossy();
-    let file = open_nonblocking(path).map_err(|err| CoreError::io(&err, "open", &shown))?;
+    let file = open_nonblocking(path).map_err(|err| {
+        // open(2) refuses a UNIX socket with ENXIO before we can fstat it:
+        // name what the path is rather than "no such device or address".
+        match std::fs::metadata(path) {
+            Ok(metadata) if err.raw_os_error() == Some(libc::ENXIO) && !metadata.is_file() => {
+                CoreError::NotRegularFile {
+                    path: shown.to_string(),
+                    kind: file_kind(&metadata),
+                }
+            }
+            _ => CoreError::io(&err, "open", &shown),
+        }
+    })?;
     let metadata = file
         .metadata()
         .map_err(|err| CoreError::io(&err, "fstat", &shown))?;
@@ -160,6 +172,20 @@ mod tests {
         assert_eq!(err.code(), "ENOTREGULAR");
         assert!(err.to_string().contains("FIFO"), "{err}");
         assert!(err.to_string().contains(&*fifo.to_string_lossy()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_a_unix_socket_by_name_not_enxio() {
+        let dir = TempDir::new("fs");
+        let socket = dir.0.join("gateway.sock");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let err = open_regular_file(&socket).unwrap_err();
+        assert!(
+            matches!(err, CoreError::NotRegularFile { kind: "socket", .. }),
+            "{err}"
+        );
+        assert_eq!(err.code(), "ENOTREGULAR");
     }
 
     #[test]

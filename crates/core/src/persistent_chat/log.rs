@@ -195,30 +195,58 @@ pub(crate) fn read_log_tail_with(
     options: TailOptions,
 ) -> Result<LogTail, CoreError> {
     let (file, metadata) = open_regular_file(path)?;
-    let mut tail = LogTail::default();
     if limit == 0 {
-        return Ok(tail);
+        return Ok(LogTail::default());
     }
     let read_error = |err: io::Error| CoreError::io(&err, "read", &path.to_string_lossy());
-    let mut lines = BackwardLines::new(&file, metadata.len(), options).map_err(read_error)?;
+    // A file rewritten in place while we read it (truncated and refilled)
+    // shows as a line that reads differently in one piece than it did across
+    // two blocks: start again from the file's new end, a few times at most.
+    let mut end = metadata.len();
+    let mut attempt = 1;
+    loop {
+        let last = attempt >= MAX_READ_ATTEMPTS;
+        if let Some(tail) = read_tail_once(&file, end, limit, options, last).map_err(read_error)? {
+            return Ok(tail);
+        }
+        end = file.metadata().map_err(read_error)?.len();
+        attempt += 1;
+    }
+}
+
+/// How often a read starts again when the file changes under it.
+const MAX_READ_ATTEMPTS: usize = 3;
+
+/// One pass from `end` backwards; `None` when the file changed under it
+/// (unless `last`: then the changed line is skipped and counted).
+fn read_tail_once(
+    file: &File,
+    end: u64,
+    limit: usize,
+    options: TailOptions,
+    last: bool,
+) -> io::Result<Option<LogTail>> {
+    let mut tail = LogTail::default();
+    let mut lines = BackwardLines::new(file, end, options)?;
     if lines.last_line_is_torn() {
-        if let Some(line) = lines.prev_line().map_err(read_error)? {
+        if let Some(line) = lines.prev_line()? {
             tail.count_skipped(&line);
         }
     }
     while tail.entries.len() < limit {
-        match lines.prev_line().map_err(read_error)? {
+        match lines.prev_line()? {
             None => break,
+            Some(BackLine::Changed) if !last => return Ok(None),
             Some(BackLine::Whole(bytes)) if is_blank(&bytes) => {}
             Some(BackLine::Whole(bytes)) => match parse_log_line(&bytes) {
                 Some(entry) => tail.entries.push(entry),
                 None => tail.skipped_lines += 1,
             },
-            Some(line @ BackLine::Oversized) => tail.count_skipped(&line),
+            Some(line) => tail.count_skipped(&line),
         }
     }
     tail.entries.reverse();
-    Ok(tail)
+    Ok(Some(tail))
 }
 
 impl LogTail {
@@ -230,6 +258,7 @@ impl LogTail {
                 self.skipped_lines += 1;
                 self.oversized_lines += 1;
             }
+            BackLine::Changed => self.skipped_lines += 1,
         }
     }
 }
@@ -243,6 +272,9 @@ enum BackLine {
     Whole(Vec<u8>),
     /// Longer than the cap; its bytes were not kept.
     Oversized,
+    /// A line read across two blocks that reads differently in one piece:
+    /// the file changed between the reads.
+    Changed,
 }
 
 /// Lines of a file from the end backwards, read in growing blocks.
@@ -256,6 +288,9 @@ struct BackwardLines<'f> {
     options: TailOptions,
     torn: bool,
     exhausted: bool,
+    /// Offsets where one block read ended and the next began: a line across
+    /// one is checked again in a single read.
+    seams: Vec<u64>,
 }
 
 impl<'f> BackwardLines<'f> {
@@ -268,6 +303,7 @@ impl<'f> BackwardLines<'f> {
             options,
             torn: false,
             exhausted: end == 0,
+            seams: Vec::new(),
         };
         if !lines.exhausted && !lines.read_block()? {
             lines.exhausted = true;
@@ -292,14 +328,15 @@ impl<'f> BackwardLines<'f> {
                 return Ok(None);
             }
             if let Some(newline) = self.window.iter().rposition(|&b| b == b'\n') {
+                let line_start = self.start + newline as u64 + 1;
                 let line = self.window.split_off(newline + 1);
                 self.window.truncate(newline);
-                return Ok(Some(self.classify(line)));
+                return self.checked(line_start, line).map(Some);
             }
             if self.start == 0 {
                 self.exhausted = true;
                 let line = std::mem::take(&mut self.window);
-                return Ok(Some(self.classify(line)));
+                return self.checked(0, line).map(Some);
             }
             if self.window.len() > self.options.max_line_bytes {
                 return self.skip_rest_of_oversized_line().map(Some);
@@ -308,6 +345,27 @@ impl<'f> BackwardLines<'f> {
                 self.exhausted = true;
             }
         }
+    }
+
+    /// The line at `line_start`, classified; read again in one piece when it
+    /// was put together from two block reads (its `\n` included).
+    fn checked(&self, line_start: u64, line: Vec<u8>) -> io::Result<BackLine> {
+        let line_end = line_start + line.len() as u64;
+        let crosses_seam = self
+            .seams
+            .iter()
+            .any(|&seam| line_start < seam && seam <= line_end);
+        if crosses_seam && line.len() <= self.options.max_line_bytes {
+            let mut again = vec![0; line.len() + 1];
+            let read = read_full_at(self.file, &mut again, line_start)?;
+            let same = read >= line.len()
+                && again[..line.len()] == line[..]
+                && (read == line.len() || again[line.len()] == b'\n');
+            if !same {
+                return Ok(BackLine::Changed);
+            }
+        }
+        Ok(self.classify(line))
     }
 
     fn classify(&self, line: Vec<u8>) -> BackLine {
@@ -349,6 +407,9 @@ impl<'f> BackwardLines<'f> {
             return Ok(false);
         }
         buf[size..].copy_from_slice(&self.window);
+        if !self.window.is_empty() {
+            self.seams.push(self.start);
+        }
         self.window = buf;
         self.start = offset;
         self.block = (self.block * 2).min(self.options.max_block.max(1));
@@ -383,6 +444,41 @@ mod tests {
             .iter()
             .map(|e| String::from_utf16(&e.text).unwrap())
             .collect()
+    }
+
+    /// A line in two blocks whose file is rewritten in place between the two
+    /// block reads: read whole again, it differs, so it is reported as
+    /// changed instead of glued together from two versions of the file.
+    #[test]
+    fn a_file_rewritten_between_block_reads_never_glues_two_versions() {
+        let dir = TempDir::new("log-rewrite");
+        let old: String = (0..4)
+            .map(|n| format!("{{\"role\":\"user\",\"text\":\"old {n}\",\"id\":\"o{n}\"}}\n"))
+            .collect();
+        let path = dir.file("log.jsonl", old.as_bytes());
+        let file = File::open(&path).unwrap();
+        let options = TailOptions {
+            first_block: 24,
+            max_block: 24,
+            ..TailOptions::default()
+        };
+        let mut lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
+        // The first block holds part of the last line only.
+        let new: String = (0..4)
+            .map(|n| format!("{{\"role\":\"tool\",\"text\":\"new {n}\",\"id\":\"n{n}\"}}\n"))
+            .collect();
+        assert_eq!(new.len(), old.len());
+        std::fs::write(&path, new.as_bytes()).unwrap();
+        match lines.prev_line().unwrap() {
+            Some(BackLine::Changed) => {}
+            Some(BackLine::Whole(bytes)) => {
+                panic!("glued line {:?}", String::from_utf8_lossy(&bytes))
+            }
+            _ => panic!("expected a changed line"),
+        }
+        // Reading the tail starts again and returns only the new version.
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(texts(&tail), ["new 0", "new 1", "new 2", "new 3"]);
     }
 
     #[test]
