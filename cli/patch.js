@@ -242,6 +242,38 @@ function chunkState(text) {
 // ---------------------------------------------------------------------------
 // Writing
 
+const tempPrefix = (file) => `.${path.basename(file)}.${PACKAGE_NAME}-`
+
+function processIsAlive(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return err.code === 'EPERM'
+  }
+}
+
+/**
+ * A patch killed between writing its temporary file and renaming it leaves
+ * that file behind (hidden, not `.js`: nothing imports it). Remove those of
+ * processes that are gone; a live one may be a concurrent patch mid-write.
+ */
+function removeStaleTempFiles(file) {
+  const prefix = tempPrefix(file)
+  let names
+  try {
+    names = fs.readdirSync(path.dirname(file))
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    const pid = Number(name.slice(prefix.length).split('-')[0])
+    if (!Number.isInteger(pid) || pid <= 0 || processIsAlive(pid)) continue
+    try { fs.unlinkSync(path.join(path.dirname(file), name)) } catch { /* gone already, or not ours to remove */ }
+  }
+}
+
 /**
  * Replaces `file` with `text` atomically: a temporary file in the same folder,
  * fsync, rename over the original. Keeps the mode (and owner, when allowed). A
@@ -250,7 +282,8 @@ function chunkState(text) {
 function writeAtomic(file, text) {
   const dir = path.dirname(file)
   const stat = fs.statSync(file)
-  const tmp = path.join(dir, `.${path.basename(file)}.${PACKAGE_NAME}-${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`)
+  removeStaleTempFiles(file)
+  const tmp = path.join(dir, `${tempPrefix(file)}${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`)
   let fd
   try {
     fd = fs.openSync(tmp, 'wx', stat.mode & 0o7777)
