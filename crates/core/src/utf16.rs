@@ -46,10 +46,7 @@ pub fn surrogate_safe_ceil(text: &[u16], pos: usize) -> usize {
 /// Where the grapheme segmentation around `pos` can safely restart: just after
 /// the nearest line feed before `pos` (a break always follows LF), else 0.
 fn segmentation_anchor(text: &[u16], pos: usize) -> usize {
-    text[..pos]
-        .iter()
-        .rposition(|&unit| unit == LF)
-        .map_or(0, |lf| lf + 1)
+    rfind_lf(text, pos).map_or(0, |lf| lf + 1)
 }
 
 /// Grapheme cluster boundaries within `text[from..to]`, as absolute positions,
@@ -105,10 +102,7 @@ pub fn grapheme_ceil(text: &[u16], pos: usize) -> usize {
     }
     let anchor = segmentation_anchor(text, pos);
     // A cluster ends at the latest just after the next line feed.
-    let line_end = text[pos..]
-        .iter()
-        .position(|&unit| unit == LF)
-        .map_or(text.len(), |lf| pos + lf + 1);
+    let line_end = find_lf(text, pos).map_or(text.len(), |lf| lf + 1);
     let mut window_end = (pos + 64).min(line_end);
     loop {
         let end = surrogate_safe_ceil(text, window_end);
@@ -148,16 +142,61 @@ pub fn grapheme_suffix(text: &[u16], limit: usize) -> &[u16] {
     &text[grapheme_ceil(text, text.len() - limit)..]
 }
 
+/// `text`'s bytes in memory order, to search with memchr's vectorised
+/// routines (a u16 has no invalid bit patterns, and u8 needs no alignment).
+fn as_bytes(text: &[u16]) -> &[u8] {
+    // SAFETY: the pointer and length cover exactly `text`'s initialised
+    // memory, borrowed for the same lifetime.
+    unsafe { std::slice::from_raw_parts(text.as_ptr().cast::<u8>(), std::mem::size_of_val(text)) }
+}
+
+/// Where in a unit's bytes its low byte sits.
+const LOW_BYTE: usize = if cfg!(target_endian = "little") { 0 } else { 1 };
+
+/// The unit index of a byte position holding a LF's `0x0A`, if it is one.
+fn lf_at_byte(text: &[u16], byte: usize) -> Option<usize> {
+    (byte % 2 == LOW_BYTE && text[byte / 2] == LF).then_some(byte / 2)
+}
+
+/// The first LF at or after `from` (memchr speed: lines are searched a lot).
+pub fn find_lf(text: &[u16], from: usize) -> Option<usize> {
+    let from = from.min(text.len());
+    memchr::memchr_iter(b'\n', as_bytes(&text[from..]))
+        .find_map(|byte| lf_at_byte(&text[from..], byte))
+        .map(|unit| from + unit)
+}
+
+/// Every LF at or after `from`, in order. Lines are mostly short: each
+/// search looks at the next few units directly and only then hands the rest
+/// to memchr, whose set-up would otherwise dominate.
+pub fn lfs(text: &[u16], from: usize) -> impl Iterator<Item = usize> + '_ {
+    const NEAR: usize = 48;
+    let mut pos = from.min(text.len());
+    std::iter::from_fn(move || {
+        let near_end = (pos + NEAR).min(text.len());
+        let found = match text[pos..near_end].iter().position(|&unit| unit == LF) {
+            Some(offset) => Some(pos + offset),
+            None => find_lf(text, near_end),
+        };
+        pos = found.map_or(text.len(), |lf| lf + 1);
+        found
+    })
+}
+
+/// The last LF before `end`.
+pub fn rfind_lf(text: &[u16], end: usize) -> Option<usize> {
+    let text = &text[..end.min(text.len())];
+    memchr::memrchr_iter(b'\n', as_bytes(text)).find_map(|byte| lf_at_byte(text, byte))
+}
+
 /// Each line of `text` with its terminating LF (the last one may lack it).
 /// A CR before the LF belongs to the line, so CRLF text comes back unchanged.
 pub fn line_ranges(text: &[u16]) -> Vec<Range<usize>> {
     let mut lines = Vec::new();
     let mut start = 0;
-    for (index, &unit) in text.iter().enumerate() {
-        if unit == LF {
-            lines.push(start..index + 1);
-            start = index + 1;
-        }
+    for lf in lfs(text, 0) {
+        lines.push(start..lf + 1);
+        start = lf + 1;
     }
     if start < text.len() {
         lines.push(start..text.len());
@@ -299,6 +338,19 @@ mod tests {
         assert_eq!(grapheme_floor(&text, 10), 10);
         assert_eq!(line_ranges(&text), vec![0..10, 10..18]);
         assert_eq!(trim_line_end(&text[0..10]), &text[0..8]);
+    }
+
+    #[test]
+    fn lf_search_sees_only_whole_line_feeds() {
+        // U+0A0A and U+0A00 hold a 0x0A byte but are not line feeds.
+        let text: Vec<u16> = vec![0x0A0A, 0x0A00, 0x61, LF, 0x0A0A, LF, 0x62];
+        assert_eq!(find_lf(&text, 0), Some(3));
+        assert_eq!(find_lf(&text, 4), Some(5));
+        assert_eq!(find_lf(&text, 6), None);
+        assert_eq!(rfind_lf(&text, 7), Some(5));
+        assert_eq!(rfind_lf(&text, 5), Some(3));
+        assert_eq!(rfind_lf(&text, 3), None);
+        assert_eq!(find_lf(&text, 99), None);
     }
 
     #[test]

@@ -8,6 +8,8 @@
 mod body;
 mod suffix;
 
+use std::borrow::Cow;
+
 use crate::utf16::{encode, surrogate_safe_floor};
 
 /// OpenClaw's `SUMMARY_TRUNCATED_MARKER` (46 units with its blank line).
@@ -149,18 +151,18 @@ pub fn cap_preserving_suffix(
         .min(total)
         .min(body.len());
     let suffix_budget = suffix.len().min(total - body_floor);
-    let capped_suffix = if suffix.len() <= suffix_budget {
-        suffix.to_vec()
+    let capped_suffix: Cow<[u16]> = if suffix.len() <= suffix_budget {
+        Cow::Borrowed(suffix)
     } else {
         // What the body could still use if the suffix came in short.
         let body_appetite = body.len().saturating_sub(total - suffix_budget);
-        suffix::cap_suffix(suffix, suffix_budget, body_appetite)
+        Cow::Owned(suffix::cap_suffix(suffix, suffix_budget, body_appetite))
     };
     // A suffix cut at a boundary may come in under its budget: the body
     // gets what is left.
     let body_budget = (total - capped_suffix.len()).min(body.len());
-    let capped_body = if body.len() <= body_budget {
-        body.to_vec()
+    let capped_body: Cow<[u16]> = if body.len() <= body_budget {
+        Cow::Borrowed(body)
     } else {
         let required = options.required_headings.clone().unwrap_or_else(|| {
             REQUIRED_SUMMARY_SECTIONS
@@ -168,7 +170,12 @@ pub fn cap_preserving_suffix(
                 .map(|h| encode(h))
                 .collect()
         });
-        body::cap_body(body, body_budget, &required, &options.protected_identifiers)
+        Cow::Owned(body::cap_body(
+            body,
+            body_budget,
+            &required,
+            &options.protected_identifiers,
+        ))
     };
     let summary = concat(&capped_body, &capped_suffix);
     debug_assert!(summary.len() <= total);

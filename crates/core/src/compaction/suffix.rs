@@ -6,8 +6,8 @@ use std::ops::Range;
 
 use super::SUFFIX_TRUNCATED_MARKER;
 use crate::utf16::{
-    encode, ends_with_ascii, equals_ascii, grapheme_suffix, is_js_whitespace, starts_with_ascii,
-    trim, trim_line_end, LF,
+    encode, ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace, lfs,
+    rfind_lf, starts_with_ascii, trim, trim_line_end, LF,
 };
 
 const RULES_OPEN: &str = "<workspace-critical-rules>";
@@ -101,36 +101,44 @@ impl Context {
 }
 
 /// Classifies the lines of `text` from the line start `from`, in `context`,
-/// and returns those that start at or after `emit_from`.
-fn classify(text: &[u16], from: usize, emit_from: usize, mut context: Context) -> Vec<Line> {
-    let mut lines = Vec::new();
+/// and yields those that start at or after `emit_from`, lazily: the caller
+/// stops at the first cut that fits.
+fn classify(
+    text: &[u16],
+    from: usize,
+    emit_from: usize,
+    mut context: Context,
+) -> impl Iterator<Item = Line> + '_ {
+    let mut ends = lfs(text, from)
+        .map(|lf| lf + 1)
+        .chain(std::iter::once(text.len()));
     let mut start = from;
-    while start < text.len() {
-        let end = text[start..]
-            .iter()
-            .position(|&unit| unit == LF)
-            .map_or(text.len(), |lf| start + lf + 1);
+    std::iter::from_fn(move || loop {
+        if start >= text.len() {
+            return None;
+        }
+        let end = ends.next()?;
         let range = start..end;
         start = end;
         let line = &text[range.clone()];
-        let opens_section = if context.in_turns {
-            context.after_blank && is_openclaw_section_opener(line)
-        } else {
-            is_section_header(line)
-        };
-        let kind = if trim(line).is_empty() {
+        // Most lines are continuations of a turn's text: decide those from
+        // their first units, without trimming them.
+        let kind = if is_blank(line) {
             LineKind::Blank
-        } else if opens_section {
-            LineKind::SectionHeader
         } else if context.in_turns {
-            if TURN_ITEM_PREFIXES
-                .iter()
-                .any(|p| starts_with_ascii(line, p))
+            if context.after_blank && is_openclaw_section_opener(line) {
+                LineKind::SectionHeader
+            } else if line[0] == u16::from(b'-')
+                && TURN_ITEM_PREFIXES
+                    .iter()
+                    .any(|p| starts_with_ascii(line, p))
             {
                 LineKind::ItemStart
             } else {
                 LineKind::Continuation
             }
+        } else if is_section_header(line) {
+            LineKind::SectionHeader
         } else if starts_with_ascii(trim(line), "</") {
             LineKind::Continuation
         } else {
@@ -142,7 +150,7 @@ fn classify(text: &[u16], from: usize, emit_from: usize, mut context: Context) -
         }
         context.after_blank = kind == LineKind::Blank;
         if range.start >= emit_from {
-            lines.push(Line {
+            return Some(Line {
                 range,
                 kind,
                 section_header: if kind == LineKind::SectionHeader {
@@ -152,16 +160,12 @@ fn classify(text: &[u16], from: usize, emit_from: usize, mut context: Context) -
                 },
             });
         }
-    }
-    lines
+    })
 }
 
 /// The start of the line before the line that starts at `start` (> 0).
 fn previous_line_start(text: &[u16], start: usize) -> usize {
-    text[..start - 1]
-        .iter()
-        .rposition(|&unit| unit == LF)
-        .map_or(0, |lf| lf + 1)
+    rfind_lf(text, start - 1).map_or(0, |lf| lf + 1)
 }
 
 /// The first line start at or after `pos`.
@@ -169,10 +173,7 @@ fn line_start_at_or_after(text: &[u16], pos: usize) -> usize {
     if pos == 0 || pos > text.len() {
         return pos.min(text.len());
     }
-    text[pos - 1..]
-        .iter()
-        .position(|&unit| unit == LF)
-        .map_or(text.len(), |lf| pos + lf)
+    find_lf(text, pos - 1).map_or(text.len(), |lf| lf + 1)
 }
 
 /// Classifies the lines from `window_start` on, without reading the whole
@@ -180,32 +181,36 @@ fn line_start_at_or_after(text: &[u16], pos: usize) -> usize {
 /// in, so the walk starts at the nearest OpenClaw section opener before the
 /// window. Inside a turn section nothing but an opener changes the state,
 /// so it jumps straight to the window.
-fn classify_window(head: &[u16], window_start: usize) -> Vec<Line> {
-    let is_blank = |start: usize| {
-        let end = head[start..]
-            .iter()
-            .position(|&u| u == LF)
-            .map_or(head.len(), |lf| start + lf);
-        trim(&head[start..end]).is_empty()
-    };
-    let mut start = window_start;
-    while start > 0 {
-        start = previous_line_start(head, start);
-        let line = line_at(head, start);
-        let after_blank = start == 0 || is_blank(previous_line_start(head, start));
+fn classify_window(head: &[u16], window_start: usize) -> impl Iterator<Item = Line> + '_ {
+    if window_start == 0 {
+        return classify(head, 0, 0, Context::START);
+    }
+    // Walk the lines before the window upwards, one line-feed search each,
+    // looking for an opener that follows a blank line.
+    let mut below = window_start;
+    let mut candidate = previous_line_start(head, below);
+    loop {
+        let above = (candidate > 0).then(|| previous_line_start(head, candidate));
+        let after_blank = above.is_none_or(|above| is_blank(&head[above..candidate]));
+        let line = &head[candidate..below];
         if after_blank && is_openclaw_section_opener(line) {
-            if is_turn_section(line) && window_start > start {
+            if is_turn_section(line) {
                 let context = Context {
-                    header: Some(start),
+                    header: Some(candidate),
                     in_turns: true,
-                    after_blank: is_blank(previous_line_start(head, window_start)),
+                    after_blank: is_blank(
+                        &head[previous_line_start(head, window_start)..window_start],
+                    ),
                 };
                 return classify(head, window_start, window_start, context);
             }
-            return classify(head, start, window_start, Context::START);
+            return classify(head, candidate, window_start, Context::START);
+        }
+        match above {
+            Some(above) => (below, candidate) = (candidate, above),
+            None => return classify(head, 0, window_start, Context::START),
         }
     }
-    classify(head, 0, window_start, Context::START)
 }
 
 /// Where the closing rules block starts (with the blank lines before it),
@@ -216,10 +221,7 @@ fn rules_block_start(suffix: &[u16]) -> Option<usize> {
         return None;
     }
     // From the closing tag's line back to the opening tag's.
-    let mut start = suffix[..end]
-        .iter()
-        .rposition(|&u| u == LF)
-        .map_or(0, |lf| lf + 1);
+    let mut start = rfind_lf(suffix, end).map_or(0, |lf| lf + 1);
     loop {
         if equals_ascii(trim(line_at(suffix, start)), RULES_OPEN) {
             break;
@@ -275,10 +277,11 @@ struct Plan<'a> {
 }
 
 impl Plan<'_> {
-    /// The output for a cut at line `index` (`lines.len()` keeps nothing).
-    fn render(&self, lines: &[Line], index: usize) -> Vec<u16> {
-        let mut out = self.lead.clone();
-        if let Some(line) = lines.get(index) {
+    /// The output for a cut at `cut` (`None` keeps nothing of the head).
+    fn render(&self, cut: Option<&Line>) -> Vec<u16> {
+        let mut out = Vec::with_capacity(self.rendered_len(cut));
+        out.extend_from_slice(&self.lead);
+        if let Some(line) = cut {
             if let Some(header) = line.section_header {
                 let header_line = line_at(self.head, header);
                 out.extend_from_slice(trim_line_end(header_line));
@@ -295,8 +298,8 @@ impl Plan<'_> {
         out
     }
 
-    fn rendered_len(&self, lines: &[Line], index: usize) -> usize {
-        match lines.get(index) {
+    fn rendered_len(&self, cut: Option<&Line>) -> usize {
+        match cut {
             Some(line) => {
                 let header = line
                     .section_header
@@ -308,11 +311,13 @@ impl Plan<'_> {
     }
 }
 
+/// A line of nothing but white space (stops at the first other unit).
+fn is_blank(line: &[u16]) -> bool {
+    line.iter().all(|&unit| is_js_whitespace(unit))
+}
+
 fn line_at(text: &[u16], start: usize) -> &[u16] {
-    let end = text[start..]
-        .iter()
-        .position(|&u| u == LF)
-        .map_or(text.len(), |i| start + i + 1);
+    let end = find_lf(text, start).map_or(text.len(), |lf| lf + 1);
     &text[start..end]
 }
 
@@ -324,47 +329,50 @@ fn cut_head(head: &[u16], rules: &[u16], budget: usize, body_appetite: usize) ->
     // No cut before this can fit: only the lines from here on are read.
     let room = budget.saturating_sub(plan.lead.len() + rules.len());
     let window_start = line_start_at_or_after(head, head.len().saturating_sub(room));
-    let lines = classify_window(head, window_start);
-    let fits = |index: usize| plan.rendered_len(&lines, index) <= budget;
-    let first_fit = |kinds: &[LineKind]| {
-        (0..lines.len())
-            .filter(|&i| kinds.contains(&lines[i].kind))
-            .find(|&i| fits(i))
-    };
-    let item_cut = first_fit(&[LineKind::SectionHeader, LineKind::ItemStart]);
-    let line_cut = first_fit(&[
-        LineKind::SectionHeader,
-        LineKind::ItemStart,
-        LineKind::Continuation,
-    ]);
+    // The first line that fits, and the first item start that fits, in one
+    // forward pass that stops at the item (usually within one item).
+    let fits = |line: &Line| plan.rendered_len(Some(line)) <= budget;
+    let mut line_cut = None;
+    let mut item_cut = None;
+    for line in classify_window(head, window_start) {
+        if line.kind == LineKind::Blank || !fits(&line) {
+            continue;
+        }
+        let is_item = matches!(line.kind, LineKind::SectionHeader | LineKind::ItemStart);
+        if is_item {
+            item_cut = Some(line);
+            break;
+        }
+        line_cut.get_or_insert(line);
+    }
     if let Some(item) = item_cut {
         // Whole items first; but when dropping a whole item would leave more
         // than a quarter of the budget unused (the body cannot take it),
         // cut at a line start inside it instead.
-        let unused = budget - plan.rendered_len(&lines, item);
+        let unused = budget - plan.rendered_len(Some(&item));
         let wasted = unused - unused.min(body_appetite);
         let cut = match line_cut {
-            Some(line) if line < item && wasted > budget / 4 => line,
+            Some(line) if wasted > budget / 4 => line,
             _ => item,
         };
-        return Some(plan.render(&lines, cut));
+        return Some(plan.render(Some(&cut)));
     }
     if let Some(line) = line_cut {
-        return Some(plan.render(&lines, line));
+        return Some(plan.render(Some(&line)));
     }
-    if !fits(lines.len()) {
+    if plan.rendered_len(None) > budget {
         return None;
     }
     // One line alone is longer than the budget: keep the tail of the last
     // non-blank line, from a grapheme boundary.
     let last_start = last_non_blank_line_start(head)?;
-    let room = budget - plan.rendered_len(&lines, lines.len());
+    let room = budget - plan.rendered_len(None);
     let room = room.saturating_sub(2);
     let text = &head[last_start..];
     let tail = grapheme_suffix(text, room);
     let mut out = plan.lead.clone();
     if tail.is_empty() {
-        return Some(plan.render(&lines, lines.len()));
+        return Some(plan.render(None));
     }
     out.extend_from_slice(tail);
     out.extend_from_slice(rules);
@@ -375,10 +383,5 @@ fn cut_head(head: &[u16], rules: &[u16], budget: usize, body_appetite: usize) ->
 /// The start of the last line of `text` that is not blank.
 fn last_non_blank_line_start(text: &[u16]) -> Option<usize> {
     let end = text.iter().rposition(|&u| !is_js_whitespace(u))?;
-    Some(
-        text[..end]
-            .iter()
-            .rposition(|&u| u == LF)
-            .map_or(0, |lf| lf + 1),
-    )
+    Some(rfind_lf(text, end).map_or(0, |lf| lf + 1))
 }
