@@ -31,7 +31,12 @@ fn main() {
     let summary = rebuild_continuity_summary(&SummaryParams {
         entries: entries.clone(),
         state: MemoryState {
-            decisions: vec![units("Use Postgres")],
+            decisions: (0..40)
+                .map(|i| units(&format!("Decision {i}: keep the queue client pinned at 4.8.{i} until the fallback window ends")))
+                .collect(),
+            guardrails: (0..10).map(|i| units(&format!("Guardrail {i}: never deploy without a green canary"))).collect(),
+            pending_threads: (0..10).map(|i| units(&format!("Thread {i}: backfill of failed invoices"))).collect(),
+            notes: (0..5).map(|i| units(&format!("Note {i}: reply in English"))).collect(),
             ..MemoryState::default()
         },
         current_session: None,

@@ -38,7 +38,8 @@ use foldhash::{HashSet, HashSetExt};
 use super::budget::{fit_sections, parse_sections};
 use super::log::{LogEntry, Role, Timestamp};
 use super::text::{
-    collapse_whitespace, fnv1a, is_ok_status, js_number_to_string, push_str, ELLIPSIS,
+    collapse_whitespace, collapse_whitespace_prefix, fnv1a, is_ok_status, js_number_to_string,
+    push_str, ELLIPSIS,
 };
 use crate::utf16;
 
@@ -623,15 +624,29 @@ pub fn strip_legacy_transcript(summary: &[u16]) -> Vec<u16> {
     trim_end_lines(&kept[leading_blank..]).to_vec()
 }
 
-fn content_after_marks(line: &[u16]) -> String {
-    let text = String::from_utf16_lossy(utf16::trim(line));
-    text.trim_start_matches(['#', '-', '*', ' ', '\t'])
-        .to_lowercase()
+/// The line without its leading Markdown marks (`#`, `-`, `*`) and blanks.
+fn content_after_marks(line: &[u16]) -> &[u16] {
+    let trimmed = utf16::trim(line);
+    let marks = trimmed
+        .iter()
+        .take_while(|&&unit| matches!(unit, 0x23 | 0x2D | 0x2A | 0x20 | 0x09))
+        .count();
+    &trimmed[marks..]
+}
+
+/// `text` starts with `prefix` (lower-case ASCII), ignoring ASCII case.
+fn starts_with_ascii_ignore_case(text: &[u16], prefix: &str) -> bool {
+    text.len() >= prefix.len()
+        && text
+            .iter()
+            .zip(prefix.bytes())
+            .all(|(&unit, byte)| u8::try_from(unit).is_ok_and(|b| b.to_ascii_lowercase() == byte))
 }
 
 fn is_legacy_marker(line: &[u16]) -> bool {
     let content = content_after_marks(line);
-    content.starts_with("recent log excerpt") || content.starts_with("recent conversation excerpt")
+    starts_with_ascii_ignore_case(content, "recent log excerpt")
+        || starts_with_ascii_ignore_case(content, "recent conversation excerpt")
 }
 
 fn ends_legacy_block(lines: &[&[u16]], index: usize) -> bool {
@@ -699,11 +714,29 @@ fn reference_repeats(summary: &[u16], injected: &[&LogEntry], live: &[u16]) -> V
         .iter()
         .map(|(original, reference)| (collapse_whitespace(original), *reference))
         .collect();
+    let targets = Targets {
+        prefixes: collapsed
+            .iter()
+            .map(|(target, _)| target[..target.len().min(COPY_PREFIX)].to_vec())
+            .collect(),
+        list: collapsed,
+    };
     let mut out = Vec::with_capacity(text.len());
     for range in utf16::line_ranges(&text) {
-        out.extend(reference_line(&text[range], &collapsed));
+        out.extend(reference_line(&text[range], &targets));
     }
     out
+}
+
+/// A cut copy must keep at least this many units to count as a copy.
+const COPY_PREFIX: usize = 16;
+
+/// What summary lines are matched against: the targets whitespace-collapsed,
+/// and their first [`COPY_PREFIX`] units, which any copy shares (a cheap test
+/// that spares collapsing most summary lines).
+struct Targets<'a> {
+    list: Vec<(Vec<u16>, &'a [u16])>,
+    prefixes: HashSet<Vec<u16>>,
 }
 
 fn replace_multiline_copies(text: &[u16], original: &[u16], reference: &[u16]) -> Vec<u16> {
@@ -720,14 +753,19 @@ fn replace_multiline_copies(text: &[u16], original: &[u16], reference: &[u16]) -
 }
 
 /// One summary line (with its terminator), its value replaced when it copies a target.
-fn reference_line(line: &[u16], targets: &[(Vec<u16>, &[u16])]) -> Vec<u16> {
+fn reference_line(line: &[u16], targets: &Targets) -> Vec<u16> {
     let (body, terminator) = line.split_at(utf16::trim_line_end(line).len());
     let Some(value_starts) = value_starts(body) else {
         return line.to_vec();
     };
     for value_start in value_starts {
+        let prefix = collapse_whitespace_prefix(&body[value_start..], COPY_PREFIX);
+        if !targets.prefixes.contains(&prefix) {
+            continue;
+        }
         let value = collapse_whitespace(&body[value_start..]);
         if let Some((_, reference)) = targets
+            .list
             .iter()
             .find(|(target, _)| is_copy_of(&value, target))
         {
@@ -757,8 +795,9 @@ fn value_starts(body: &[u16]) -> Option<Vec<usize>> {
         utf16::find(&body[start..], &[u16::from(b':'), u16::from(b' ')]).map(|at| start + at);
     let mut starts = Vec::new();
     if let Some(label_end) = label_end.filter(|&end| end - start <= 60) {
-        let label = String::from_utf16_lossy(&body[start..label_end]);
-        if label.trim().eq_ignore_ascii_case("Latest assistant status") {
+        let label = utf16::trim(&body[start..label_end]);
+        let status_label = "latest assistant status";
+        if label.len() == status_label.len() && starts_with_ascii_ignore_case(label, status_label) {
             return None;
         }
         starts.push(label_end + 2);
@@ -781,7 +820,7 @@ fn is_copy_of(value: &[u16], target: &[u16]) -> bool {
         .or_else(|| value.strip_suffix(&three_dots[..]))
         .map(utf16::trim);
     // A short prefix says too little to be sure it is a copy.
-    cut.is_some_and(|prefix| prefix.len() >= 16 && target.starts_with(prefix))
+    cut.is_some_and(|prefix| prefix.len() >= COPY_PREFIX && target.starts_with(prefix))
 }
 
 #[cfg(test)]

@@ -40,6 +40,31 @@ pub(crate) fn collapse_whitespace(text: &[u16]) -> Vec<u16> {
     out
 }
 
+/// The first `max` units of `collapse_whitespace(text)`, without
+/// collapsing the rest.
+pub(crate) fn collapse_whitespace_prefix(text: &[u16], max: usize) -> Vec<u16> {
+    let mut out = Vec::with_capacity(max);
+    let mut pending_space = false;
+    for &unit in text {
+        if out.len() == max {
+            break;
+        }
+        if utf16::is_js_whitespace(unit) {
+            pending_space = !out.is_empty();
+        } else {
+            if pending_space {
+                out.push(u16::from(b' '));
+                pending_space = false;
+                if out.len() == max {
+                    break;
+                }
+            }
+            out.push(unit);
+        }
+    }
+    out
+}
+
 /// `text` cut to at most `max` units on a grapheme boundary, with `…` where
 /// it was cut.
 pub(crate) fn cut_with_ellipsis(text: &[u16], max: usize) -> Vec<u16> {
