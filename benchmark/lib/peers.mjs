@@ -1,0 +1,135 @@
+// Loads the real OpenClaw functions the bench compares against, into this process:
+//   2026.7.2-beta.4: testing.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) -> string
+//                    (the buggy original; dist needs Node >= 22.22.3)
+//   2026.9.6:        testing.budgetCompactionSummary(body, suffix, maxChars, qualityRetention?)
+//                    -> { summary, structuralSummary, bodyBudget, bodyTrimmed, suffixTrimmed,
+//                         qualityRetentionInfeasible }  (the upstream fix; Node >= 24.16)
+//
+// Neither function is exported. Both chunks (content-hashed names, found by their text) publish
+// a `testing` object on globalThis[Symbol.for("openclaw.compactionSafeguardTestApi")] when
+// process.env.VITEST is set while they are imported (2026.9.6: dist/builtin-openclaw-*.mjs).
+// Both use the same symbol: each object is taken and the global cleared before the next import.
+// Order matters: importing 2026.9.6 after 2026.7.2 fails (its task-registry-state chunk finds a
+// process-wide singleton that 2026.7 created with another shape), 2026.9.6 first works.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const TESTING_SYMBOL = Symbol.for('openclaw.compactionSafeguardTestApi')
+
+function findChunk(openclawDir, marker) {
+  const dist = path.join(openclawDir, 'dist')
+  for (const name of fs.readdirSync(dist).filter((n) => /\.m?js$/.test(n)).sort()) {
+    const file = path.join(dist, name)
+    if (fs.readFileSync(file, 'utf8').includes(marker)) return file
+  }
+  return null
+}
+
+function isolate() {
+  if (!process.env.OPENCLAW_STATE_DIR) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-bench-state-'))
+    process.env.OPENCLAW_STATE_DIR = dir
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
+  }
+  process.env.OPENCLAW_LOG_LEVEL ||= 'silent'
+}
+
+async function importWithVitest(file) {
+  const saved = process.env.VITEST
+  process.env.VITEST = '1'
+  try {
+    delete globalThis[TESTING_SYMBOL]
+    await import(pathToFileURL(file).href)
+    return globalThis[TESTING_SYMBOL]
+  } finally {
+    if (saved === undefined) delete process.env.VITEST
+    else process.env.VITEST = saved
+    delete globalThis[TESTING_SYMBOL]
+  }
+}
+
+async function silenceLogger(openclawDir) {
+  const chunk = findChunk(openclawDir, '\nfunction setLoggerOverride(')
+  if (!chunk) return
+  const mod = await import(pathToFileURL(chunk).href)
+  const set = Object.values(mod).find((v) => typeof v === 'function' && v.name === 'setLoggerOverride')
+  set?.({ level: 'silent', consoleLevel: 'silent', file: path.join(process.env.OPENCLAW_STATE_DIR, 'logs', 'openclaw.log') })
+}
+
+function nodeAtLeast(major, minor) {
+  const [a, b] = process.versions.node.split('.').map(Number)
+  return a > major || (a === major && b >= minor)
+}
+
+/**
+ * @returns {Promise<{ v7?: {version, capCompactionSummaryPreservingSuffix, capCompactionSummary, chunk},
+ *                     v9?: {version, budgetCompactionSummary, chunk}, skipped: string[] }>}
+ */
+export async function loadPeers({ openclaw7Dir, openclaw9Dir }) {
+  const out = { skipped: [] }
+  isolate()
+  const version = (dir) => JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version
+
+  if (!openclaw9Dir || !fs.existsSync(path.join(openclaw9Dir, 'package.json'))) {
+    out.skipped.push('OpenClaw 2026.9.6: not installed (run `bash scripts/setup-bench.sh`)')
+  } else if (!nodeAtLeast(24, 16)) {
+    out.skipped.push(`OpenClaw 2026.9.6: needs Node >= 24.16 (this is ${process.version})`)
+  } else {
+    try {
+      const chunk = findChunk(openclaw9Dir, '\nfunction budgetCompactionSummary(')
+      if (!chunk) throw new Error('no dist chunk defines budgetCompactionSummary')
+      await silenceLogger(openclaw9Dir)
+      const testing = await importWithVitest(chunk)
+      if (typeof testing?.budgetCompactionSummary !== 'function') throw new Error(`${chunk} published no testing.budgetCompactionSummary`)
+      out.v9 = { version: version(openclaw9Dir), budgetCompactionSummary: testing.budgetCompactionSummary, chunk }
+    } catch (error) {
+      out.skipped.push(`OpenClaw 2026.9.6: failed to load (${error.message})`)
+    }
+  }
+
+  if (!openclaw7Dir || !fs.existsSync(path.join(openclaw7Dir, 'package.json'))) {
+    out.skipped.push('OpenClaw 2026.7.2: not installed (run `bash scripts/setup-oracle.sh`)')
+  } else if (!nodeAtLeast(22, 22)) {
+    out.skipped.push(`OpenClaw 2026.7.2: needs Node >= 22.22 (this is ${process.version})`)
+  } else {
+    try {
+      const chunk = findChunk(openclaw7Dir, '\nfunction capCompactionSummaryPreservingSuffix(')
+      if (!chunk) throw new Error('no dist chunk defines capCompactionSummaryPreservingSuffix')
+      await silenceLogger(openclaw7Dir)
+      const testing = await importWithVitest(chunk)
+      if (typeof testing?.capCompactionSummaryPreservingSuffix !== 'function') throw new Error(`${chunk} published no testing API`)
+      out.v7 = {
+        version: version(openclaw7Dir),
+        capCompactionSummaryPreservingSuffix: testing.capCompactionSummaryPreservingSuffix,
+        capCompactionSummary: testing.capCompactionSummary,
+        chunk,
+      }
+    } catch (error) {
+      out.skipped.push(`OpenClaw 2026.7.2: failed to load (${error.message})`)
+    }
+  }
+  return out
+}
+
+/**
+ * The suffix as 2026.9.6's assembleSuffix hands it to budgetCompactionSummary: the text plus the
+ * item starts of its `## Recent turns preserved verbatim` section (so that its tail cut lands on an
+ * item start there, as in the real handler). Built once per input, outside the timed calls.
+ */
+export function structuredSuffix(suffix) {
+  const heading = '## Recent turns preserved verbatim\n'
+  const at = suffix.indexOf(heading)
+  if (at < 0) return { text: suffix, contextRanges: [] }
+  const start = at - 2 >= 0 && suffix.startsWith('\n\n', at - 2) ? at - 2 : at
+  let end = suffix.indexOf('\n\n## Tool Failures', at)
+  if (end < 0) end = suffix.indexOf('\n\n<read-files>', at)
+  if (end < 0) end = suffix.indexOf('\n\n<workspace-critical-rules>', at)
+  if (end < 0) end = suffix.length
+  const segmentStarts = []
+  const re = /\n- (?:User|Assistant|Tool result \([^)]*\)): /g
+  re.lastIndex = at + heading.length - 1
+  for (let m = re.exec(suffix); m && m.index < end; m = re.exec(suffix)) segmentStarts.push(m.index + 1)
+  return { text: suffix, contextRanges: [{ start, end, segmentStarts }] }
+}
