@@ -13,10 +13,9 @@ use openclaw_context_core::compaction::{self, CapReport};
 use openclaw_context_core::persistent_chat;
 
 /// OpenClaw 2026.7.x's `capCompactionSummary`, bit for bit: the summary as
-/// is when `maxChars <= 0` or it fits; else its UTF-16-safe prefix plus
-/// a blank line and `[Compaction summary truncated to fit budget]` (46 units
-/// in all); the bare prefix when
-/// even the marker does not fit.
+/// is when `maxChars <= 0` or it fits; else its UTF-16-safe prefix plus a
+/// blank line and `[Compaction summary truncated to fit budget]` (46 units in
+/// all); the bare prefix when even the marker does not fit.
 ///
 /// `maxChars` defaults to 16000 (also for `NaN`); `Infinity` means no cap.
 /// Throws a `TypeError` for a non-string `summary` or non-number `maxChars`.
