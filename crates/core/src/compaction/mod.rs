@@ -151,12 +151,12 @@ pub fn cap_preserving_suffix(
         .min(total)
         .min(body.len());
     let suffix_budget = suffix.len().min(total - body_floor);
-    let capped_suffix: Cow<[u16]> = if suffix.len() <= suffix_budget {
-        Cow::Borrowed(suffix)
+    let capped_suffix = if suffix.len() <= suffix_budget {
+        suffix::Pieces::whole(suffix)
     } else {
         // What the body could still use if the suffix came in short.
         let body_appetite = body.len().saturating_sub(total - suffix_budget);
-        Cow::Owned(suffix::cap_suffix(suffix, suffix_budget, body_appetite))
+        suffix::cap_suffix(suffix, suffix_budget, body_appetite)
     };
     // A suffix cut at a boundary may come in under its budget: the body
     // gets what is left.
@@ -177,7 +177,10 @@ pub fn cap_preserving_suffix(
             &options.protected_identifiers,
         ))
     };
-    let summary = concat(&capped_body, &capped_suffix);
+    // Written once: the body, then the suffix's pieces.
+    let mut summary = Vec::with_capacity(capped_body.len() + capped_suffix.len());
+    summary.extend_from_slice(&capped_body);
+    capped_suffix.append_to(&mut summary);
     debug_assert!(summary.len() <= total);
     CapReport {
         body_trimmed: capped_body.len() != body.len(),

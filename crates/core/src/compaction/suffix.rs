@@ -2,6 +2,7 @@
 //! go first, the cut lands at an item or line start, a marker line stands
 //! where text was removed, and the closing workspace-rules block stays whole.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::SUFFIX_TRUNCATED_MARKER;
@@ -237,25 +238,54 @@ fn rules_block_start(suffix: &[u16]) -> Option<usize> {
     Some(start)
 }
 
+/// A capped suffix as pieces of the original and of the marker, so the
+/// caller writes it once, straight after the body, instead of copying a
+/// rendered suffix again.
+#[derive(Debug, Default)]
+pub(super) struct Pieces<'a>(Vec<Cow<'a, [u16]>>);
+
+impl<'a> Pieces<'a> {
+    pub(super) fn whole(text: &'a [u16]) -> Self {
+        Pieces(vec![Cow::Borrowed(text)])
+    }
+
+    fn push(&mut self, piece: impl Into<Cow<'a, [u16]>>) {
+        let piece = piece.into();
+        if !piece.is_empty() {
+            self.0.push(piece);
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.0.iter().map(|piece| piece.len()).sum()
+    }
+
+    pub(super) fn append_to(&self, out: &mut Vec<u16>) {
+        for piece in &self.0 {
+            out.extend_from_slice(piece);
+        }
+    }
+}
+
 /// Caps `suffix` (longer than `budget`) to at most `budget` units.
 /// `body_appetite` is how many more units the body could use: budget the
 /// suffix leaves unused goes there, so it is not wasted.
-pub fn cap_suffix(suffix: &[u16], budget: usize, body_appetite: usize) -> Vec<u16> {
+pub(super) fn cap_suffix(suffix: &[u16], budget: usize, body_appetite: usize) -> Pieces<'_> {
     match rules_block_start(suffix) {
         Some(start) if suffix.len() - start <= budget => {
             let (head, rules) = suffix.split_at(start);
-            cut_head(head, rules, budget, body_appetite).unwrap_or_else(|| rules.to_vec())
+            cut_head(head, rules, budget, body_appetite).unwrap_or_else(|| Pieces::whole(rules))
         }
         // No rules block, or one that cannot fit whole: cut the suffix as one.
         _ => cut_head(suffix, &[], budget, body_appetite)
-            .unwrap_or_else(|| bare_tail(suffix, budget)),
+            .unwrap_or_else(|| Pieces::whole(bare_tail(suffix, budget))),
     }
 }
 
 /// A tail of at most `budget` units, for budgets too small even for the
 /// marker: from a line start when one is in reach, else from a grapheme
 /// boundary, without leading blank space.
-fn bare_tail(suffix: &[u16], budget: usize) -> Vec<u16> {
+fn bare_tail(suffix: &[u16], budget: usize) -> &[u16] {
     let mut tail = grapheme_suffix(suffix, budget);
     let starts_a_line = tail.len() == suffix.len() || suffix[suffix.len() - tail.len() - 1] == LF;
     if !starts_a_line {
@@ -266,7 +296,7 @@ fn bare_tail(suffix: &[u16], budget: usize) -> Vec<u16> {
         }
     }
     let skip = tail.iter().take_while(|&&u| is_js_whitespace(u)).count();
-    tail[skip..].to_vec()
+    &tail[skip..]
 }
 
 struct Plan<'a> {
@@ -276,25 +306,23 @@ struct Plan<'a> {
     lead: Vec<u16>,
 }
 
-impl Plan<'_> {
+impl<'a> Plan<'a> {
     /// The output for a cut at `cut` (`None` keeps nothing of the head).
-    fn render(&self, cut: Option<&Line>) -> Vec<u16> {
-        let mut out = Vec::with_capacity(self.rendered_len(cut));
-        out.extend_from_slice(&self.lead);
-        if let Some(line) = cut {
-            if let Some(header) = line.section_header {
-                let header_line = line_at(self.head, header);
-                out.extend_from_slice(trim_line_end(header_line));
-                out.push(LF);
+    fn render(&self, cut: Option<&Line>) -> Pieces<'a> {
+        let mut out = Pieces::default();
+        match cut {
+            Some(line) => {
+                out.push(self.lead.clone());
+                if let Some(header) = line.section_header {
+                    out.push(trim_line_end(line_at(self.head, header)));
+                    out.push(vec![LF]);
+                }
+                out.push(&self.head[line.range.start..]);
             }
-            out.extend_from_slice(&self.head[line.range.start..]);
-        } else {
             // Nothing kept of the head: the marker ends without blank lines.
-            while out.last() == Some(&LF) {
-                out.pop();
-            }
+            None => out.push(self.lead[..self.lead.len() - 2].to_vec()),
         }
-        out.extend_from_slice(self.rules);
+        out.push(self.rules);
         out
     }
 
@@ -323,7 +351,12 @@ fn line_at(text: &[u16], start: usize) -> &[u16] {
 
 /// Cuts `head` from its start so that the marker, the rest of `head` and
 /// `rules` fit `budget`. None when not even the marker and `rules` fit.
-fn cut_head(head: &[u16], rules: &[u16], budget: usize, body_appetite: usize) -> Option<Vec<u16>> {
+fn cut_head<'a>(
+    head: &'a [u16],
+    rules: &'a [u16],
+    budget: usize,
+    body_appetite: usize,
+) -> Option<Pieces<'a>> {
     let lead = encode(&format!("\n\n{SUFFIX_TRUNCATED_MARKER}\n\n"));
     let plan = Plan { head, rules, lead };
     // No cut before this can fit: only the lines from here on are read.
@@ -370,12 +403,13 @@ fn cut_head(head: &[u16], rules: &[u16], budget: usize, body_appetite: usize) ->
     let room = room.saturating_sub(2);
     let text = &head[last_start..];
     let tail = grapheme_suffix(text, room);
-    let mut out = plan.lead.clone();
     if tail.is_empty() {
         return Some(plan.render(None));
     }
-    out.extend_from_slice(tail);
-    out.extend_from_slice(rules);
+    let mut out = Pieces::default();
+    out.push(plan.lead.clone());
+    out.push(tail);
+    out.push(rules);
     debug_assert!(out.len() <= budget);
     Some(out)
 }
