@@ -165,14 +165,7 @@ console.log(`bench: addon ${native.__napiBindingTarget}; load average ${os.loada
 // 1. Compaction cap
 // ---------------------------------------------------------------------------------------------
 /** The seed's proposed rule in plain JS: a half-budget floor for the body, the suffix's tail sliced. */
-function seedProposedRule(body, suffix, maxChars) {
-  if (!suffix) return native.capCompactionSummary(body, maxChars)
-  if (maxChars <= 0 || body.length + suffix.length <= maxChars) return body + suffix
-  const bodyBudget = Math.min(body.length, Math.ceil(maxChars / 2))
-  const suffixBudget = Math.min(suffix.length, maxChars - bodyBudget)
-  const head = body.length <= maxChars - suffixBudget ? body : body.slice(0, maxChars - suffixBudget)
-  return head + suffix.slice(suffix.length - suffixBudget)
-}
+const seedProposedRule = (body, suffix, maxChars) => shapes.seedProposedRule(body, suffix, maxChars, native.capCompactionSummary)
 
 /** Body ≈ 1/4, suffix ≈ 3/4 of `units` (a structured body; 13 tool results a turn, as in the seed). */
 function inputOfSize(units) {

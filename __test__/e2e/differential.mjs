@@ -82,7 +82,7 @@ function invariantsHold(body, suffix, max, out) {
   }
   return true;
 }
-const corpus = { cases: 0, realClean: 0, oursClean: 0 };
+const corpus = { cases: 0, realClean: 0, seedRuleClean: 0, oursClean: 0 };
 for (let i = 0; i < 400; i++) {
   const next = shapes.rng(1000 + i);
   const body = shapes.structuredBody({ seed: i, linesPerSection: 2 + Math.floor(next() * 30), crlf: next() < 0.1 });
@@ -94,6 +94,7 @@ for (let i = 0; i < 400; i++) {
   corpus.cases++;
   if (invariantsHold(body, suffix, max, testing.capCompactionSummaryPreservingSuffix(body, suffix, max))) corpus.realClean++;
   if (invariantsHold(body, suffix, max, native.capCompactionSummaryPreservingSuffix(body, suffix, max))) corpus.oursClean++;
+  if (invariantsHold(body, suffix, max, shapes.seedProposedRule(body, suffix, max, testing.capCompactionSummary))) corpus.seedRuleClean++;
 }
 
 process.stdout.write(JSON.stringify({ properties, seed, corpus }) + "\n");

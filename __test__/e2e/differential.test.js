@@ -41,7 +41,7 @@ describe('against the real OpenClaw 2026.7.2-beta.4', () => {
 
   test('realistic corpus: every case keeps the invariants (OpenClaw does not)', () => {
     const { corpus } = result
-    console.log(`corpus: ${corpus.cases} cases; OpenClaw 2026.7.2 clean on ${corpus.realClean}, ours on ${corpus.oursClean}`)
+    console.log(`corpus: ${corpus.cases} cases; OpenClaw 2026.7.2 clean on ${corpus.realClean}, the seed's proposed JS rule on ${corpus.seedRuleClean}, ours on ${corpus.oursClean}`)
     expect(corpus.oursClean).toBe(corpus.cases)
     expect(corpus.realClean).toBeLessThan(corpus.cases)
   })
