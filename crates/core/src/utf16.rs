@@ -261,13 +261,16 @@ pub fn is_js_whitespace(unit: u16) -> bool {
 }
 
 /// First index of `needle` in `haystack` (an empty needle is found at 0).
+///
+/// memchr's memmem over the bytes (linear in the worst case; a byte match
+/// counts only where it starts a whole unit).
 pub fn find(haystack: &[u16], needle: &[u16]) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);
     }
-    let first = needle[0];
-    let last_start = haystack.len().checked_sub(needle.len())?;
-    (0..=last_start).find(|&i| haystack[i] == first && haystack[i..i + needle.len()] == *needle)
+    memchr::memmem::find_iter(as_bytes(haystack), as_bytes(needle))
+        .find(|byte| byte % 2 == 0)
+        .map(|byte| byte / 2)
 }
 
 pub fn contains(haystack: &[u16], needle: &[u16]) -> bool {
@@ -355,6 +358,9 @@ mod tests {
 
     #[test]
     fn find_matches_utf16() {
+        // A byte-level match across two units is not a match.
+        assert_eq!(find(&[0x4241, 0x4443], &[0x4342]), None);
+        assert_eq!(find(&[0x0041, 0x4100, 0x4142], &[0x4142]), Some(2));
         let text = u("id: ses_😀_42 end");
         assert_eq!(find(&text, &u("ses_😀_42")), Some(4));
         assert!(!contains(&text, &u("ses_43")));
