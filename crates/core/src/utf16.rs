@@ -268,9 +268,18 @@ pub fn find(haystack: &[u16], needle: &[u16]) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);
     }
-    memchr::memmem::find_iter(as_bytes(haystack), as_bytes(needle))
-        .find(|byte| byte % 2 == 0)
-        .map(|byte| byte / 2)
+    let bytes = as_bytes(haystack);
+    let finder = memchr::memmem::Finder::new(as_bytes(needle));
+    // Not find_iter: its matches do not overlap, and a match at an odd
+    // offset could hide an aligned one that overlaps it.
+    let mut from = 0;
+    while let Some(at) = finder.find(&bytes[from..]).map(|at| from + at) {
+        if at % 2 == 0 {
+            return Some(at / 2);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 pub fn contains(haystack: &[u16], needle: &[u16]) -> bool {
@@ -360,6 +369,8 @@ mod tests {
     fn find_matches_utf16() {
         // A byte-level match across two units is not a match.
         assert_eq!(find(&[0x4241, 0x4443], &[0x4342]), None);
+        // An unaligned match overlapping an aligned one does not hide it.
+        assert_eq!(find(&[0xAA00, 0xAAAA, 0xAAAA], &[0xAAAA, 0xAAAA]), Some(1));
         assert_eq!(find(&[0x0041, 0x4100, 0x4142], &[0x4142]), Some(2));
         let text = u("id: ses_😀_42 end");
         assert_eq!(find(&text, &u("ses_😀_42")), Some(4));
