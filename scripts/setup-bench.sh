@@ -34,13 +34,8 @@ peer_pkg="$peer_root/node_modules/openclaw"
 # A scratch HOME and npm cache, as in setup-oracle: nothing touches the user's ~/.openclaw or npm cache.
 scratch_home="$cache_dir/home"
 mkdir -p "$scratch_home"
-global_npmrc="$(npm config get globalconfig 2>/dev/null || true)"
-
-npm_scratch() {
-  local env=(HOME="$scratch_home" npm_config_cache="$scratch_home/.npm")
-  [[ -n "$global_npmrc" && -f "$global_npmrc" ]] && env+=(npm_config_globalconfig="$global_npmrc")
-  env "${env[@]}" npm --no-audit --no-fund --no-update-notifier --loglevel=error "$@"
-}
+# shellcheck source=npm-scratch.sh
+source "$script_dir/npm-scratch.sh"
 
 installed_version() {
   [[ -f "$peer_pkg/package.json" ]] || return 0

