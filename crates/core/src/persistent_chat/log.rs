@@ -175,8 +175,11 @@ impl Default for TailOptions {
 /// Reads backwards from the length the file had when opened, so the cost
 /// follows `limit` and the entries' sizes, never the log's size, and a
 /// concurrent append cannot hand us half a line. A last line without its
-/// `\n` is an append in progress: skipped and counted. A file that shrinks
-/// meanwhile (truncated, rotated in place) yields the entries read so far.
+/// `\n` is an append in progress: skipped and counted. Every entry returned
+/// was a whole line of the file: one that reads differently when checked at
+/// the end (the file was truncated or rewritten in place meanwhile) makes the
+/// read start again from the file's new end; after three tries such lines
+/// are skipped and counted.
 pub fn read_log_tail(path: &Path, limit: usize) -> Result<LogTail, CoreError> {
     read_log_tail_with(path, limit, TailOptions::default())
 }
@@ -199,9 +202,10 @@ pub(crate) fn read_log_tail_with(
         return Ok(LogTail::default());
     }
     let read_error = |err: io::Error| CoreError::io(&err, "read", &path.to_string_lossy());
-    // A file rewritten in place while we read it (truncated and refilled)
-    // shows as a line that reads differently in one piece than it did across
-    // two blocks: start again from the file's new end, a few times at most.
+    // A file rewritten in place while we read it (truncated and refilled) can
+    // hand us a line glued from two versions of the file, often valid JSON.
+    // Every line we return is read again at the end of the pass; when one
+    // reads differently, start again from the file's new end, a few times.
     let mut end = metadata.len();
     let mut attempt = 1;
     loop {
@@ -218,7 +222,7 @@ pub(crate) fn read_log_tail_with(
 const MAX_READ_ATTEMPTS: usize = 3;
 
 /// One pass from `end` backwards; `None` when the file changed under it
-/// (unless `last`: then the changed line is skipped and counted).
+/// (unless `last`: then the lines that changed are skipped and counted).
 fn read_tail_once(
     file: &File,
     end: u64,
@@ -226,7 +230,26 @@ fn read_tail_once(
     options: TailOptions,
     last: bool,
 ) -> io::Result<Option<LogTail>> {
-    let mut tail = LogTail::default();
+    read_tail_lines(file, end, limit, options)?.checked(file, last)
+}
+
+/// A pass's entries, newest first, with the bytes each was parsed from.
+struct TailRead {
+    tail: LogTail,
+    sources: Vec<LineBytes>,
+}
+
+fn read_tail_lines(
+    file: &File,
+    end: u64,
+    limit: usize,
+    options: TailOptions,
+) -> io::Result<TailRead> {
+    let mut read = TailRead {
+        tail: LogTail::default(),
+        sources: Vec::new(),
+    };
+    let tail = &mut read.tail;
     let mut lines = BackwardLines::new(file, end, options)?;
     if lines.last_line_is_torn() {
         if let Some(line) = lines.prev_line()? {
@@ -236,29 +259,50 @@ fn read_tail_once(
     while tail.entries.len() < limit {
         match lines.prev_line()? {
             None => break,
-            Some(BackLine::Changed) if !last => return Ok(None),
-            Some(BackLine::Whole(bytes)) if is_blank(&bytes) => {}
-            Some(BackLine::Whole(bytes)) => match parse_log_line(&bytes) {
-                Some(entry) => tail.entries.push(entry),
+            Some(BackLine::Whole(line)) if is_blank(&line.bytes) => {}
+            Some(BackLine::Whole(line)) => match parse_log_line(&line.bytes) {
+                Some(entry) => {
+                    tail.entries.push(entry);
+                    read.sources.push(line);
+                }
                 None => tail.skipped_lines += 1,
             },
             Some(line) => tail.count_skipped(&line),
         }
     }
-    tail.entries.reverse();
-    Ok(Some(tail))
+    Ok(read)
+}
+
+impl TailRead {
+    /// The entries oldest first once every one of them reads the same again;
+    /// `None` if one does not (unless `last`: then it is skipped and counted).
+    fn checked(self, file: &File, last: bool) -> io::Result<Option<LogTail>> {
+        let TailRead { mut tail, sources } = self;
+        let unchanged = lines_read_unchanged(file, &sources)?;
+        let changed = unchanged.iter().filter(|same| !**same).count();
+        if changed > 0 {
+            if !last {
+                return Ok(None);
+            }
+            let mut keep = unchanged.iter();
+            tail.entries
+                .retain(|_| keep.next().copied().unwrap_or(false));
+            tail.skipped_lines += changed;
+        }
+        tail.entries.reverse();
+        Ok(Some(tail))
+    }
 }
 
 impl LogTail {
     fn count_skipped(&mut self, line: &BackLine) {
         match line {
-            BackLine::Whole(bytes) if is_blank(bytes) => {}
+            BackLine::Whole(line) if is_blank(&line.bytes) => {}
             BackLine::Whole(_) => self.skipped_lines += 1,
             BackLine::Oversized => {
                 self.skipped_lines += 1;
                 self.oversized_lines += 1;
             }
-            BackLine::Changed => self.skipped_lines += 1,
         }
     }
 }
@@ -267,14 +311,66 @@ fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
+/// A line as read, and where it starts in the file.
+struct LineBytes {
+    start: u64,
+    /// Without its `\n`.
+    bytes: Vec<u8>,
+}
+
+impl LineBytes {
+    /// Offset of the `\n` that ends it.
+    fn newline(&self) -> u64 {
+        self.start + self.bytes.len() as u64
+    }
+}
+
 enum BackLine {
-    /// The line's bytes, without its `\n`.
-    Whole(Vec<u8>),
+    Whole(LineBytes),
     /// Longer than the cap; its bytes were not kept.
     Oversized,
-    /// A line read across two blocks that reads differently in one piece:
-    /// the file changed between the reads.
-    Changed,
+}
+
+/// For each line (newest first, as read), whether the file still holds it
+/// whole: the same bytes between a `\n` (or the file's start) and a `\n`.
+///
+/// Lines come from several reads (blocks read backwards, and a read the
+/// kernel may split); a file truncated and refilled between two of them
+/// glues two versions into one line. One read of the finished span cannot
+/// reproduce the same glue, so a line that reads the same here was written.
+/// Adjacent lines are checked with one read.
+fn lines_read_unchanged(file: &File, lines: &[LineBytes]) -> io::Result<Vec<bool>> {
+    let mut unchanged = Vec::with_capacity(lines.len());
+    let mut buffer = Vec::new();
+    let mut run_end = 0;
+    while run_end < lines.len() {
+        // lines[run_start..run_end] are adjacent in the file, newest first.
+        let run_start = run_end;
+        run_end += 1;
+        while run_end < lines.len() && lines[run_end].newline() + 1 == lines[run_end - 1].start {
+            run_end += 1;
+        }
+        let oldest = &lines[run_end - 1];
+        let from = oldest.start.saturating_sub(1);
+        let to = lines[run_start].newline() + 1;
+        let Ok(size) = usize::try_from(to - from) else {
+            unchanged.extend(std::iter::repeat_n(false, run_end - run_start));
+            continue;
+        };
+        buffer.clear();
+        buffer.resize(size, 0);
+        let read = read_full_at(file, &mut buffer, from)?;
+        let held = &buffer[..read];
+        for line in &lines[run_start..run_end] {
+            let at = (line.start - from) as usize;
+            let newline = at + line.bytes.len();
+            let same = (line.start == 0 || held.get(at - 1) == Some(&b'\n'))
+                && held.get(at..newline) == Some(&line.bytes[..])
+                && held.get(newline) == Some(&b'\n');
+            unchanged.push(same);
+        }
+    }
+    Ok(unchanged)
 }
 
 /// Lines of a file from the end backwards, read in growing blocks.
@@ -288,9 +384,6 @@ struct BackwardLines<'f> {
     options: TailOptions,
     torn: bool,
     exhausted: bool,
-    /// Offsets where one block read ended and the next began: a line across
-    /// one is checked again in a single read.
-    seams: Vec<u64>,
 }
 
 impl<'f> BackwardLines<'f> {
@@ -303,7 +396,6 @@ impl<'f> BackwardLines<'f> {
             options,
             torn: false,
             exhausted: end == 0,
-            seams: Vec::new(),
         };
         if !lines.exhausted && !lines.read_block()? {
             lines.exhausted = true;
@@ -328,15 +420,15 @@ impl<'f> BackwardLines<'f> {
                 return Ok(None);
             }
             if let Some(newline) = self.window.iter().rposition(|&b| b == b'\n') {
-                let line_start = self.start + newline as u64 + 1;
-                let line = self.window.split_off(newline + 1);
+                let start = self.start + newline as u64 + 1;
+                let bytes = self.window.split_off(newline + 1);
                 self.window.truncate(newline);
-                return self.checked(line_start, line).map(Some);
+                return Ok(Some(self.classify(start, bytes)));
             }
             if self.start == 0 {
                 self.exhausted = true;
-                let line = std::mem::take(&mut self.window);
-                return self.checked(0, line).map(Some);
+                let bytes = std::mem::take(&mut self.window);
+                return Ok(Some(self.classify(0, bytes)));
             }
             if self.window.len() > self.options.max_line_bytes {
                 return self.skip_rest_of_oversized_line().map(Some);
@@ -347,32 +439,11 @@ impl<'f> BackwardLines<'f> {
         }
     }
 
-    /// The line at `line_start`, classified; read again in one piece when it
-    /// was put together from two block reads (its `\n` included).
-    fn checked(&self, line_start: u64, line: Vec<u8>) -> io::Result<BackLine> {
-        let line_end = line_start + line.len() as u64;
-        let crosses_seam = self
-            .seams
-            .iter()
-            .any(|&seam| line_start < seam && seam <= line_end);
-        if crosses_seam && line.len() <= self.options.max_line_bytes {
-            let mut again = vec![0; line.len() + 1];
-            let read = read_full_at(self.file, &mut again, line_start)?;
-            let same = read >= line.len()
-                && again[..line.len()] == line[..]
-                && (read == line.len() || again[line.len()] == b'\n');
-            if !same {
-                return Ok(BackLine::Changed);
-            }
-        }
-        Ok(self.classify(line))
-    }
-
-    fn classify(&self, line: Vec<u8>) -> BackLine {
-        if line.len() > self.options.max_line_bytes {
+    fn classify(&self, start: u64, bytes: Vec<u8>) -> BackLine {
+        if bytes.len() > self.options.max_line_bytes {
             BackLine::Oversized
         } else {
-            BackLine::Whole(line)
+            BackLine::Whole(LineBytes { start, bytes })
         }
     }
 
@@ -407,9 +478,6 @@ impl<'f> BackwardLines<'f> {
             return Ok(false);
         }
         buf[size..].copy_from_slice(&self.window);
-        if !self.window.is_empty() {
-            self.seams.push(self.start);
-        }
         self.window = buf;
         self.start = offset;
         self.block = (self.block * 2).min(self.options.max_block.max(1));
@@ -446,15 +514,23 @@ mod tests {
             .collect()
     }
 
+    fn numbered_lines(word: &str, role: &str, count: usize) -> String {
+        (0..count)
+            .map(|n| {
+                format!("{{\"role\":\"{role}\",\"text\":\"{word} {n}\",\"id\":\"{word}{n}\"}}\n")
+            })
+            .collect()
+    }
+
     /// A line in two blocks whose file is rewritten in place between the two
-    /// block reads: read whole again, it differs, so it is reported as
-    /// changed instead of glued together from two versions of the file.
+    /// block reads comes out glued from both versions, as valid JSON; the
+    /// check at the end of the pass finds it, and the read starts again.
     #[test]
     fn a_file_rewritten_between_block_reads_never_glues_two_versions() {
         let dir = TempDir::new("log-rewrite");
-        let old: String = (0..4)
-            .map(|n| format!("{{\"role\":\"user\",\"text\":\"old {n}\",\"id\":\"o{n}\"}}\n"))
-            .collect();
+        let old = numbered_lines("old", "user", 4);
+        let new = numbered_lines("new", "tool", 4);
+        assert_eq!(new.len(), old.len());
         let path = dir.file("log.jsonl", old.as_bytes());
         let file = File::open(&path).unwrap();
         let options = TailOptions {
@@ -462,23 +538,74 @@ mod tests {
             max_block: 24,
             ..TailOptions::default()
         };
-        let mut lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
         // The first block holds part of the last line only.
-        let new: String = (0..4)
-            .map(|n| format!("{{\"role\":\"tool\",\"text\":\"new {n}\",\"id\":\"n{n}\"}}\n"))
-            .collect();
-        assert_eq!(new.len(), old.len());
+        let mut lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
         std::fs::write(&path, new.as_bytes()).unwrap();
-        match lines.prev_line().unwrap() {
-            Some(BackLine::Changed) => {}
-            Some(BackLine::Whole(bytes)) => {
-                panic!("glued line {:?}", String::from_utf8_lossy(&bytes))
-            }
-            _ => panic!("expected a changed line"),
-        }
-        // Reading the tail starts again and returns only the new version.
+        let Some(BackLine::Whole(glued)) = lines.prev_line().unwrap() else {
+            panic!("expected a line");
+        };
+        let glued_text = String::from_utf8(glued.bytes.clone()).unwrap();
+        assert!(!old.lines().chain(new.lines()).any(|l| l == glued_text));
+        assert!(parse_log_line(&glued.bytes).is_some(), "{glued_text}");
+        assert_eq!(lines_read_unchanged(&file, &[glued]).unwrap(), [false]);
         let tail = read_log_tail_with(&path, 10, options).unwrap();
         assert_eq!(texts(&tail), ["new 0", "new 1", "new 2", "new 3"]);
+        assert_eq!(tail.skipped_lines, 0);
+    }
+
+    /// A pass whose lines no longer read the same is started again; on the
+    /// last try the lines that changed are skipped and counted, the others kept.
+    #[test]
+    fn lines_that_changed_after_they_were_read_are_never_returned() {
+        let dir = TempDir::new("log-changed");
+        let content = numbered_lines("m", "user", 5);
+        let path = dir.file("log.jsonl", content.as_bytes());
+        let file = File::open(&path).unwrap();
+        let end = content.len() as u64;
+        let options = TailOptions::default();
+        let edited = content.replacen("\"m 3\"", "\"M 3\"", 1);
+        let read = read_tail_lines(&file, end, 10, options).unwrap();
+        std::fs::write(&path, edited.as_bytes()).unwrap();
+        assert!(read.checked(&file, false).unwrap().is_none());
+        std::fs::write(&path, content.as_bytes()).unwrap();
+        let read = read_tail_lines(&file, end, 10, options).unwrap();
+        std::fs::write(&path, edited.as_bytes()).unwrap();
+        let tail = read.checked(&file, true).unwrap().unwrap();
+        assert_eq!(texts(&tail), ["m 0", "m 1", "m 2", "m 4"]);
+        assert_eq!(tail.skipped_lines, 1);
+        // Unchanged, the same pass is returned as read.
+        let read = read_tail_lines(&file, end, 10, options).unwrap();
+        let tail = read.checked(&file, false).unwrap().unwrap();
+        assert_eq!(texts(&tail), ["m 0", "m 1", "m 2", "M 3", "m 4"]);
+    }
+
+    /// The check reads adjacent lines in one piece and looks at the `\n` on
+    /// both sides: a line that is now the tail of a longer one, or cut short,
+    /// was not written as read.
+    #[test]
+    fn the_check_sees_joined_shortened_and_separate_lines() {
+        let dir = TempDir::new("log-check");
+        let path = dir.file("log.jsonl", b"aa\nbb\n\ncc\n");
+        let file = File::open(&path).unwrap();
+        let line = |start: u64, text: &str| LineBytes {
+            start,
+            bytes: text.as_bytes().to_vec(),
+        };
+        // Newest first; "bb" and "cc" are not adjacent (a blank line between).
+        let lines = [line(7, "cc"), line(3, "bb"), line(0, "aa")];
+        assert_eq!(lines_read_unchanged(&file, &lines).unwrap(), [true; 3]);
+        std::fs::write(&path, b"aaXbb\n\ncc\n").unwrap();
+        assert_eq!(
+            lines_read_unchanged(&file, &lines).unwrap(),
+            [true, false, false]
+        );
+        std::fs::write(&path, b"aa\nbb\n\ncc").unwrap();
+        assert_eq!(
+            lines_read_unchanged(&file, &lines).unwrap(),
+            [false, true, true]
+        );
+        std::fs::write(&path, b"").unwrap();
+        assert_eq!(lines_read_unchanged(&file, &lines).unwrap(), [false; 3]);
     }
 
     #[test]
@@ -692,7 +819,7 @@ mod tests {
         let mut lines = BackwardLines::new(&file, metadata.len(), TailOptions::default()).unwrap();
         assert!(!lines.last_line_is_torn());
         assert!(
-            matches!(lines.prev_line().unwrap(), Some(BackLine::Whole(b)) if b == line(1).trim_end().as_bytes())
+            matches!(lines.prev_line().unwrap(), Some(BackLine::Whole(l)) if l.bytes == line(1).trim_end().as_bytes())
         );
         assert!(lines.prev_line().unwrap().is_none());
     }
@@ -719,7 +846,7 @@ mod tests {
             .unwrap();
         let mut whole = 1;
         while let Some(line) = lines.prev_line().unwrap() {
-            assert!(matches!(line, BackLine::Whole(ref b) if parse_log_line(b).is_some()));
+            assert!(matches!(line, BackLine::Whole(ref l) if parse_log_line(&l.bytes).is_some()));
             whole += 1;
         }
         assert!(whole < 40);
