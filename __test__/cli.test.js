@@ -14,19 +14,11 @@ const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const native = require('../index.js')
 const { locateFunction } = require('../cli/js-scan')
 
-const HEADINGS = ['## Decisions', '## Open TODOs', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers']
+const { HEADINGS, FAKE_FUNCTION, fakeChunk, UTF16_SLICE } = require('./fixtures/fake-openclaw-dist.js')
+
 const BODY = HEADINGS.map((h, i) => `${h}\n- item ${i}`).join('\n\n')
 const CHUNK = 'selection-XYZ.js'
 
-// A stand-in for OpenClaw 2026.7's compaction chunk, written for these tests: the
-// function has the same signature and the same flaw (a suffix that reaches the
-// budget evicts the whole body).
-const FAKE_FUNCTION = `function capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {
-\tif (!suffix) return capCompactionSummary(summaryBody, maxChars);
-\tif (maxChars <= 0) return capCompactionSummary(\`\${summaryBody}\${suffix}\`, maxChars);
-\tif (suffix.length >= maxChars) return sliceUtf16Safe(suffix, -maxChars);
-\treturn \`\${capCompactionSummary(summaryBody, Math.max(0, maxChars - suffix.length))}\${suffix}\`;
-}`
 // The same flaw, written so that naive brace counting ends the function too early.
 const TRICKY_FUNCTION = `function capCompactionSummaryPreservingSuffix(summaryBody, suffix = "}", maxChars = MAX_COMPACTION_SUMMARY_CHARS) {
 \t// a closing brace in a comment: }
@@ -37,33 +29,6 @@ const TRICKY_FUNCTION = `function capCompactionSummaryPreservingSuffix(summaryBo
 \tif (suffix.length >= maxChars) return sliceUtf16Safe(suffix, -maxChars);
 \treturn \`\${capCompactionSummary(summaryBody, Math.max(0, maxChars - suffix.length))}\${suffix}\`;
 }`
-
-function fakeChunk(fn) {
-  return [
-    'import { n as sliceUtf16Safe, r as truncateUtf16Safe } from "./utf16-slice-FAKE.js";',
-    '//#region a test fake of the compaction safeguard',
-    'const MAX_COMPACTION_SUMMARY_CHARS = 16e3;',
-    'const TRUNCATED = "\\n\\n[Compaction summary truncated to fit budget]";',
-    'function capCompactionSummary(summary, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {',
-    '\tif (maxChars <= 0 || summary.length <= maxChars) return summary;',
-    '\tconst budget = Math.max(0, maxChars - TRUNCATED.length);',
-    '\treturn budget <= 0 ? truncateUtf16Safe(summary, maxChars) : `${truncateUtf16Safe(summary, budget)}${TRUNCATED}`;',
-    '}',
-    ...(fn ? [fn] : []),
-    'function afterTheFunction() {',
-    '\treturn "still here ✓";', // a non-ASCII byte after the edit
-    '}',
-    `export { ${fn ? 'capCompactionSummaryPreservingSuffix as c, ' : ''}afterTheFunction as a };`,
-    '',
-  ].join('\n')
-}
-
-const UTF16_SLICE = [
-  'function sliceUtf16Safe(text, start, end) { return text.slice(start, end); }',
-  'function truncateUtf16Safe(text, max) { return text.slice(0, Math.max(0, max)); }',
-  'export { sliceUtf16Safe as n, truncateUtf16Safe as r };',
-  '',
-].join('\n')
 
 const temps = []
 afterAll(() => {
