@@ -487,7 +487,8 @@ describe('a file truncated or rotated while it is read', () => {
     beforeAll(async () => {
       // On tmpfs a read is copied page by page and a rewrite can land between two
       // pages of one read: the reader's old seam-only check let glued lines through
-      // there (dozens a minute) and never on ext4. Race on tmpfs when there is one.
+      // there (5-15 per 5 s in crates/core/tests/rewrite_race.rs), none on ext4 in
+      // our runs. Race on tmpfs when there is one.
       try {
         shm = fs.mkdtempSync('/dev/shm/occn-faults-log-')
       } catch {
