@@ -20,6 +20,7 @@ const WRITER = path.join(FIXTURES, 'log-writer.js')
 const READ_LOOP = path.join(FIXTURES, 'read-loop.js')
 const native = require('../index.js')
 const { entryFor, lineFor, linesBuffer } = require('./fixtures/faults/log-lines.js')
+const { thrown } = require('./fixtures/chat.js')
 
 const {
   readPersistentChatLogEntries: readLog,
@@ -40,15 +41,6 @@ afterAll(() => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true })
 })
 const tmpPath = (name) => path.join(tmp, `${counter++}-${name}`)
-
-function thrown(fn) {
-  try {
-    fn()
-  } catch (err) {
-    return err
-  }
-  throw new Error('expected a throw')
-}
 
 /** Runs call-log.js in a child; a timeout or a crash fails the test. */
 function callInChild(calls, { uid, gid, timeout = 10000, warmup } = {}) {
@@ -405,18 +397,27 @@ function readLoop(options, timeout = 30000) {
   return JSON.parse(result.stdout.trim().split('\n').pop())
 }
 
+/**
+ * Starts a writer in `mode` on an empty `logPath`, runs the read loop on it, and
+ * stops the writer (also when the loop fails); both sides' statistics.
+ */
+async function race(mode, logPath, writerOptions, loopOptions) {
+  fs.writeFileSync(logPath, '')
+  const writer = startWriter(mode, logPath, writerOptions)
+  let stats
+  let writerStats
+  try {
+    stats = readLoop({ path: logPath, ...loopOptions })
+  } finally {
+    writerStats = await writer.stop()
+  }
+  return { stats, writerStats }
+}
+
 describe('a writer appending during 10,000 reads', () => {
   test('every read returns only whole entries that were written, consecutive, in order, at most 25', async () => {
     const logPath = tmpPath('appended.jsonl')
-    fs.writeFileSync(logPath, '')
-    const writer = startWriter('append', logPath, { seed: 42 })
-    let stats
-    let writerStats
-    try {
-      stats = readLoop({ path: logPath, reads: 10000, limit: 25, consecutive: true, growing: true, report: true, reportEntries: 2 })
-    } finally {
-      writerStats = await writer.stop()
-    }
+    const { stats, writerStats } = await race('append', logPath, { seed: 42 }, { reads: 10000, limit: 25, consecutive: true, growing: true, report: true, reportEntries: 2 })
     console.log(
       `append race: ${stats.reads} reads in ${stats.ms} ms, ${stats.entries} entries checked, ${stats.emptyReads} empty reads, ` +
         `torn last lines seen (by the builder's report, one per read): ${stats.tornSeen} of ${stats.reportReads}; ` +
@@ -438,16 +439,7 @@ describe('a writer appending during 10,000 reads', () => {
 
 describe('a file truncated or rotated while it is read', () => {
   test('truncated to random lengths (mid-line too) and grown back with the same bytes: only whole, written entries', async () => {
-    const logPath = tmpPath('shrinking.jsonl')
-    fs.writeFileSync(logPath, '')
-    const writer = startWriter('shrink', logPath, { seed: 7 })
-    let stats
-    let writerStats
-    try {
-      stats = readLoop({ path: logPath, ms: 2500, limit: 25, consecutive: true })
-    } finally {
-      writerStats = await writer.stop()
-    }
+    const { stats, writerStats } = await race('shrink', tmpPath('shrinking.jsonl'), { seed: 7 }, { ms: 2500, limit: 25, consecutive: true })
     console.log(
       `shrink race: ${stats.reads} reads, ${stats.entries} entries checked, ${stats.emptyReads} empty; ` +
         `writer: ${writerStats.cycles} truncate/grow cycles of a ${writerStats.contentBytes}-byte log`,
@@ -460,16 +452,7 @@ describe('a file truncated or rotated while it is read', () => {
   }, 20000)
 
   test('renamed away and replaced by a new file between reads: only whole, written entries; ENOENT only while the path is missing', async () => {
-    const logPath = tmpPath('rotating.jsonl')
-    fs.writeFileSync(logPath, '')
-    const writer = startWriter('rotate', logPath, { seed: 9 })
-    let stats
-    let writerStats
-    try {
-      stats = readLoop({ path: logPath, ms: 2500, limit: 25, consecutive: true, allow: ['ENOENT'] })
-    } finally {
-      writerStats = await writer.stop()
-    }
+    const { stats, writerStats } = await race('rotate', tmpPath('rotating.jsonl'), { seed: 9 }, { ms: 2500, limit: 25, consecutive: true, allow: ['ENOENT'] })
     console.log(
       `rotate race: ${stats.reads} reads, ${stats.entries} entries checked, ${stats.errors.ENOENT || 0} ENOENT (path briefly missing), ` +
         `${stats.emptyReads} empty; writer: ${writerStats.cycles} rotations`,
@@ -495,18 +478,13 @@ describe('a file truncated or rotated while it is read', () => {
         shm = null
       }
       const logPath = shm ? path.join(shm, 'rewritten.jsonl') : tmpPath('rewritten.jsonl')
-      fs.writeFileSync(logPath, '')
       // Long entries (up to 8000 chars): 25 of them span more than the reader's first 64 KiB block.
-      const writer = startWriter('rewrite', logPath, { seed: 3, maxText: 8000 })
-      try {
-        stats = readLoop({ path: logPath, ms: 8000, limit: 25, maxText: 8000, stopOnForged: true })
-      } finally {
-        const writerStats = await writer.stop()
-        console.log(
-          `rewrite race (${shm ? 'tmpfs' : os.tmpdir()}): ${stats.reads} reads in ${stats.ms} ms, ${stats.entries} entries checked, ${stats.mixedGenerationReads} reads mixing two versions of the file, ` +
-            `${stats.forged} entries that were never written; writer: ${writerStats.cycles} rewrites. First forged: ${JSON.stringify(stats.forgedSamples[0] || null)}`,
-        )
-      }
+      const result = await race('rewrite', logPath, { seed: 3, maxText: 8000 }, { ms: 8000, limit: 25, maxText: 8000, stopOnForged: true })
+      stats = result.stats
+      console.log(
+        `rewrite race (${shm ? 'tmpfs' : os.tmpdir()}): ${stats.reads} reads in ${stats.ms} ms, ${stats.entries} entries checked, ${stats.mixedGenerationReads} reads mixing two versions of the file, ` +
+          `${stats.forged} entries that were never written; writer: ${result.writerStats.cycles} rewrites. First forged: ${JSON.stringify(stats.forgedSamples[0] || null)}`,
+      )
     }, 20000)
 
     afterAll(() => {

@@ -107,6 +107,19 @@ impl LogEntry {
     }
 }
 
+/// An entry with only a role and a text, for tests.
+#[cfg(test)]
+pub(crate) fn bare_entry(role: Role, text: &str) -> LogEntry {
+    LogEntry {
+        role,
+        text: text.encode_utf16().collect(),
+        ts: None,
+        session: None,
+        status: None,
+        id: None,
+    }
+}
+
 fn first_text(object: &Json, keys: &[&str]) -> Option<Vec<u16>> {
     keys.iter()
         .find_map(|key| object.get(key).and_then(Json::as_text))
@@ -492,17 +505,6 @@ mod tests {
     use crate::utf16::encode as u;
     use std::io::Write;
 
-    fn entry(role: Role, text: &str) -> LogEntry {
-        LogEntry {
-            role,
-            text: u(text),
-            ts: None,
-            session: None,
-            status: None,
-            id: None,
-        }
-    }
-
     fn line(n: usize) -> String {
         format!("{{\"role\":\"user\",\"text\":\"message {n}\",\"id\":\"m{n}\"}}\n")
     }
@@ -640,7 +642,7 @@ mod tests {
             br#"{"role":"user","text":"a","content":"b","ts":true,"session":5,"status":null}"#,
         )
         .unwrap();
-        assert_eq!(parsed, entry(Role::User, "a"));
+        assert_eq!(parsed, bare_entry(Role::User, "a"));
         let parsed = parse_log_line(br#"{"role":"user","text":null,"content":"b"}"#).unwrap();
         assert_eq!(parsed.text, u("b"));
     }

@@ -294,20 +294,10 @@ fn non_empty_or(text: Vec<u16>, fallback: &str) -> Vec<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::persistent_chat::log::bare_entry as entry;
     use crate::utf16::encode as u;
 
     const NOW: f64 = 1_778_839_200_000.0; // 2026-05-15T10:00:00Z
-
-    fn entry(role: Role, text: &str) -> LogEntry {
-        LogEntry {
-            role,
-            text: u(text),
-            ts: None,
-            session: None,
-            status: None,
-            id: None,
-        }
-    }
 
     fn reply(text: &str, status: &str, session: &str) -> LogEntry {
         LogEntry {

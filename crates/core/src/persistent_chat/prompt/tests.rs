@@ -1,4 +1,5 @@
 use super::*;
+use crate::persistent_chat::log::bare_entry;
 use crate::persistent_chat::state::MemoryState;
 use crate::persistent_chat::summary::{
     rebuild_continuity_summary, SummaryParams, DEFAULT_SUMMARY_MAX_CHARS,
@@ -7,12 +8,8 @@ use crate::utf16::encode as u;
 
 fn entry(role: Role, text: &str, ts: &str) -> LogEntry {
     LogEntry {
-        role,
-        text: u(text),
         ts: (!ts.is_empty()).then(|| Timestamp::Text(u(ts))),
-        session: None,
-        status: None,
-        id: None,
+        ..bare_entry(role, text)
     }
 }
 
