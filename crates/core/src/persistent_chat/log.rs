@@ -2,8 +2,11 @@
 //! message, read from its end.
 
 use std::fs::File;
+use std::hash::BuildHasher;
 use std::io;
 use std::path::Path;
+
+use foldhash::quality::RandomState;
 
 use super::fs::{open_regular_file, read_full_at};
 use super::json::{self, Json};
@@ -188,11 +191,12 @@ impl Default for TailOptions {
 /// Reads backwards from the length the file had when opened, so the cost
 /// follows `limit` and the entries' sizes, never the log's size, and a
 /// concurrent append cannot hand us half a line. A last line without its
-/// `\n` is an append in progress: skipped and counted. Every entry returned
-/// was a whole line of the file: one that reads differently when checked at
-/// the end (the file was truncated or rewritten in place meanwhile) makes the
-/// read start again from the file's new end; after three tries such lines
-/// are skipped and counted.
+/// `\n` is an append in progress: skipped and counted. Every line examined
+/// is checked again at the end of the pass: if the file no longer holds it
+/// (truncated or rewritten in place meanwhile), the read starts again from
+/// the file's new end, so an entry returned was a whole line of the file and
+/// none between them was missed. After three tries, entries whose own lines
+/// changed are skipped and counted.
 pub fn read_log_tail(path: &Path, limit: usize) -> Result<LogTail, CoreError> {
     read_log_tail_with(path, limit, TailOptions::default())
 }
@@ -216,9 +220,10 @@ pub(crate) fn read_log_tail_with(
     }
     let read_error = |err: io::Error| CoreError::io(&err, "read", &path.to_string_lossy());
     // A file rewritten in place while we read it (truncated and refilled) can
-    // hand us a line glued from two versions of the file, often valid JSON.
-    // Every line we return is read again at the end of the pass; when one
-    // reads differently, start again from the file's new end, a few times.
+    // hand us a line glued from two versions of the file, often valid JSON,
+    // or entries zeroed into one invalid line. The lines of a pass are read
+    // again at its end; when one reads differently, start again from the
+    // file's new end, a few times.
     let mut end = metadata.len();
     let mut attempt = 1;
     loop {
@@ -235,7 +240,7 @@ pub(crate) fn read_log_tail_with(
 const MAX_READ_ATTEMPTS: usize = 3;
 
 /// One pass from `end` backwards; `None` when the file changed under it
-/// (unless `last`: then the lines that changed are skipped and counted).
+/// (unless `last`: then the entries whose lines changed are skipped and counted).
 fn read_tail_once(
     file: &File,
     end: u64,
@@ -243,65 +248,162 @@ fn read_tail_once(
     options: TailOptions,
     last: bool,
 ) -> io::Result<Option<LogTail>> {
-    read_tail_lines(file, end, limit, options)?.checked(file, last)
+    let hashes = RandomState::default();
+    let lines = BackwardLines::new(file, end, options)?;
+    read_tail_lines(lines, limit, &hashes)?.checked(file, options, &hashes, last)
 }
 
-/// A pass's entries, newest first, with the bytes each was parsed from.
+/// A pass's entries (newest first) and what is needed to check, once the
+/// pass is over, that the file still holds every line it examined.
 struct TailRead {
     tail: LogTail,
-    sources: Vec<LineBytes>,
+    /// Where each entry's line starts and its hash, newest first.
+    entry_lines: Vec<LineHash>,
+    /// Runs of adjacent whole lines examined (entries, blank and invalid
+    /// lines alike; an oversized line ends a run), newest first.
+    spans: Vec<Span>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct LineHash {
+    start: u64,
+    hash: u64,
+}
+
+/// File bytes `[start, end)`: whole lines, the last one's `\n` included.
+struct Span {
+    start: u64,
+    end: u64,
+    /// The wrapping sum of its lines' hashes: lines come newest first, and a
+    /// sum does not depend on the order it is taken in.
+    hash: u64,
+}
+
+/// A line's hash, with where it starts: the same bytes split differently
+/// into lines hash differently.
+fn line_hash(hashes: &RandomState, start: u64, bytes: &[u8]) -> u64 {
+    hashes.hash_one((start, bytes))
 }
 
 fn read_tail_lines(
-    file: &File,
-    end: u64,
+    mut lines: BackwardLines,
     limit: usize,
-    options: TailOptions,
+    hashes: &RandomState,
 ) -> io::Result<TailRead> {
     let mut read = TailRead {
         tail: LogTail::default(),
-        sources: Vec::new(),
+        entry_lines: Vec::new(),
+        spans: Vec::new(),
     };
     let tail = &mut read.tail;
-    let mut lines = BackwardLines::new(file, end, options)?;
     if lines.last_line_is_torn() {
         if let Some(line) = lines.prev_line()? {
             tail.count_skipped(&line);
         }
     }
     while tail.entries.len() < limit {
-        match lines.prev_line()? {
-            None => break,
-            Some(BackLine::Whole(line)) if is_blank(&line.bytes) => {}
-            Some(BackLine::Whole(line)) => match parse_log_line(&line.bytes) {
-                Some(entry) => {
-                    tail.entries.push(entry);
-                    read.sources.push(line);
-                }
-                None => tail.skipped_lines += 1,
-            },
-            Some(line) => tail.count_skipped(&line),
+        let Some(line) = lines.prev_line()? else {
+            break;
+        };
+        let BackLine::Whole(line) = line else {
+            tail.count_skipped(&line);
+            continue;
+        };
+        let hash = line_hash(hashes, line.start, &line.bytes);
+        match read.spans.last_mut() {
+            Some(span) if span.start == line.newline() + 1 => {
+                span.start = line.start;
+                span.hash = span.hash.wrapping_add(hash);
+            }
+            _ => read.spans.push(Span {
+                start: line.start,
+                end: line.newline() + 1,
+                hash,
+            }),
+        }
+        if is_blank(&line.bytes) {
+            continue;
+        }
+        match parse_log_line(&line.bytes) {
+            Some(entry) => {
+                tail.entries.push(entry);
+                read.entry_lines.push(LineHash {
+                    start: line.start,
+                    hash,
+                });
+            }
+            None => tail.skipped_lines += 1,
         }
     }
     Ok(read)
 }
 
 impl TailRead {
-    /// The entries oldest first once every one of them reads the same again;
-    /// `None` if one does not (unless `last`: then it is skipped and counted).
-    fn checked(self, file: &File, last: bool) -> io::Result<Option<LogTail>> {
-        let TailRead { mut tail, sources } = self;
-        let unchanged = lines_read_unchanged(file, &sources)?;
-        let changed = unchanged.iter().filter(|same| !**same).count();
-        if changed > 0 {
-            if !last {
-                return Ok(None);
+    /// The entries oldest first if the file still holds every line the pass
+    /// examined; `None` if not (unless `last`: then the entries whose own
+    /// lines changed are skipped and counted, and the others kept).
+    ///
+    /// Lines come from several reads (blocks read backwards, and a read the
+    /// kernel may split); a file truncated and refilled between two of them
+    /// glues two versions into one line, and a page zeroed by a truncation
+    /// can turn lines into one invalid line. Read again once the pass is
+    /// over, such lines read differently.
+    fn checked(
+        self,
+        file: &File,
+        options: TailOptions,
+        hashes: &RandomState,
+        last: bool,
+    ) -> io::Result<Option<LogTail>> {
+        let TailRead {
+            mut tail,
+            entry_lines,
+            spans,
+        } = self;
+        let mut entries_same = vec![false; entry_lines.len()];
+        let mut spans_same = true;
+        let mut next_entry = 0;
+        for span in &spans {
+            let mut sum = 0u64;
+            let mut reached_start = false;
+            let mut lines = BackwardLines::new(file, span.end, options)?;
+            if !lines.last_line_is_torn() {
+                while let Some(BackLine::Whole(line)) = lines.prev_line()? {
+                    if line.start < span.start {
+                        break;
+                    }
+                    let hash = line_hash(hashes, line.start, &line.bytes);
+                    sum = sum.wrapping_add(hash);
+                    while entry_lines
+                        .get(next_entry)
+                        .is_some_and(|entry| entry.start >= line.start)
+                    {
+                        entries_same[next_entry] = entry_lines[next_entry]
+                            == LineHash {
+                                start: line.start,
+                                hash,
+                            };
+                        next_entry += 1;
+                    }
+                    if line.start == span.start {
+                        reached_start = true;
+                        break;
+                    }
+                }
             }
-            let mut keep = unchanged.iter();
-            tail.entries
-                .retain(|_| keep.next().copied().unwrap_or(false));
-            tail.skipped_lines += changed;
+            spans_same &= reached_start && sum == span.hash;
         }
+        if spans_same && entries_same.iter().all(|same| *same) {
+            tail.entries.reverse();
+            return Ok(Some(tail));
+        }
+        if !last {
+            return Ok(None);
+        }
+        let mut keep = entries_same.iter();
+        tail.entries
+            .retain(|_| keep.next().copied().unwrap_or(false));
+        tail.skipped_lines += entries_same.iter().filter(|same| !**same).count();
         tail.entries.reverse();
         Ok(Some(tail))
     }
@@ -342,48 +444,6 @@ enum BackLine {
     Whole(LineBytes),
     /// Longer than the cap; its bytes were not kept.
     Oversized,
-}
-
-/// For each line (newest first, as read), whether the file still holds it
-/// whole: the same bytes between a `\n` (or the file's start) and a `\n`.
-///
-/// Lines come from several reads (blocks read backwards, and a read the
-/// kernel may split); a file truncated and refilled between two of them
-/// glues two versions into one line. One read of the finished span cannot
-/// reproduce the same glue, so a line that reads the same here was written.
-/// Adjacent lines are checked with one read.
-fn lines_read_unchanged(file: &File, lines: &[LineBytes]) -> io::Result<Vec<bool>> {
-    let mut unchanged = Vec::with_capacity(lines.len());
-    let mut buffer = Vec::new();
-    let mut run_end = 0;
-    while run_end < lines.len() {
-        // lines[run_start..run_end] are adjacent in the file, newest first.
-        let run_start = run_end;
-        run_end += 1;
-        while run_end < lines.len() && lines[run_end].newline() + 1 == lines[run_end - 1].start {
-            run_end += 1;
-        }
-        let oldest = &lines[run_end - 1];
-        let from = oldest.start.saturating_sub(1);
-        let to = lines[run_start].newline() + 1;
-        let Ok(size) = usize::try_from(to - from) else {
-            unchanged.extend(std::iter::repeat_n(false, run_end - run_start));
-            continue;
-        };
-        buffer.clear();
-        buffer.resize(size, 0);
-        let read = read_full_at(file, &mut buffer, from)?;
-        let held = &buffer[..read];
-        for line in &lines[run_start..run_end] {
-            let at = (line.start - from) as usize;
-            let newline = at + line.bytes.len();
-            let same = (line.start == 0 || held.get(at - 1) == Some(&b'\n'))
-                && held.get(at..newline) == Some(&line.bytes[..])
-                && held.get(newline) == Some(&b'\n');
-            unchanged.push(same);
-        }
-    }
-    Ok(unchanged)
 }
 
 /// Lines of a file from the end backwards, read in growing blocks.
@@ -548,15 +608,37 @@ mod tests {
         };
         let glued_text = String::from_utf8(glued.bytes.clone()).unwrap();
         assert!(!old.lines().chain(new.lines()).any(|l| l == glued_text));
-        assert!(parse_log_line(&glued.bytes).is_some(), "{glued_text}");
-        assert_eq!(lines_read_unchanged(&file, &[glued]).unwrap(), [false]);
+        let glued_entry = parse_log_line(&glued.bytes).expect("valid JSON");
+        // The same pass, checked at its end, is refused.
+        let hashes = RandomState::default();
+        std::fs::write(&path, old.as_bytes()).unwrap();
+        let lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
+        std::fs::write(&path, new.as_bytes()).unwrap();
+        let read = read_tail_lines(lines, 10, &hashes).unwrap();
+        assert_eq!(read.tail.entries.first(), Some(&glued_entry));
+        assert!(read
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .is_none());
         let tail = read_log_tail_with(&path, 10, options).unwrap();
         assert_eq!(texts(&tail), ["new 0", "new 1", "new 2", "new 3"]);
         assert_eq!(tail.skipped_lines, 0);
     }
 
+    fn oldest_first(read: &TailRead) -> LogTail {
+        let mut tail = read.tail.clone();
+        tail.entries.reverse();
+        tail
+    }
+
+    fn pass(file: &File, end: u64, hashes: &RandomState) -> TailRead {
+        let lines = BackwardLines::new(file, end, TailOptions::default()).unwrap();
+        read_tail_lines(lines, 10, hashes).unwrap()
+    }
+
     /// A pass whose lines no longer read the same is started again; on the
-    /// last try the lines that changed are skipped and counted, the others kept.
+    /// last try the entries whose lines changed are skipped and counted, the
+    /// others kept.
     #[test]
     fn lines_that_changed_after_they_were_read_are_never_returned() {
         let dir = TempDir::new("log-changed");
@@ -565,49 +647,93 @@ mod tests {
         let file = File::open(&path).unwrap();
         let end = content.len() as u64;
         let options = TailOptions::default();
+        let hashes = RandomState::default();
         let edited = content.replacen("\"m 3\"", "\"M 3\"", 1);
-        let read = read_tail_lines(&file, end, 10, options).unwrap();
+        let read = pass(&file, end, &hashes);
         std::fs::write(&path, edited.as_bytes()).unwrap();
-        assert!(read.checked(&file, false).unwrap().is_none());
+        assert!(read
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .is_none());
         std::fs::write(&path, content.as_bytes()).unwrap();
-        let read = read_tail_lines(&file, end, 10, options).unwrap();
+        let read = pass(&file, end, &hashes);
         std::fs::write(&path, edited.as_bytes()).unwrap();
-        let tail = read.checked(&file, true).unwrap().unwrap();
+        let tail = read
+            .checked(&file, options, &hashes, true)
+            .unwrap()
+            .unwrap();
         assert_eq!(texts(&tail), ["m 0", "m 1", "m 2", "m 4"]);
         assert_eq!(tail.skipped_lines, 1);
         // Unchanged, the same pass is returned as read.
-        let read = read_tail_lines(&file, end, 10, options).unwrap();
-        let tail = read.checked(&file, false).unwrap().unwrap();
+        let read = pass(&file, end, &hashes);
+        let tail = read
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .unwrap();
         assert_eq!(texts(&tail), ["m 0", "m 1", "m 2", "M 3", "m 4"]);
     }
 
-    /// The check reads adjacent lines in one piece and looks at the `\n` on
-    /// both sides: a line that is now the tail of a longer one, or cut short,
-    /// was not written as read.
+    /// A truncation zeroes the rest of the page it cuts; a read at that moment
+    /// sees entries turned into one invalid line of NULs. The check covers
+    /// invalid and blank lines too, so the pass starts again instead of
+    /// returning entries with a gap.
     #[test]
-    fn the_check_sees_joined_shortened_and_separate_lines() {
-        let dir = TempDir::new("log-check");
-        let path = dir.file("log.jsonl", b"aa\nbb\n\ncc\n");
+    fn lines_seen_as_invalid_for_a_moment_do_not_leave_a_gap() {
+        let dir = TempDir::new("log-zeroed");
+        let content = numbered_lines("m", "user", 4);
+        let mut zeroed = content.clone().into_bytes();
+        let from = content.find("{\"role\":\"user\",\"text\":\"m 1\"").unwrap();
+        let to = content.find("{\"role\":\"user\",\"text\":\"m 3\"").unwrap() - 1;
+        zeroed[from..to].fill(0);
+        let path = dir.file("log.jsonl", &zeroed);
         let file = File::open(&path).unwrap();
-        let line = |start: u64, text: &str| LineBytes {
-            start,
-            bytes: text.as_bytes().to_vec(),
-        };
-        // Newest first; "bb" and "cc" are not adjacent (a blank line between).
-        let lines = [line(7, "cc"), line(3, "bb"), line(0, "aa")];
-        assert_eq!(lines_read_unchanged(&file, &lines).unwrap(), [true; 3]);
-        std::fs::write(&path, b"aaXbb\n\ncc\n").unwrap();
-        assert_eq!(
-            lines_read_unchanged(&file, &lines).unwrap(),
-            [true, false, false]
-        );
-        std::fs::write(&path, b"aa\nbb\n\ncc").unwrap();
-        assert_eq!(
-            lines_read_unchanged(&file, &lines).unwrap(),
-            [false, true, true]
-        );
-        std::fs::write(&path, b"").unwrap();
-        assert_eq!(lines_read_unchanged(&file, &lines).unwrap(), [false; 3]);
+        let options = TailOptions::default();
+        let hashes = RandomState::default();
+        let read = pass(&file, content.len() as u64, &hashes);
+        assert_eq!(texts(&oldest_first(&read)), ["m 0", "m 3"]);
+        std::fs::write(&path, content.as_bytes()).unwrap();
+        assert!(read
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .is_none());
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(texts(&tail), ["m 0", "m 1", "m 2", "m 3"]);
+        assert_eq!(tail.skipped_lines, 0);
+    }
+
+    /// Lines joined, cut short or moved read differently; runs of lines on
+    /// either side of a blank line are both checked.
+    #[test]
+    fn the_check_sees_joined_shortened_and_moved_lines() {
+        let dir = TempDir::new("log-check");
+        let content =
+            "{\"role\":\"user\",\"text\":\"a\"}\n\n{\"role\":\"user\",\"text\":\"b\"}\nxx\n";
+        let path = dir.file("log.jsonl", content.as_bytes());
+        let file = File::open(&path).unwrap();
+        let options = TailOptions::default();
+        let hashes = RandomState::default();
+        let end = content.len() as u64;
+        assert!(pass(&file, end, &hashes)
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .is_some());
+        for changed in [
+            content.replacen("\n\n", "\nX", 1),
+            content.replacen("xx\n", "xx", 1),
+            content.replacen("xx", "yy", 1),
+            format!(" {}", &content[1..]),
+            String::new(),
+        ] {
+            let read = pass(&file, end, &hashes);
+            std::fs::write(&path, changed.as_bytes()).unwrap();
+            assert!(
+                read.checked(&file, options, &hashes, false)
+                    .unwrap()
+                    .is_none(),
+                "{changed:?}"
+            );
+            std::fs::write(&path, content.as_bytes()).unwrap();
+        }
     }
 
     #[test]
