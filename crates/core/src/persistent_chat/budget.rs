@@ -3,7 +3,7 @@
 //! whole and says how many it left out. Used by the continuity summary and,
 //! on the summary text, by the prompt builder.
 
-use super::text::{cut_with_ellipsis, push_str};
+use super::text::{cut_with_ellipsis, join_with_blank_lines};
 use crate::utf16;
 
 /// An item cut to fit keeps at least this many units, or is left out
@@ -50,7 +50,7 @@ pub(crate) fn more_line(count: usize) -> Vec<u16> {
 /// its items or their count, the last section is dropped and the budget
 /// shared again: the first section goes last. Deterministic.
 pub(crate) fn fit_sections(sections: &[Section], max: usize) -> Fitted {
-    let full = join_sections(sections.iter().map(Section::render).collect());
+    let full = join_with_blank_lines(sections.iter().map(Section::render).collect());
     if full.len() <= max {
         return Fitted {
             text: full,
@@ -81,7 +81,7 @@ pub(crate) fn fit_sections(sections: &[Section], max: usize) -> Fitted {
                 };
             }
             None => {
-                let text = join_sections(fitted.into_iter().flatten().collect());
+                let text = join_with_blank_lines(fitted.into_iter().flatten().collect());
                 return Fitted {
                     text: hard_cap(&text, max),
                     trimmed: true,
@@ -161,17 +161,6 @@ fn render_lines(header: &[u16], items: &[Vec<u16>]) -> Vec<u16> {
     for item in items {
         out.push(utf16::LF);
         out.extend_from_slice(item);
-    }
-    out
-}
-
-fn join_sections(rendered: Vec<Vec<u16>>) -> Vec<u16> {
-    let mut out = Vec::new();
-    for (index, section) in rendered.into_iter().enumerate() {
-        if index > 0 {
-            push_str(&mut out, "\n\n");
-        }
-        out.extend(section);
     }
     out
 }

@@ -38,8 +38,8 @@ use foldhash::{HashSet, HashSetExt};
 use super::budget::{fit_sections, parse_sections};
 use super::log::{LogEntry, Role, Timestamp};
 use super::text::{
-    collapse_whitespace, collapse_whitespace_prefix, fnv1a, is_ok_status, js_number_to_string,
-    push_str, ELLIPSIS,
+    collapse_whitespace, collapse_whitespace_prefix, fnv1a, is_ok_status, join_with_blank_lines,
+    js_number_to_string, push_str, ELLIPSIS,
 };
 use crate::utf16;
 
@@ -381,14 +381,7 @@ impl Layout<'_> {
         push_str(&mut live, "\n");
         live.extend_from_slice(self.user_message);
         blocks.push(live);
-        let mut out = Vec::new();
-        for (index, block) in blocks.into_iter().enumerate() {
-            if index > 0 {
-                push_str(&mut out, "\n\n");
-            }
-            out.extend(block);
-        }
-        out
+        join_with_blank_lines(blocks)
     }
 }
 

@@ -24,20 +24,8 @@ pub(crate) fn collapse_whitespace(text: &[u16]) -> Vec<u16> {
     if clean {
         return text.to_vec();
     }
-    let mut out = Vec::with_capacity(text.len());
-    let mut pending_space = false;
-    for &unit in text {
-        if utf16::is_js_whitespace(unit) {
-            pending_space = !out.is_empty();
-        } else {
-            if pending_space {
-                out.push(u16::from(b' '));
-                pending_space = false;
-            }
-            out.push(unit);
-        }
-    }
-    out
+    // Collapsing never lengthens text: a prefix of its length is all of it.
+    collapse_whitespace_prefix(text, text.len())
 }
 
 /// The first `max` units of `collapse_whitespace(text)`, without
@@ -61,6 +49,18 @@ pub(crate) fn collapse_whitespace_prefix(text: &[u16], max: usize) -> Vec<u16> {
             }
             out.push(unit);
         }
+    }
+    out
+}
+
+/// `blocks` joined with a blank line between each two.
+pub(crate) fn join_with_blank_lines(blocks: Vec<Vec<u16>>) -> Vec<u16> {
+    let mut out = Vec::new();
+    for (index, block) in blocks.into_iter().enumerate() {
+        if index > 0 {
+            push_str(&mut out, "\n\n");
+        }
+        out.extend(block);
     }
     out
 }
