@@ -5,7 +5,7 @@
 //! an accessor) leaves its exception pending and we hand that exception back
 //! to the caller unchanged.
 
-use std::fmt::Display;
+use std::fmt::{self, Display};
 
 use napi::bindgen_prelude::Unknown;
 use napi::{sys, JsValue, ValueType};
@@ -280,6 +280,24 @@ impl Js {
                 })
             })
             .collect()
+    }
+
+    /// The items of an array that may be absent (`None` for undefined or
+    /// null), each read by `item` under the name `name[index]`.
+    pub fn optional_array_of<T>(
+        &self,
+        name: impl Display + Copy,
+        mut item: impl FnMut(Js, fmt::Arguments<'_>) -> Result<T, Failure>,
+    ) -> Result<Option<Vec<T>>, Failure> {
+        if self.is_nullish()? {
+            return Ok(None);
+        }
+        self.array(name)?
+            .into_iter()
+            .enumerate()
+            .map(|(index, value)| item(value, format_args!("{name}[{index}]")))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
     }
 
     /// Own enumerable string keys, in the object's order.

@@ -184,16 +184,7 @@ pub fn optional_strings(
     value: Js,
     name: impl Display + Copy,
 ) -> Result<Option<Vec<Vec<u16>>>, Failure> {
-    if value.is_nullish()? {
-        return Ok(None);
-    }
-    value
-        .array(name)?
-        .iter()
-        .enumerate()
-        .map(|(index, item)| item.string(format_args!("{name}[{index}]")))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    value.optional_array_of(name, |item, name| item.string(name))
 }
 
 /// The `options` argument of the compaction caps.

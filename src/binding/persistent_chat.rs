@@ -120,16 +120,7 @@ pub fn log_entry(value: Js, name: impl Display + Copy) -> Result<LogEntry, Failu
 }
 
 pub fn log_entries(value: Js, name: impl Display + Copy) -> Result<Option<Vec<LogEntry>>, Failure> {
-    if value.is_nullish()? {
-        return Ok(None);
-    }
-    value
-        .array(name)?
-        .into_iter()
-        .enumerate()
-        .map(|(index, item)| log_entry(item, format_args!("{name}[{index}]")))
-        .collect::<Result<Vec<_>, _>>()
-        .map(Some)
+    value.optional_array_of(name, |item, name| log_entry(item, name))
 }
 
 /// A state item: a string, or an object with a string `text`.
@@ -149,17 +140,14 @@ fn state_items(
     name: impl Display + Copy,
 ) -> Result<Vec<Vec<u16>>, Failure> {
     for key in keys {
-        let list = state.get(key)?;
-        if list.is_nullish()? {
-            continue;
+        let items = state
+            .get(key)?
+            .optional_array_of(format_args!("{name}.{key}"), |item, name| {
+                state_item(item, name)
+            })?;
+        if let Some(items) = items {
+            return Ok(items);
         }
-        let list_name = format!("{name}.{key}");
-        return list
-            .array(&list_name)?
-            .into_iter()
-            .enumerate()
-            .map(|(index, item)| state_item(item, format_args!("{list_name}[{index}]")))
-            .collect();
     }
     Ok(Vec::new())
 }
@@ -188,17 +176,12 @@ pub fn memory_state(value: Js, name: impl Display + Copy) -> Result<Option<Memor
     let Some(state) = value.optional_object(name)? else {
         return Ok(None);
     };
-    let timers = state.get("timers")?;
-    let timers = if timers.is_nullish()? {
-        Vec::new()
-    } else {
-        timers
-            .array(format_args!("{name}.timers"))?
-            .into_iter()
-            .enumerate()
-            .map(|(index, item)| timer(item, format_args!("{name}.timers[{index}]")))
-            .collect::<Result<_, _>>()?
-    };
+    let timers = state
+        .get("timers")?
+        .optional_array_of(format_args!("{name}.timers"), |item, name| {
+            timer(item, name)
+        })?
+        .unwrap_or_default();
     Ok(Some(MemoryState {
         decisions: state_items(state, &["decisions"], name)?,
         guardrails: state_items(state, &["guardrails"], name)?,
