@@ -37,10 +37,7 @@ mkdir -p "$scratch_home"
 # shellcheck source=npm-scratch.sh
 source "$script_dir/npm-scratch.sh"
 
-installed_version() {
-  [[ -f "$peer_pkg/package.json" ]] || return 0
-  "$node24" -e 'process.stdout.write(String(require(process.argv[1]).version || ""))' "$peer_pkg/package.json" 2>/dev/null || true
-}
+installed_version() { package_version "$node24" "$peer_pkg"; }
 
 if [[ "$(installed_version)" == "$OPENCLAW_PEER_VERSION" ]] && [[ -d "$peer_pkg/dist" ]]; then
   log "openclaw@$OPENCLAW_PEER_VERSION already installed"

@@ -60,10 +60,7 @@ fetch_node "$NODE_VERSION" "$node_dir"
 fetch_node "$NODE24_VERSION" "$node24_dir"
 
 # --- openclaw ------------------------------------------------------------------------
-installed_version() {
-  [[ -f "$oc_pkg/package.json" ]] || return 0
-  "$node_bin" -e 'process.stdout.write(String(require(process.argv[1]).version || ""))' "$oc_pkg/package.json" 2>/dev/null || true
-}
+installed_version() { package_version "$node_bin" "$oc_pkg"; }
 
 if [[ "$(installed_version)" == "$OPENCLAW_VERSION" ]] && [[ -d "$oc_pkg/dist" ]]; then
   log "openclaw@$OPENCLAW_VERSION already installed"
