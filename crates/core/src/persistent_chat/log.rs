@@ -366,7 +366,13 @@ impl TailRead {
         for span in &spans {
             let mut sum = 0u64;
             let mut reached_start = false;
-            let mut lines = BackwardLines::new(file, span.end, options)?;
+            // One read for the span and the `\n` before it, where it fits a block.
+            let span_block = usize::try_from(span.end - span.start + 1).unwrap_or(usize::MAX);
+            let block = TailOptions {
+                first_block: span_block.min(options.max_block),
+                ..options
+            };
+            let mut lines = BackwardLines::new(file, span.end, block)?;
             if !lines.last_line_is_torn() {
                 while let Some(BackLine::Whole(line)) = lines.prev_line()? {
                     if line.start < span.start {
