@@ -43,9 +43,10 @@ pub fn surrogate_safe_ceil(text: &[u16], pos: usize) -> usize {
     }
 }
 
-/// Where the grapheme segmentation around `pos` can safely restart: just after
-/// the nearest line feed before `pos` (a break always follows LF), else 0.
-fn segmentation_anchor(text: &[u16], pos: usize) -> usize {
+/// The start of the line that `text[..pos]` ends in: just after the last
+/// LF before `pos`, else 0. Grapheme segmentation can restart there (a
+/// break always follows LF).
+pub fn line_start(text: &[u16], pos: usize) -> usize {
     rfind_lf(text, pos).map_or(0, |lf| lf + 1)
 }
 
@@ -82,7 +83,7 @@ pub fn grapheme_floor(text: &[u16], pos: usize) -> usize {
     if pos == 0 || pos == text.len() || text[pos - 1] == LF {
         return pos;
     }
-    let anchor = segmentation_anchor(text, pos);
+    let anchor = line_start(text, pos);
     // Whether `pos` is a boundary depends on the character at `pos` too; one
     // full character past it (two units) is enough context.
     let window_end = (pos + 2).min(text.len());
@@ -100,7 +101,7 @@ pub fn grapheme_ceil(text: &[u16], pos: usize) -> usize {
     if pos == 0 || pos == text.len() || text[pos - 1] == LF {
         return pos;
     }
-    let anchor = segmentation_anchor(text, pos);
+    let anchor = line_start(text, pos);
     // A cluster ends at the latest just after the next line feed.
     let line_end = find_lf(text, pos).map_or(text.len(), |lf| lf + 1);
     let mut window_end = (pos + 64).min(line_end);
@@ -246,17 +247,7 @@ pub fn is_js_whitespace(unit: u16) -> bool {
     }
     matches!(
         unit,
-        0x09..=0x0D
-            | 0x20
-            | 0xA0
-            | 0x1680
-            | 0x2000..=0x200A
-            | 0x2028
-            | 0x2029
-            | 0x202F
-            | 0x205F
-            | 0x3000
-            | 0xFEFF
+        0xA0 | 0x1680 | 0x2000..=0x200A | 0x2028 | 0x2029 | 0x202F | 0x205F | 0x3000 | 0xFEFF
     )
 }
 

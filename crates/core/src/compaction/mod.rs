@@ -53,7 +53,7 @@ pub fn cap_compaction_summary(summary: &[u16], max_chars: f64) -> Vec<u16> {
         return summary.to_vec();
     }
     let budget = (max_chars - 46.0).max(0.0);
-    if budget <= 0.0 || budget.is_nan() {
+    if budget <= 0.0 {
         return truncate_utf16_safe(summary, max_chars).to_vec();
     }
     let mut out = truncate_utf16_safe(summary, budget).to_vec();
@@ -124,14 +124,10 @@ pub fn cap_preserving_suffix(
     max_chars: f64,
     options: &CapOptions,
 ) -> CapReport {
-    let has_token_cap = effective_limit(0.0, options.token_budget).is_some();
     if suffix.is_empty() {
-        // OpenClaw's rule: the body alone gets the plain cap.
-        let limit = if has_token_cap {
-            effective_limit(max_chars, options.token_budget).unwrap_or(max_chars)
-        } else {
-            max_chars
-        };
+        // OpenClaw's rule: the body alone gets the plain cap (at the token
+        // budget's limit when that is smaller).
+        let limit = effective_limit(max_chars, options.token_budget).unwrap_or(max_chars);
         let summary = cap_compaction_summary(body, limit);
         let trimmed = summary != body;
         return CapReport {
@@ -139,12 +135,10 @@ pub fn cap_preserving_suffix(
             ..CapReport::untouched(summary, body.len(), 0)
         };
     }
-    let Some(limit) = effective_limit(max_chars, options.token_budget) else {
-        return CapReport::untouched(concat(body, suffix), body.len(), suffix.len());
+    let limit = match effective_limit(max_chars, options.token_budget) {
+        Some(limit) if (body.len() + suffix.len()) as f64 > limit => limit,
+        _ => return CapReport::untouched(concat(body, suffix), body.len(), suffix.len()),
     };
-    if (body.len() + suffix.len()) as f64 <= limit {
-        return CapReport::untouched(concat(body, suffix), body.len(), suffix.len());
-    }
     let total = js_floor_to_len(limit);
     // Body floor: ceil(limit / 2) units, or the whole body if shorter.
     let body_floor = js_floor_to_len((limit / 2.0).ceil())

@@ -8,7 +8,7 @@ use std::ops::Range;
 use super::SUFFIX_TRUNCATED_MARKER;
 use crate::utf16::{
     encode, ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace, lfs,
-    rfind_lf, starts_with_ascii, trim, trim_line_end, LF,
+    line_start, starts_with_ascii, trim, trim_line_end, LF,
 };
 
 const RULES_OPEN: &str = "<workspace-critical-rules>";
@@ -166,7 +166,7 @@ fn classify(
 
 /// The start of the line before the line that starts at `start` (> 0).
 fn previous_line_start(text: &[u16], start: usize) -> usize {
-    rfind_lf(text, start - 1).map_or(0, |lf| lf + 1)
+    line_start(text, start - 1)
 }
 
 /// The first line start at or after `pos`.
@@ -222,7 +222,7 @@ fn rules_block_start(suffix: &[u16]) -> Option<usize> {
         return None;
     }
     // From the closing tag's line back to the opening tag's.
-    let mut start = rfind_lf(suffix, end).map_or(0, |lf| lf + 1);
+    let mut start = line_start(suffix, end);
     loop {
         if equals_ascii(trim(line_at(suffix, start)), RULES_OPEN) {
             break;
@@ -289,7 +289,7 @@ fn bare_tail(suffix: &[u16], budget: usize) -> &[u16] {
     let mut tail = grapheme_suffix(suffix, budget);
     let starts_a_line = tail.len() == suffix.len() || suffix[suffix.len() - tail.len() - 1] == LF;
     if !starts_a_line {
-        if let Some(lf) = tail.iter().position(|&u| u == LF) {
+        if let Some(lf) = find_lf(tail, 0) {
             if lf + 1 < tail.len() {
                 tail = &tail[lf + 1..];
             }
@@ -417,5 +417,5 @@ fn cut_head<'a>(
 /// The start of the last line of `text` that is not blank.
 fn last_non_blank_line_start(text: &[u16]) -> Option<usize> {
     let end = text.iter().rposition(|&u| !is_js_whitespace(u))?;
-    Some(rfind_lf(text, end).map_or(0, |lf| lf + 1))
+    Some(line_start(text, end))
 }

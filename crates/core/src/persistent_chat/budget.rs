@@ -171,10 +171,7 @@ pub(crate) fn hard_cap(text: &[u16], max: usize) -> Vec<u16> {
     if text.len() <= max {
         return text.to_vec();
     }
-    let last_line_end = text[..=max]
-        .iter()
-        .rposition(|&unit| unit == utf16::LF)
-        .filter(|&end| end > 0);
+    let last_line_end = utf16::rfind_lf(text, max + 1).filter(|&end| end > 0);
     match last_line_end {
         Some(end) => utf16::trim_line_end(&text[..end]).to_vec(),
         None => utf16::grapheme_prefix(text, max).to_vec(),

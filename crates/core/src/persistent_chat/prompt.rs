@@ -130,10 +130,11 @@ pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
     } else {
         PromptMode::Continuous
     };
-    let wanted = match mode {
-        PromptMode::Reload => params.reload_entries,
-        PromptMode::Continuous => params.continuous_entries.min(MAX_CONTINUOUS_ENTRIES),
-    };
+    let wanted = entries_wanted(
+        params.reload,
+        params.continuous_entries,
+        params.reload_entries,
+    );
     let layout = Layout {
         mode,
         metadata: params.turn_metadata.as_ref().and_then(render_metadata),
@@ -173,12 +174,18 @@ pub fn log_entries_to_read(
     continuous_entries: usize,
     reload_entries: usize,
 ) -> usize {
-    let wanted = if reload {
+    entries_wanted(reload, continuous_entries, reload_entries)
+        .saturating_mul(2)
+        .saturating_add(1)
+}
+
+/// How many log entries the prompt shows at most.
+fn entries_wanted(reload: bool, continuous_entries: usize, reload_entries: usize) -> usize {
+    if reload {
         reload_entries
     } else {
         continuous_entries.min(MAX_CONTINUOUS_ENTRIES)
-    };
-    wanted.saturating_mul(2).saturating_add(1)
+    }
 }
 
 /// The entry's `id`, or for an entry without one a stable key of its role,
@@ -461,7 +468,7 @@ fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
 fn trim_end_lines(text: &[u16]) -> &[u16] {
     let end = text
         .iter()
-        .rposition(|&unit| !matches!(unit, 0x0A | 0x0D) && !utf16::is_js_whitespace(unit))
+        .rposition(|&unit| !utf16::is_js_whitespace(unit))
         .map_or(0, |last| last + 1);
     // Keep trailing spaces of the last line's content, drop only line ends.
     let line_end = text[end..]

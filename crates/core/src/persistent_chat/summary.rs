@@ -36,7 +36,8 @@
 use super::budget::{fit_sections, Section};
 use super::log::{LogEntry, Role, Timestamp};
 use super::state::{MemoryState, Timer};
-use super::text::{collapse_whitespace, is_ok_status, one_line, push_str};
+use super::text::{collapse_whitespace, cut_with_ellipsis, is_ok_status, one_line, push_str};
+use crate::utf16::encode;
 
 pub const DEFAULT_SUMMARY_MAX_CHARS: usize = 6000;
 /// How many log entries a builder given a log path reads: the summary looks
@@ -160,7 +161,9 @@ impl LatestTurn<'_> {
     fn status_text(&self) -> Vec<u16> {
         let fixed = match (self.reply, self.request) {
             (Some(reply), _) => match reply.status.as_deref().map(collapse_whitespace) {
-                Some(status) if !status.is_empty() => return one_line(&status, ITEM_MAX_CHARS),
+                Some(status) if !status.is_empty() => {
+                    return cut_with_ellipsis(&status, ITEM_MAX_CHARS)
+                }
                 _ => "replied (no status recorded)",
             },
             (None, Some(_)) => "awaiting reply to the latest request",
@@ -235,8 +238,8 @@ fn timer_line(timer: &Timer, now_ms: f64) -> Vec<u16> {
         .map(|due_ms| now_ms - due_ms)
         .filter(|&passed| passed >= 0.0 && !is_finished_timer(&status));
     let (state, due_label) = match passed_for_ms {
-        Some(passed) if passed < DUE_NOW_WINDOW_MS => (u16s("due now"), " (due "),
-        Some(_) => (u16s("overdue"), " (was due "),
+        Some(passed) if passed < DUE_NOW_WINDOW_MS => (encode("due now"), " (due "),
+        Some(_) => (encode("overdue"), " (was due "),
         None => (non_empty_or(status, "pending"), " (due "),
     };
     let mut line = labelled("- ", &name);
@@ -248,10 +251,6 @@ fn timer_line(timer: &Timer, now_ms: f64) -> Vec<u16> {
         push_str(&mut line, ")");
     }
     line
-}
-
-fn u16s(text: &str) -> Vec<u16> {
-    text.encode_utf16().collect()
 }
 
 fn is_finished_timer(status: &[u16]) -> bool {
