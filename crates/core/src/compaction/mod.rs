@@ -158,16 +158,21 @@ pub fn cap_preserving_suffix(
     let capped_body: Cow<[u16]> = if body.len() <= body_budget {
         Cow::Borrowed(body)
     } else {
-        let required = options.required_headings.clone().unwrap_or_else(|| {
-            REQUIRED_SUMMARY_SECTIONS
-                .iter()
-                .map(|h| encode(h))
-                .collect()
-        });
+        let default_headings: Vec<Vec<u16>>;
+        let required: &[Vec<u16>] = match &options.required_headings {
+            Some(headings) => headings,
+            None => {
+                default_headings = REQUIRED_SUMMARY_SECTIONS
+                    .iter()
+                    .map(|h| encode(h))
+                    .collect();
+                &default_headings
+            }
+        };
         Cow::Owned(body::cap_body(
             body,
             body_budget,
-            &required,
+            required,
             &options.protected_identifiers,
         ))
     };

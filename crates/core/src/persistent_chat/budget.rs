@@ -41,6 +41,12 @@ pub(crate) fn more_line(count: usize) -> Vec<u16> {
         .collect()
 }
 
+/// `more_line(count).len()`, without building it (asked for every item).
+fn more_line_len(count: usize) -> usize {
+    let digits = count.checked_ilog10().map_or(1, |log| log as usize + 1);
+    "- \u{2026} (".encode_utf16().count() + digits + " more)".len()
+}
+
 /// The sections, separated by one blank line, in at most `max` units.
 ///
 /// Sections share the budget fairly (a section needing less than an equal
@@ -122,7 +128,7 @@ fn fit_section(section: &Section, share: usize) -> Option<Vec<u16>> {
     for (index, item) in section.items.iter().enumerate() {
         let after = total - index - 1;
         let reserve = if after > 0 {
-            1 + more_line(after).len()
+            1 + more_line_len(after)
         } else {
             0
         };
@@ -140,7 +146,7 @@ fn fit_section(section: &Section, share: usize) -> Option<Vec<u16>> {
         break;
     }
     let mut left_out = total - kept.len();
-    while left_out > 0 && used + 1 + more_line(left_out).len() > share {
+    while left_out > 0 && used + 1 + more_line_len(left_out) > share {
         let Some(line) = kept.pop() else { break };
         used -= 1 + line.len();
         left_out += 1;
@@ -148,7 +154,7 @@ fn fit_section(section: &Section, share: usize) -> Option<Vec<u16>> {
     if left_out > 0 {
         // Items left out must be counted: a section that cannot show at
         // least its count line does not fit.
-        if used + 1 + more_line(left_out).len() > share {
+        if used + 1 + more_line_len(left_out) > share {
             return None;
         }
         kept.push(more_line(left_out));
@@ -207,6 +213,13 @@ pub(crate) fn parse_sections(text: &[u16]) -> Vec<Section> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn more_line_len_is_the_count_lines_length() {
+        for count in [0, 1, 9, 10, 99, 100, 12_345, usize::MAX] {
+            assert_eq!(more_line_len(count), more_line(count).len(), "{count}");
+        }
+    }
     use crate::utf16::encode as u;
 
     fn section(header: &str, items: &[&str]) -> Section {
