@@ -75,10 +75,9 @@ function scanTo(src, start, closer, onTopLevel) {
   let prev = '(' // the last significant token; '(' allows a regex at the start
   let i = start
   while (i < src.length) {
+    const next = skipTrivia(src, i)
+    if (next !== i) { i = next; continue }
     const c = src[i]
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') { i++; continue }
-    if (c === '/' && src[i + 1] === '/') { i = skipLineComment(src, i); continue }
-    if (c === '/' && src[i + 1] === '*') { i = skipBlockComment(src, i); continue }
     if (c === '"' || c === "'") { i = skipString(src, i); prev = 'literal'; continue }
     if (c === '`') { i = skipTemplate(src, i); prev = 'literal'; continue }
     if (c === '/') {

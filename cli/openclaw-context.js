@@ -40,7 +40,7 @@ function parseArgs(argv, valued, flags) {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]
     if (arg === '--') { positionals.push(...argv.slice(i + 1)); break }
-    if (!arg.startsWith('--') || arg === '--') {
+    if (!arg.startsWith('--')) {
       if (arg.startsWith('-') && arg.length > 1) throw new UsageError(`unknown option ${arg}`)
       positionals.push(arg)
       continue

@@ -93,7 +93,6 @@ function scanDist(openclawDir) {
   }
   const chunks = []
   const persistentChat = []
-  const needles = [FUNCTION_MARKER, ...PERSISTENT_CHAT_FUNCTIONS.map((name) => `function ${name}(`)]
   for (const name of names) {
     const file = path.join(distDir, name)
     let text
@@ -103,7 +102,6 @@ function scanDist(openclawDir) {
       if (err.code === 'EISDIR') continue
       throw new PatchError(`cannot read ${file}: ${err.code || err.message}`)
     }
-    if (!needles.some((needle) => text.includes(needle)) && !text.includes(TAG)) continue
     if (text.includes(FUNCTION_MARKER) || text.includes(BEGIN)) chunks.push({ file: fs.realpathSync(file), text })
     const defined = PERSISTENT_CHAT_FUNCTIONS.filter((fn) => text.includes(`function ${fn}(`))
     if (defined.length > 0) persistentChat.push({ file, functions: defined })

@@ -6,12 +6,12 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const native = require('..')
+const { REQUIRED_SECTIONS, missingSections } = require('../__test__/fixtures/shapes.js')
 
 const root = path.resolve(__dirname, '..')
 const samplePath = process.argv[2] || path.join(root, 'samples', 'seed-compaction.json')
 const { summaryBody, suffix } = JSON.parse(fs.readFileSync(samplePath, 'utf8'))
 const MAX_CHARS = 16000
-const HEADINGS = ['## Decisions', '## Open TODOs', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers']
 
 // OpenClaw 2026.7's rule, modelled: when the suffix alone reaches the budget
 // the stored summary is the suffix's last maxChars units (no body at all);
@@ -45,11 +45,11 @@ function realOpenClaw() {
 }
 
 function describe(label, summary) {
-  const lines = new Set(summary.split(/\r?\n/).map((l) => l.trim()))
-  const kept = HEADINGS.filter((h) => lines.has(h))
+  const lost = missingSections(summary)
+  const kept = REQUIRED_SECTIONS.length - lost.length
   console.log(`\n${label}`)
   console.log(`  length: ${summary.length} (budget ${MAX_CHARS})`)
-  console.log(`  required headings kept: ${kept.length}/5${kept.length < 5 ? `  (lost: ${HEADINGS.filter((h) => !kept.includes(h)).join(', ')})` : ''}`)
+  console.log(`  required headings kept: ${kept}/${REQUIRED_SECTIONS.length}${lost.length > 0 ? `  (lost: ${lost.join(', ')})` : ''}`)
   console.log(`  starts with: ${JSON.stringify(summary.slice(0, 90))}`)
   console.log(`  ends with:   ${JSON.stringify(summary.slice(-90))}`)
 }

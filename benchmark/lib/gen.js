@@ -85,7 +85,8 @@ function memoryState() {
  * looks complete). `onProgress(writtenBytes)` is called every ~64 MB.
  */
 function ensureLog(file, bytes, onProgress = () => {}) {
-  if (fs.existsSync(file) && fs.statSync(file).size >= bytes) return { generated: false, size: fs.statSync(file).size }
+  const existing = fs.statSync(file, { throwIfNoEntry: false })
+  if (existing && existing.size >= bytes) return { generated: false, size: existing.size }
   fs.mkdirSync(path.dirname(file), { recursive: true })
   const partial = `${file}.partial`
   const fd = fs.openSync(partial, 'w')

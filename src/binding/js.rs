@@ -245,21 +245,8 @@ impl Js {
         if let Some(value) = cached {
             return Ok(value);
         }
-        let value = self.create_string(name)?;
+        let value = create_string(self.env, name)?;
         KEYS.with_borrow_mut(|keys| keys.push((name, value)));
-        Ok(value)
-    }
-
-    fn create_string(&self, text: &str) -> Result<sys::napi_value, Failure> {
-        let mut value = std::ptr::null_mut();
-        check(unsafe {
-            sys::napi_create_string_utf8(
-                self.env,
-                text.as_ptr().cast(),
-                text.len() as isize,
-                &mut value,
-            )
-        })?;
         Ok(value)
     }
 
@@ -332,4 +319,13 @@ impl Js {
             value,
         })
     }
+}
+
+/// A JS string from UTF-8 text (property names, error codes and messages).
+pub(super) fn create_string(env: sys::napi_env, text: &str) -> Result<sys::napi_value, Failure> {
+    let mut value = std::ptr::null_mut();
+    check(unsafe {
+        sys::napi_create_string_utf8(env, text.as_ptr().cast(), text.len() as isize, &mut value)
+    })?;
+    Ok(value)
 }

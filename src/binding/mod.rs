@@ -114,12 +114,9 @@ fn exception_pending(env: sys::napi_env) -> bool {
     pending
 }
 
-unsafe fn js_string(env: sys::napi_env, text: &str) -> sys::napi_value {
-    let mut value = std::ptr::null_mut();
-    unsafe {
-        sys::napi_create_string_utf8(env, text.as_ptr().cast(), text.len() as isize, &mut value)
-    };
-    value
+/// A JS string, or null if it cannot be made (an error is being built).
+fn js_string(env: sys::napi_env, text: &str) -> sys::napi_value {
+    js::create_string(env, text).unwrap_or(std::ptr::null_mut())
 }
 
 unsafe fn create_error(
@@ -128,8 +125,8 @@ unsafe fn create_error(
     code: &str,
     message: &str,
 ) -> sys::napi_value {
-    let code = unsafe { js_string(env, code) };
-    let message = unsafe { js_string(env, message) };
+    let code = js_string(env, code);
+    let message = js_string(env, message);
     let mut error = std::ptr::null_mut();
     let create = match constructor {
         ErrorConstructor::Error => sys::napi_create_error,
@@ -146,7 +143,7 @@ unsafe fn set_string_property(
     name: &std::ffi::CStr,
     text: &str,
 ) {
-    let value = unsafe { js_string(env, text) };
+    let value = js_string(env, text);
     unsafe { sys::napi_set_named_property(env, object, name.as_ptr(), value) };
 }
 
