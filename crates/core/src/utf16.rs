@@ -192,17 +192,19 @@ pub fn rfind_lf(text: &[u16], end: usize) -> Option<usize> {
 
 /// Each line of `text` with its terminating LF (the last one may lack it).
 /// A CR before the LF belongs to the line, so CRLF text comes back unchanged.
-pub fn line_ranges(text: &[u16]) -> Vec<Range<usize>> {
-    let mut lines = Vec::new();
+pub fn line_ranges(text: &[u16]) -> impl Iterator<Item = Range<usize>> + '_ {
+    let mut line_feeds = lfs(text, 0);
     let mut start = 0;
-    for lf in lfs(text, 0) {
-        lines.push(start..lf + 1);
-        start = lf + 1;
-    }
-    if start < text.len() {
-        lines.push(start..text.len());
-    }
-    lines
+    std::iter::from_fn(move || {
+        let end = match line_feeds.next() {
+            Some(lf) => lf + 1,
+            None if start < text.len() => text.len(),
+            None => return None,
+        };
+        let line = start..end;
+        start = end;
+        Some(line)
+    })
 }
 
 /// `text` without its line terminator (LF or CRLF).
@@ -339,7 +341,7 @@ mod tests {
     fn cuts_after_line_feeds_are_boundaries() {
         let text = u("line one\r\nline two");
         assert_eq!(grapheme_floor(&text, 10), 10);
-        assert_eq!(line_ranges(&text), vec![0..10, 10..18]);
+        assert_eq!(line_ranges(&text).collect::<Vec<_>>(), [0..10, 10..18]);
         assert_eq!(trim_line_end(&text[0..10]), &text[0..8]);
     }
 

@@ -55,10 +55,7 @@ fn rules_block() -> String {
 /// OpenClaw's `auditSummaryQuality` section check: every required heading
 /// is a trimmed line of the summary.
 fn has_required_sections(summary: &[u16]) -> bool {
-    let lines: Vec<&[u16]> = line_ranges(summary)
-        .into_iter()
-        .map(|r| trim(&summary[r]))
-        .collect();
+    let lines: Vec<&[u16]> = line_ranges(summary).map(|r| trim(&summary[r])).collect();
     REQUIRED_SUMMARY_SECTIONS
         .iter()
         .all(|h| lines.contains(&encode(h).as_slice()))

@@ -582,7 +582,6 @@ const SUMMARY_HEADERS: [&str; 5] = [
 /// back unchanged.
 pub fn strip_legacy_transcript(summary: &[u16]) -> Vec<u16> {
     let lines: Vec<&[u16]> = utf16::line_ranges(summary)
-        .into_iter()
         .map(|range| &summary[range])
         .collect();
     let mut keep = vec![true; lines.len()];
@@ -617,7 +616,6 @@ pub fn strip_legacy_transcript(summary: &[u16]) -> Vec<u16> {
     let kept = &kept[start..];
     // Blank lines left at either end by the removed block go too.
     let leading_blank = utf16::line_ranges(kept)
-        .into_iter()
         .take_while(|range| utf16::trim(&kept[range.clone()]).is_empty())
         .last()
         .map_or(0, |range| range.end);
