@@ -376,7 +376,9 @@ function startWriter(mode, logPath, { ms = 30000, seed = 1, maxText = 1200 } = {
   let stderr = ''
   child.stdout.on('data', (d) => { stdout += d })
   child.stderr.on('data', (d) => { stderr += d })
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
+  // 'close', not 'exit': 'exit' can come before the parent has read the child's last
+  // stdout bytes, and then the statistics line is missing (seen once in CI on Node 22).
+  const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
   return {
     async stop() {
       fs.writeFileSync(`${logPath}.stop`, '')
@@ -384,7 +386,12 @@ function startWriter(mode, logPath, { ms = 30000, seed = 1, maxText = 1200 } = {
       const { code, signal } = await exited
       clearTimeout(timer)
       if (code !== 0) throw new Error(`writer ${mode} exited with ${code ?? signal}: ${stderr.slice(0, 500)}`)
-      return JSON.parse(stdout.trim().split('\n').pop())
+      const last = stdout.trim().split('\n').pop()
+      try {
+        return JSON.parse(last)
+      } catch {
+        throw new Error(`writer ${mode} printed no statistics line: stdout ${JSON.stringify(stdout.slice(-300))}, stderr ${JSON.stringify(stderr.slice(0, 300))}`)
+      }
     },
   }
 }
