@@ -281,7 +281,11 @@ pub fn contains(haystack: &[u16], needle: &[u16]) -> bool {
 
 /// Encodes a Rust string literal as UTF-16, for building output.
 pub fn encode(text: &str) -> Vec<u16> {
-    text.encode_utf16().collect()
+    // A str has at least as many bytes as UTF-16 units: one allocation, no
+    // growing (`collect` starts from the iterator's small lower bound).
+    let mut units = Vec::with_capacity(text.len());
+    units.extend(text.encode_utf16());
+    units
 }
 
 #[cfg(test)]
