@@ -261,6 +261,24 @@ pub fn find(haystack: &[u16], needle: &[u16]) -> Option<usize> {
     if needle.is_empty() {
         return Some(0);
     }
+    if needle.len() > haystack.len() {
+        return None;
+    }
+    if needle.len() > FIND_HEAD_FIRST {
+        // Building a finder costs time in the needle's length, and a long
+        // needle (a log entry looked for in a summary) is usually absent:
+        // look for its head first. The first match cannot start before the
+        // head's first match, so one more search from there stays linear.
+        let from = find_aligned(haystack, &needle[..FIND_HEAD_FIRST])?;
+        return find_aligned(&haystack[from..], needle).map(|at| from + at);
+    }
+    find_aligned(haystack, needle)
+}
+
+/// Needles longer than this many units are looked for by their head first.
+const FIND_HEAD_FIRST: usize = 16;
+
+fn find_aligned(haystack: &[u16], needle: &[u16]) -> Option<usize> {
     let bytes = as_bytes(haystack);
     let finder = memchr::memmem::Finder::new(as_bytes(needle));
     // Not find_iter: its matches do not overlap, and a match at an odd
@@ -374,5 +392,20 @@ mod tests {
         assert!(!contains(&text, &u("ses_43")));
         assert_eq!(find(&text, &[]), Some(0));
         assert_eq!(find(&[], &u("x")), None);
+        // Long needles go head first: a head seen before the first whole
+        // match, a head seen only at odd offsets, a head present and the
+        // rest not.
+        let long = u("the deploy of billing-api 4.8.2 failed on staging");
+        let mut text = u("the deploy of billing-api ran. ");
+        text.extend(&long);
+        text.extend(u(" and "));
+        text.extend(&long);
+        assert_eq!(find(&text, &long), Some(31));
+        assert_eq!(find(&text[..40], &long), None);
+        let mut odd = vec![0x4100];
+        odd.extend(std::iter::repeat_n(0x4141, 20));
+        assert_eq!(find(&odd, &[0x4141; 18]), Some(1));
+        assert_eq!(find(&odd, &[0x4141; 21]), None);
+        assert_eq!(find(&u("the deploy of billing-api ran"), &long), None);
     }
 }

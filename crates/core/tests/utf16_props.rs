@@ -1,7 +1,7 @@
 //! Property tests of the cut helpers against unicode-segmentation run over
 //! the whole string (the helpers only segment a window around the cut).
 
-use openclaw_context_core::utf16::{grapheme_ceil, grapheme_floor, surrogate_safe_floor};
+use openclaw_context_core::utf16::{find, grapheme_ceil, grapheme_floor, surrogate_safe_floor};
 use proptest::prelude::*;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -70,5 +70,28 @@ proptest! {
                 && (0xDC00..=0xDFFF).contains(&units[end]);
             prop_assert!(!split);
         }
+    }
+
+    /// `find` against a scan of every window, over units from a tiny
+    /// alphabet whose bytes also match across unit boundaries (0x4141,
+    /// 0x4100, 0x0041), with needles long enough to go head first.
+    #[test]
+    fn find_is_the_first_aligned_window(
+        haystack in proptest::collection::vec(prop::sample::select(vec![0x4141u16, 0x4100, 0x0041, 0x0A]), 0..120),
+        needle in proptest::collection::vec(prop::sample::select(vec![0x4141u16, 0x4100, 0x0041, 0x0A]), 0..40),
+        planted in any::<Option<prop::sample::Index>>(),
+    ) {
+        // Half the time the needle is planted, so that long needles are found too.
+        let mut haystack = haystack;
+        if let Some(at) = planted {
+            let at = at.index(haystack.len() + 1);
+            haystack.splice(at..at, needle.iter().copied());
+        }
+        let expected = if needle.is_empty() {
+            Some(0)
+        } else {
+            haystack.windows(needle.len()).position(|window| window == &needle[..])
+        };
+        prop_assert_eq!(find(&haystack, &needle), expected);
     }
 }
