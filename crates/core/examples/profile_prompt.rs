@@ -1,8 +1,10 @@
 //! A fixed workload for profilers (`valgrind --tool=callgrind`): the reload
 //! prompt with a continuity summary and 30 log entries, 200 times
 //! (`continuous` as the first argument: the continuous-session prompt).
+//! Given `LOG.jsonl SUMMARY.txt MESSAGE.txt`, the reload prompt from those
+//! (e.g. the inputs of `npm run bench`) instead.
 
-use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
+use openclaw_context_core::persistent_chat::log::{read_log_tail, LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams};
 use openclaw_context_core::persistent_chat::state::MemoryState;
 use openclaw_context_core::persistent_chat::summary::{rebuild_continuity_summary, SummaryParams};
@@ -43,7 +45,36 @@ fn main() {
         now_ms: 1_747_303_500_000.0,
         max_chars: 6000,
     });
-    let params = PromptParams {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let params = if let [log, summary, message] = &args[..] {
+        let read = |path: &str| {
+            std::fs::read_to_string(path).unwrap_or_else(|err| panic!("{path}: {err}"))
+        };
+        PromptParams {
+            user_message: units(&read(message)),
+            reload: true,
+            turn_metadata: None,
+            continuity_summary: Some(units(&read(summary))),
+            log_entries: read_log_tail(std::path::Path::new(log), 100)
+                .unwrap_or_else(|err| panic!("{log}: {err}"))
+                .entries,
+            skipped_log_lines: 0,
+            continuous_entries: 2,
+            reload_entries: 25,
+            max_chars: None,
+        }
+    } else {
+        synthetic(entries, summary)
+    };
+    let mut total = 0;
+    for _ in 0..200 {
+        total += build_injected_prompt(&params).prompt.len();
+    }
+    println!("{total}");
+}
+
+fn synthetic(entries: Vec<LogEntry>, summary: Vec<u16>) -> PromptParams {
+    PromptParams {
         user_message: units("hi"),
         reload: std::env::args().nth(1).as_deref() != Some("continuous"),
         turn_metadata: None,
@@ -53,10 +84,5 @@ fn main() {
         continuous_entries: 2,
         reload_entries: 25,
         max_chars: None,
-    };
-    let mut total = 0;
-    for _ in 0..200 {
-        total += build_injected_prompt(&params).prompt.len();
     }
-    println!("{total}");
 }

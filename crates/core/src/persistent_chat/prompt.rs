@@ -33,7 +33,9 @@
 //! reads like one of the builder's separators or headings is prefixed with
 //! `[quoted] `, so the only real structure is the builder's own.
 
-use foldhash::{HashSet, HashSetExt};
+use std::cell::OnceCell;
+
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::budget::{fit_sections, parse_sections};
 use super::log::{LogEntry, Role, Timestamp};
@@ -360,6 +362,12 @@ impl Layout<'_> {
         match self.mode {
             PromptMode::Reload if summary.is_some() || excerpt.is_some() => {
                 let mut bootstrap: Vec<u16> = BOOTSTRAP_SEPARATOR.encode_utf16().collect();
+                bootstrap.reserve(
+                    SUMMARY_HEADING.len()
+                        + 3
+                        + summary.map_or(0, <[u16]>::len)
+                        + excerpt.as_ref().map_or(0, Vec::len),
+                );
                 if let Some(summary) = summary {
                     push_str(&mut bootstrap, "\n");
                     push_str(&mut bootstrap, SUMMARY_HEADING);
@@ -483,7 +491,34 @@ fn trim_end_lines(text: &[u16]) -> &[u16] {
 
 /// Units that end a line for a reader (a model or a terminal), not only LF.
 fn is_line_break(unit: u16) -> bool {
-    matches!(unit, 0x0A | 0x0B | 0x0C | 0x0D | 0x85 | 0x2028 | 0x2029)
+    // As range tests, branch-free, so that `find_line_break` vectorises:
+    // U+000A..U+000D, U+0085, U+2028, U+2029.
+    (unit.wrapping_sub(0x0A) < 4) | (unit == 0x85) | (unit.wrapping_sub(0x2028) < 2)
+}
+
+/// The index of the first line break in `text`. Tests blocks of units with
+/// a loop without early exit (vectorised), and looks inside a block only
+/// when it holds a break: entry texts are long and their lines too.
+fn find_line_break(text: &[u16]) -> Option<usize> {
+    const BLOCK: usize = 32;
+    let mut blocks = text.chunks_exact(BLOCK);
+    let mut offset = 0;
+    for block in &mut blocks {
+        let breaks = block
+            .iter()
+            .fold(0u8, |count, &unit| count | u8::from(is_line_break(unit)));
+        if breaks != 0 {
+            return block
+                .iter()
+                .position(|&unit| is_line_break(unit))
+                .map(|at| offset + at);
+        }
+        offset += BLOCK;
+    }
+    let rest = blocks.remainder();
+    rest.iter()
+        .position(|&unit| is_line_break(unit))
+        .map(|at| offset + at)
 }
 
 fn is_invisible(unit: u16) -> bool {
@@ -546,10 +581,8 @@ fn neutralise_separators_into(out: &mut Vec<u16>, text: &[u16]) {
     out.reserve(text.len());
     let mut line_start = 0;
     while line_start <= text.len() {
-        let line_end = text[line_start..]
-            .iter()
-            .position(|&unit| is_line_break(unit))
-            .map_or(text.len(), |offset| line_start + offset);
+        let line_end =
+            find_line_break(&text[line_start..]).map_or(text.len(), |offset| line_start + offset);
         if is_separator_like(&text[line_start..line_end]) {
             push_str(out, QUOTED_MARKER);
         }
@@ -705,23 +738,13 @@ fn reference_repeats(summary: &[u16], injected: &[&LogEntry], live: &[u16]) -> V
     let mut text = summary.to_vec();
     for (original, reference) in &targets {
         if utf16::trim(original).contains(&utf16::LF) {
-            text = replace_multiline_copies(&text, original, reference);
+            text = replace_multiline_copies(text, original, reference);
         }
     }
-    let collapsed: Vec<(Vec<u16>, &[u16])> = targets
-        .iter()
-        .map(|(original, reference)| (collapse_whitespace(original), *reference))
-        .collect();
-    let targets = Targets {
-        prefixes: collapsed
-            .iter()
-            .map(|(target, _)| target[..target.len().min(COPY_PREFIX)].to_vec())
-            .collect(),
-        list: collapsed,
-    };
+    let targets = Targets::new(&targets);
     let mut out = Vec::with_capacity(text.len());
     for range in utf16::line_ranges(&text) {
-        out.extend(reference_line(&text[range], &targets));
+        reference_line(&mut out, &text[range], &targets);
     }
     out
 }
@@ -729,18 +752,69 @@ fn reference_repeats(summary: &[u16], injected: &[&LogEntry], live: &[u16]) -> V
 /// A cut copy must keep at least this many units to count as a copy.
 const COPY_PREFIX: usize = 16;
 
-/// What summary lines are matched against: the targets whitespace-collapsed,
-/// and their first [`COPY_PREFIX`] units, which any copy shares (a cheap test
-/// that spares collapsing most summary lines).
+/// What summary lines are matched against: the targets by the first
+/// [`COPY_PREFIX`] units of their whitespace-collapsed text, which any copy
+/// shares. A target is collapsed whole only when a line shares its prefix:
+/// most never are, and entries can be long.
 struct Targets<'a> {
-    list: Vec<(Vec<u16>, &'a [u16])>,
-    prefixes: HashSet<Vec<u16>>,
+    /// Prefix → indexes into `list`, in `list`'s order (the first match wins).
+    by_prefix: HashMap<Vec<u16>, Vec<usize>>,
+    list: Vec<Target<'a>>,
 }
 
-fn replace_multiline_copies(text: &[u16], original: &[u16], reference: &[u16]) -> Vec<u16> {
+struct Target<'a> {
+    original: &'a [u16],
+    reference: &'a [u16],
+    /// `original` whitespace-collapsed, once a line has needed it.
+    collapsed: OnceCell<Vec<u16>>,
+}
+
+impl<'a> Targets<'a> {
+    fn new(targets: &[(&'a [u16], &'a [u16])]) -> Self {
+        let mut by_prefix: HashMap<Vec<u16>, Vec<usize>> = HashMap::new();
+        for (index, (original, _)) in targets.iter().enumerate() {
+            by_prefix
+                .entry(collapse_whitespace_prefix(original, COPY_PREFIX))
+                .or_default()
+                .push(index);
+        }
+        Targets {
+            by_prefix,
+            list: targets
+                .iter()
+                .map(|&(original, reference)| Target {
+                    original,
+                    reference,
+                    collapsed: OnceCell::new(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The reference of the first target that `value` (collapsed) copies.
+    /// A copy shares the target's collapsed prefix, so only the targets
+    /// filed under `prefix` can match.
+    fn reference_for(&self, prefix: &[u16], value: &[u16]) -> Option<&'a [u16]> {
+        self.by_prefix.get(prefix)?.iter().find_map(|&index| {
+            let target = &self.list[index];
+            let collapsed = target
+                .collapsed
+                .get_or_init(|| collapse_whitespace(target.original));
+            is_copy_of(value, collapsed).then_some(target.reference)
+        })
+    }
+}
+
+fn replace_multiline_copies(text: Vec<u16>, original: &[u16], reference: &[u16]) -> Vec<u16> {
     let original = utf16::trim(original);
+    // Usually there is no copy (a new-format summary holds no transcript).
+    let Some(first) = utf16::find(&text, original) else {
+        return text;
+    };
     let mut out = Vec::with_capacity(text.len());
-    let mut rest = text;
+    out.extend_from_slice(&text[..first]);
+    out.extend_from_slice(reference);
+    let mut rest = &text[first + original.len()..];
     while let Some(at) = utf16::find(rest, original) {
         out.extend_from_slice(&rest[..at]);
         out.extend_from_slice(reference);
@@ -750,30 +824,26 @@ fn replace_multiline_copies(text: &[u16], original: &[u16], reference: &[u16]) -
     out
 }
 
-/// One summary line (with its terminator), its value replaced when it copies a target.
-fn reference_line(line: &[u16], targets: &Targets) -> Vec<u16> {
+/// Appends one summary line (with its terminator) to `out`, its value
+/// replaced when it copies a target.
+fn reference_line(out: &mut Vec<u16>, line: &[u16], targets: &Targets) {
     let (body, terminator) = line.split_at(utf16::trim_line_end(line).len());
-    let Some(value_starts) = value_starts(body) else {
-        return line.to_vec();
-    };
-    for value_start in value_starts {
-        let prefix = collapse_whitespace_prefix(&body[value_start..], COPY_PREFIX);
-        if !targets.prefixes.contains(&prefix) {
-            continue;
-        }
-        let value = collapse_whitespace(&body[value_start..]);
-        if let Some((_, reference)) = targets
-            .list
-            .iter()
-            .find(|(target, _)| is_copy_of(&value, target))
-        {
-            let mut out = body[..value_start].to_vec();
-            out.extend_from_slice(reference);
-            out.extend_from_slice(terminator);
-            return out;
+    if let Some(value_starts) = value_starts(body) {
+        for value_start in value_starts {
+            let prefix = collapse_whitespace_prefix(&body[value_start..], COPY_PREFIX);
+            if !targets.by_prefix.contains_key(&prefix) {
+                continue;
+            }
+            let value = collapse_whitespace(&body[value_start..]);
+            if let Some(reference) = targets.reference_for(&prefix, &value) {
+                out.extend_from_slice(&body[..value_start]);
+                out.extend_from_slice(reference);
+                out.extend_from_slice(terminator);
+                return;
+            }
         }
     }
-    line.to_vec()
+    out.extend_from_slice(line);
 }
 
 /// Where a line's value may start: after `Label: ` (tried first) and after

@@ -55,12 +55,13 @@ pub(crate) fn collapse_whitespace_prefix(text: &[u16], max: usize) -> Vec<u16> {
 
 /// `blocks` joined with a blank line between each two.
 pub(crate) fn join_with_blank_lines(blocks: Vec<Vec<u16>>) -> Vec<u16> {
-    let mut out = Vec::new();
-    for (index, block) in blocks.into_iter().enumerate() {
+    let separators = 2 * blocks.len().saturating_sub(1);
+    let mut out = Vec::with_capacity(blocks.iter().map(Vec::len).sum::<usize>() + separators);
+    for (index, block) in blocks.iter().enumerate() {
         if index > 0 {
             push_str(&mut out, "\n\n");
         }
-        out.extend(block);
+        out.extend_from_slice(block);
     }
     out
 }

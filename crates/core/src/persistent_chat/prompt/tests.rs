@@ -741,3 +741,29 @@ fn entries_to_read_leave_room_for_the_live_copy_and_repeats() {
     assert_eq!(log_entries_to_read(false, 0, 25), 1);
     assert_eq!(log_entries_to_read(true, 2, usize::MAX), usize::MAX);
 }
+
+#[test]
+fn find_line_break_finds_the_first_break_of_each_kind_anywhere_in_a_block() {
+    let breaks = [0x0Au16, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029];
+    let near_misses = [0x09u16, 0x0E, 0x84, 0x86, 0x2027, 0x202A, 0x20, 0x41];
+    for len in [0, 1, 31, 32, 33, 64, 95, 100] {
+        let plain: Vec<u16> = (0..len)
+            .map(|i| near_misses[i % near_misses.len()])
+            .collect();
+        assert_eq!(find_line_break(&plain), None, "len {len}");
+        for at in 0..len {
+            for &unit in &breaks {
+                let mut text = plain.clone();
+                text[at] = unit;
+                if at + 3 < len {
+                    text[at + 3] = 0x0A;
+                }
+                assert_eq!(
+                    find_line_break(&text),
+                    Some(at),
+                    "len {len}, at {at}, unit {unit:#x}"
+                );
+            }
+        }
+    }
+}
