@@ -504,10 +504,10 @@ fn find_line_break(text: &[u16]) -> Option<usize> {
     let mut blocks = text.chunks_exact(BLOCK);
     let mut offset = 0;
     for block in &mut blocks {
-        let breaks = block
+        let any_break = block
             .iter()
-            .fold(0u8, |count, &unit| count | u8::from(is_line_break(unit)));
-        if breaks != 0 {
+            .fold(0u8, |any, &unit| any | u8::from(is_line_break(unit)));
+        if any_break != 0 {
             return block
                 .iter()
                 .position(|&unit| is_line_break(unit))
