@@ -381,6 +381,42 @@ mod tests {
     }
 
     #[test]
+    fn lf_searches_agree_with_a_scan() {
+        // Line feeds at every distance from the search start (`lfs` looks
+        // 48 units ahead directly, then asks memchr), among units holding
+        // 0x0A bytes.
+        for len in [0usize, 1, 47, 48, 49, 97, 200] {
+            for lf_at in [
+                None,
+                Some(0),
+                Some(1),
+                Some(len / 2),
+                Some(len.saturating_sub(1)),
+            ] {
+                let mut text: Vec<u16> = (0..len).map(|i| [0x0A0A, 0x0A00, 0x61][i % 3]).collect();
+                if let Some(at) = lf_at.filter(|&at| at < len) {
+                    text[at] = LF;
+                }
+                for end in 0..=len {
+                    let expected = text[..end].iter().rposition(|&unit| unit == LF);
+                    assert_eq!(
+                        rfind_lf(&text, end),
+                        expected,
+                        "len {len}, lf {lf_at:?}, end {end}"
+                    );
+                    assert_eq!(line_start(&text, end), expected.map_or(0, |lf| lf + 1));
+                    let forward = text[end..]
+                        .iter()
+                        .position(|&unit| unit == LF)
+                        .map(|at| end + at);
+                    assert_eq!(find_lf(&text, end), forward);
+                    assert_eq!(lfs(&text, end).next(), forward);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn find_matches_utf16() {
         // A byte-level match across two units is not a match.
         assert_eq!(find(&[0x4241, 0x4443], &[0x4342]), None);
