@@ -190,6 +190,17 @@ pub fn rfind_lf(text: &[u16], end: usize) -> Option<usize> {
     memchr::memrchr_iter(b'\n', as_bytes(text)).find_map(|byte| lf_at_byte(text, byte))
 }
 
+/// The last unit before `end` that is one of three ASCII characters
+/// (memchr over the bytes; a byte match counts only where it is a whole unit).
+pub fn rfind_ascii3(text: &[u16], end: usize, [a, b, c]: [u8; 3]) -> Option<usize> {
+    let text = &text[..end.min(text.len())];
+    memchr::memrchr3_iter(a, b, c, as_bytes(text)).find_map(|byte| {
+        let unit = byte / 2;
+        (byte % 2 == LOW_BYTE && u8::try_from(text[unit]).is_ok_and(|u| u == a || u == b || u == c))
+            .then_some(unit)
+    })
+}
+
 /// Each line of `text` with its terminating LF (the last one may lack it).
 /// A CR before the LF belongs to the line, so CRLF text comes back unchanged.
 pub fn line_ranges(text: &[u16]) -> impl Iterator<Item = Range<usize>> + '_ {
@@ -413,6 +424,24 @@ mod tests {
                     assert_eq!(lfs(&text, end).next(), forward);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn rfind_ascii3_sees_only_whole_units() {
+        // U+2300 and U+2A2A hold '#'/'*' bytes but are not those characters.
+        let text: Vec<u16> = vec![0x23, 0x61, 0x2300, 0x2A2A, 0x3C, 0x62, 0x3C00, 0x2A];
+        let marks = *b"#<*";
+        assert_eq!(rfind_ascii3(&text, 8, marks), Some(7));
+        assert_eq!(rfind_ascii3(&text, 7, marks), Some(4));
+        assert_eq!(rfind_ascii3(&text, 4, marks), Some(0));
+        assert_eq!(rfind_ascii3(&text, 0, marks), None);
+        assert_eq!(rfind_ascii3(&text, 99, marks), Some(7));
+        for end in 0..=text.len() {
+            let expected = text[..end]
+                .iter()
+                .rposition(|&u| matches!(u, 0x23 | 0x3C | 0x2A));
+            assert_eq!(rfind_ascii3(&text, end, marks), expected);
         }
     }
 

@@ -3,12 +3,13 @@
 //! where text was removed, and the closing workspace-rules block stays whole.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::ops::Range;
 
 use super::SUFFIX_TRUNCATED_MARKER;
 use crate::utf16::{
     encode, ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace, lfs,
-    line_start, starts_with_ascii, trim, trim_line_end, LF,
+    line_start, rfind_ascii3, starts_with_ascii, trim, trim_line_end, LF,
 };
 
 const RULES_OPEN: &str = "<workspace-critical-rules>";
@@ -186,14 +187,16 @@ fn classify_window(head: &[u16], window_start: usize) -> impl Iterator<Item = Li
     if window_start == 0 {
         return classify(head, 0, 0, Context::START);
     }
-    // Walk the lines before the window upwards, one line-feed search each,
-    // looking for an opener that follows a blank line.
-    let mut below = window_start;
-    let mut candidate = previous_line_start(head, below);
-    loop {
+    // The nearest line above the window that opens a section after a blank
+    // line. An opener's first unit (trimmed) is '#', '<' or '*', far rarer
+    // than line feeds in tool output: only lines holding one are looked at,
+    // from the window upwards, each once.
+    let mut search_end = window_start;
+    while let Some(mark) = rfind_ascii3(head, search_end, *b"#<*") {
+        let candidate = line_start(head, mark);
         let above = (candidate > 0).then(|| previous_line_start(head, candidate));
         let after_blank = above.is_none_or(|above| is_blank(&head[above..candidate]));
-        let line = &head[candidate..below];
+        let line = line_at(head, candidate);
         if after_blank && is_openclaw_section_opener(line) {
             if is_turn_section(line) {
                 let context = Context {
@@ -207,11 +210,9 @@ fn classify_window(head: &[u16], window_start: usize) -> impl Iterator<Item = Li
             }
             return classify(head, candidate, window_start, Context::START);
         }
-        match above {
-            Some(above) => (below, candidate) = (candidate, above),
-            None => return classify(head, 0, window_start, Context::START),
-        }
+        search_end = candidate;
     }
+    classify(head, 0, window_start, Context::START)
 }
 
 /// Where the closing rules block starts (with the blank lines before it),
@@ -304,6 +305,9 @@ struct Plan<'a> {
     rules: &'a [u16],
     /// `"\n\n" + marker + "\n\n"`, before what is kept of the head.
     lead: Vec<u16>,
+    /// The last section header measured and its trimmed length: the lines
+    /// tried one after another mostly share one.
+    header_len: Cell<Option<(usize, usize)>>,
 }
 
 impl<'a> Plan<'a> {
@@ -329,12 +333,22 @@ impl<'a> Plan<'a> {
     fn rendered_len(&self, cut: Option<&Line>) -> usize {
         match cut {
             Some(line) => {
-                let header = line
-                    .section_header
-                    .map_or(0, |h| trim_line_end(line_at(self.head, h)).len() + 1);
+                let header = line.section_header.map_or(0, |h| self.header_len(h) + 1);
                 self.lead.len() + header + (self.head.len() - line.range.start) + self.rules.len()
             }
             None => self.lead.len() - 2 + self.rules.len(),
+        }
+    }
+
+    /// The length of the header line at `start`, without its line end.
+    fn header_len(&self, start: usize) -> usize {
+        match self.header_len.get() {
+            Some((cached, len)) if cached == start => len,
+            _ => {
+                let len = trim_line_end(line_at(self.head, start)).len();
+                self.header_len.set(Some((start, len)));
+                len
+            }
         }
     }
 }
@@ -358,7 +372,12 @@ fn cut_head<'a>(
     body_appetite: usize,
 ) -> Option<Pieces<'a>> {
     let lead = encode(&format!("\n\n{SUFFIX_TRUNCATED_MARKER}\n\n"));
-    let plan = Plan { head, rules, lead };
+    let plan = Plan {
+        head,
+        rules,
+        lead,
+        header_len: Cell::new(None),
+    };
     // No cut before this can fit: only the lines from here on are read.
     let room = budget.saturating_sub(plan.lead.len() + rules.len());
     let window_start = line_start_at_or_after(head, head.len().saturating_sub(room));
