@@ -64,50 +64,55 @@ function nodeAtLeast(major, minor) {
 }
 
 /**
+ * One installed OpenClaw's `testing` export, loaded from the dist chunk that defines `fnName`;
+ * undefined (and the reason pushed on `skipped`) when it is missing, needs a newer Node, or fails.
+ */
+async function loadPeer({ label, dir, setupScript, node: [major, minor], fnName }, skipped) {
+  if (!dir || !fs.existsSync(path.join(dir, 'package.json'))) {
+    skipped.push(`${label}: not installed (run \`bash ${setupScript}\`)`)
+    return undefined
+  }
+  if (!nodeAtLeast(major, minor)) {
+    skipped.push(`${label}: needs Node >= ${major}.${minor} (this is ${process.version})`)
+    return undefined
+  }
+  try {
+    const chunk = findChunk(dir, `\nfunction ${fnName}(`)
+    if (!chunk) throw new Error(`no dist chunk defines ${fnName}`)
+    await silenceLogger(dir)
+    const testing = await importWithVitest(chunk)
+    if (typeof testing?.[fnName] !== 'function') throw new Error(`${chunk} published no testing.${fnName}`)
+    const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
+    return { version, testing, chunk }
+  } catch (error) {
+    skipped.push(`${label}: failed to load (${error.message})`)
+    return undefined
+  }
+}
+
+/**
  * @returns {Promise<{ v7?: {version, capCompactionSummaryPreservingSuffix, capCompactionSummary, chunk},
  *                     v9?: {version, budgetCompactionSummary, chunk}, skipped: string[] }>}
  */
 export async function loadPeers({ openclaw7Dir, openclaw9Dir }) {
   const out = { skipped: [] }
   isolate()
-  const version = (dir) => JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version
-
-  if (!openclaw9Dir || !fs.existsSync(path.join(openclaw9Dir, 'package.json'))) {
-    out.skipped.push('OpenClaw 2026.9.6: not installed (run `bash scripts/setup-bench.sh`)')
-  } else if (!nodeAtLeast(24, 16)) {
-    out.skipped.push(`OpenClaw 2026.9.6: needs Node >= 24.16 (this is ${process.version})`)
-  } else {
-    try {
-      const chunk = findChunk(openclaw9Dir, '\nfunction budgetCompactionSummary(')
-      if (!chunk) throw new Error('no dist chunk defines budgetCompactionSummary')
-      await silenceLogger(openclaw9Dir)
-      const testing = await importWithVitest(chunk)
-      if (typeof testing?.budgetCompactionSummary !== 'function') throw new Error(`${chunk} published no testing.budgetCompactionSummary`)
-      out.v9 = { version: version(openclaw9Dir), budgetCompactionSummary: testing.budgetCompactionSummary, chunk }
-    } catch (error) {
-      out.skipped.push(`OpenClaw 2026.9.6: failed to load (${error.message})`)
-    }
-  }
-
-  if (!openclaw7Dir || !fs.existsSync(path.join(openclaw7Dir, 'package.json'))) {
-    out.skipped.push('OpenClaw 2026.7.2: not installed (run `bash scripts/setup-oracle.sh`)')
-  } else if (!nodeAtLeast(22, 22)) {
-    out.skipped.push(`OpenClaw 2026.7.2: needs Node >= 22.22 (this is ${process.version})`)
-  } else {
-    try {
-      const chunk = findChunk(openclaw7Dir, '\nfunction capCompactionSummaryPreservingSuffix(')
-      if (!chunk) throw new Error('no dist chunk defines capCompactionSummaryPreservingSuffix')
-      await silenceLogger(openclaw7Dir)
-      const testing = await importWithVitest(chunk)
-      if (typeof testing?.capCompactionSummaryPreservingSuffix !== 'function') throw new Error(`${chunk} published no testing API`)
-      out.v7 = {
-        version: version(openclaw7Dir),
-        capCompactionSummaryPreservingSuffix: testing.capCompactionSummaryPreservingSuffix,
-        capCompactionSummary: testing.capCompactionSummary,
-        chunk,
-      }
-    } catch (error) {
-      out.skipped.push(`OpenClaw 2026.7.2: failed to load (${error.message})`)
+  // 2026.9.6 first (see the order note at the top).
+  const v9 = await loadPeer(
+    { label: 'OpenClaw 2026.9.6', dir: openclaw9Dir, setupScript: 'scripts/setup-bench.sh', node: [24, 16], fnName: 'budgetCompactionSummary' },
+    out.skipped,
+  )
+  if (v9) out.v9 = { version: v9.version, budgetCompactionSummary: v9.testing.budgetCompactionSummary, chunk: v9.chunk }
+  const v7 = await loadPeer(
+    { label: 'OpenClaw 2026.7.2', dir: openclaw7Dir, setupScript: 'scripts/setup-oracle.sh', node: [22, 22], fnName: 'capCompactionSummaryPreservingSuffix' },
+    out.skipped,
+  )
+  if (v7) {
+    out.v7 = {
+      version: v7.version,
+      capCompactionSummaryPreservingSuffix: v7.testing.capCompactionSummaryPreservingSuffix,
+      capCompactionSummary: v7.testing.capCompactionSummary,
+      chunk: v7.chunk,
     }
   }
   return out
