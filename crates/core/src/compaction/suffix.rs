@@ -3,7 +3,6 @@
 //! where text was removed, and the closing workspace-rules block stays whole.
 
 use std::borrow::Cow;
-use std::cell::Cell;
 use std::ops::Range;
 
 use super::SUFFIX_TRUNCATED_MARKER;
@@ -31,8 +30,9 @@ enum LineKind {
 struct Line {
     range: Range<usize>,
     kind: LineKind,
-    /// The header line of the section this line belongs to, if any.
-    section_header: Option<usize>,
+    /// The header line of the section this line belongs to, if any: its
+    /// text, without the line end.
+    section_header: Option<Range<usize>>,
 }
 
 fn is_section_header(text: &[u16]) -> bool {
@@ -87,9 +87,9 @@ fn is_openclaw_section_opener(line: &[u16]) -> bool {
 
 /// Where a forward classification stands: the current section's header,
 /// whether it is a turn section, whether the previous line was blank.
-#[derive(Clone, Copy)]
 struct Context {
-    header: Option<usize>,
+    /// The current section's header text, without its line end.
+    header: Option<Range<usize>>,
     in_turns: bool,
     after_blank: bool,
 }
@@ -147,7 +147,7 @@ fn classify(
             LineKind::ItemStart
         };
         if kind == LineKind::SectionHeader {
-            context.header = Some(range.start);
+            context.header = Some(header_text(line, range.start));
             context.in_turns = is_turn_section(line);
         }
         context.after_blank = kind == LineKind::Blank;
@@ -158,7 +158,7 @@ fn classify(
                 section_header: if kind == LineKind::SectionHeader {
                     None
                 } else {
-                    context.header
+                    context.header.clone()
                 },
             });
         }
@@ -200,7 +200,7 @@ fn classify_window(head: &[u16], window_start: usize) -> impl Iterator<Item = Li
         if after_blank && is_openclaw_section_opener(line) {
             if is_turn_section(line) {
                 let context = Context {
-                    header: Some(candidate),
+                    header: Some(header_text(line, candidate)),
                     in_turns: true,
                     after_blank: is_blank(
                         &head[previous_line_start(head, window_start)..window_start],
@@ -305,9 +305,6 @@ struct Plan<'a> {
     rules: &'a [u16],
     /// `"\n\n" + marker + "\n\n"`, before what is kept of the head.
     lead: Vec<u16>,
-    /// The last section header measured and its trimmed length: the lines
-    /// tried one after another mostly share one.
-    header_len: Cell<Option<(usize, usize)>>,
 }
 
 impl<'a> Plan<'a> {
@@ -317,8 +314,8 @@ impl<'a> Plan<'a> {
         match cut {
             Some(line) => {
                 out.push(self.lead.clone());
-                if let Some(header) = line.section_header {
-                    out.push(trim_line_end(line_at(self.head, header)));
+                if let Some(header) = &line.section_header {
+                    out.push(&self.head[header.clone()]);
                     out.push(vec![LF]);
                 }
                 out.push(&self.head[line.range.start..]);
@@ -333,22 +330,10 @@ impl<'a> Plan<'a> {
     fn rendered_len(&self, cut: Option<&Line>) -> usize {
         match cut {
             Some(line) => {
-                let header = line.section_header.map_or(0, |h| self.header_len(h) + 1);
+                let header = line.section_header.as_ref().map_or(0, |h| h.len() + 1);
                 self.lead.len() + header + (self.head.len() - line.range.start) + self.rules.len()
             }
             None => self.lead.len() - 2 + self.rules.len(),
-        }
-    }
-
-    /// The length of the header line at `start`, without its line end.
-    fn header_len(&self, start: usize) -> usize {
-        match self.header_len.get() {
-            Some((cached, len)) if cached == start => len,
-            _ => {
-                let len = trim_line_end(line_at(self.head, start)).len();
-                self.header_len.set(Some((start, len)));
-                len
-            }
         }
     }
 }
@@ -356,6 +341,11 @@ impl<'a> Plan<'a> {
 /// A line of nothing but white space (stops at the first other unit).
 fn is_blank(line: &[u16]) -> bool {
     line.iter().all(|&unit| is_js_whitespace(unit))
+}
+
+/// The text of the header `line` (with its line end) that starts at `start`.
+fn header_text(line: &[u16], start: usize) -> Range<usize> {
+    start..start + trim_line_end(line).len()
 }
 
 fn line_at(text: &[u16], start: usize) -> &[u16] {
@@ -372,12 +362,7 @@ fn cut_head<'a>(
     body_appetite: usize,
 ) -> Option<Pieces<'a>> {
     let lead = encode(&format!("\n\n{SUFFIX_TRUNCATED_MARKER}\n\n"));
-    let plan = Plan {
-        head,
-        rules,
-        lead,
-        header_len: Cell::new(None),
-    };
+    let plan = Plan { head, rules, lead };
     // No cut before this can fit: only the lines from here on are read.
     let room = budget.saturating_sub(plan.lead.len() + rules.len());
     let window_start = line_start_at_or_after(head, head.len().saturating_sub(room));
