@@ -791,11 +791,15 @@ impl<'a> Targets<'a> {
         }
     }
 
-    /// The reference of the first target that `value` (collapsed) copies.
-    /// A copy shares the target's collapsed prefix, so only the targets
-    /// filed under `prefix` can match.
-    fn reference_for(&self, prefix: &[u16], value: &[u16]) -> Option<&'a [u16]> {
-        self.by_prefix.get(prefix)?.iter().find_map(|&index| {
+    /// The targets a value with this collapsed prefix can copy (a copy
+    /// shares its target's prefix), or None.
+    fn sharing_prefix(&self, prefix: &[u16]) -> Option<&[usize]> {
+        self.by_prefix.get(prefix).map(Vec::as_slice)
+    }
+
+    /// The reference of the first of `candidates` that `value` (collapsed) copies.
+    fn reference_for(&self, candidates: &[usize], value: &[u16]) -> Option<&'a [u16]> {
+        candidates.iter().find_map(|&index| {
             let target = &self.list[index];
             let collapsed = target
                 .collapsed
@@ -831,11 +835,11 @@ fn reference_line(out: &mut Vec<u16>, line: &[u16], targets: &Targets) {
     if let Some(value_starts) = value_starts(body) {
         for value_start in value_starts {
             let prefix = collapse_whitespace_prefix(&body[value_start..], COPY_PREFIX);
-            if !targets.by_prefix.contains_key(&prefix) {
+            let Some(candidates) = targets.sharing_prefix(&prefix) else {
                 continue;
-            }
+            };
             let value = collapse_whitespace(&body[value_start..]);
-            if let Some(reference) = targets.reference_for(&prefix, &value) {
+            if let Some(reference) = targets.reference_for(candidates, &value) {
                 out.extend_from_slice(&body[..value_start]);
                 out.extend_from_slice(reference);
                 out.extend_from_slice(terminator);
