@@ -116,7 +116,10 @@ export interface InjectedPromptParams {
   userMessage: string
   /** `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session. */
   reload: boolean
-  /** Shown first: a string as is, or `key: value` lines. */
+  /**
+   * Shown first: a string as is, or a `key: value` line for each of the
+   * object's own enumerable string keys, in `Object.keys` order.
+   */
   turnMetadata?: string | Record<string, string | number | boolean | null>
   /** `continuity-summary.txt` (reload only); an old-format transcript block is stripped. */
   continuitySummary?: string

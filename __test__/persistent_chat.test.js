@@ -1185,6 +1185,46 @@ describe('buildPersistentChatInjectedPrompt(Report)', () => {
       ).toBe(`## Turn Metadata\n- b: two\n- a: 1.5\n- c: true\n- d: null\n- e: 0\n\n${LIVE_SEP}\nx`)
     })
 
+    test('only own enumerable string keys, in Object.keys order (issue 12)', () => {
+      const inherited = Object.create({ inherited: 'from-proto' })
+      inherited.own = 'y'
+      expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: inherited })).toBe(
+        `## Turn Metadata\n- own: y\n\n${LIVE_SEP}\nx`,
+      )
+      const odd = { b: 'b', 2: 'two', 1: 'one', [Symbol('s')]: 'symbol', a: 'a' }
+      Object.defineProperty(odd, 'hidden', { value: 'not enumerable', enumerable: false })
+      Object.defineProperty(odd, 'computed', { get: () => 'from a getter', enumerable: true })
+      expect(Object.keys(odd)).toEqual(['1', '2', 'b', 'a', 'computed'])
+      expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: odd })).toBe(
+        `## Turn Metadata\n- 1: one\n- 2: two\n- b: b\n- a: a\n- computed: from a getter\n\n${LIVE_SEP}\nx`,
+      )
+      // A class instance: its methods live on the prototype and are not fields.
+      class Meta {
+        constructor() {
+          this.channel = 'tg'
+        }
+        describe() {
+          return 'method'
+        }
+      }
+      Meta.prototype.shared = 'on the prototype'
+      expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: new Meta() })).toBe(
+        `## Turn Metadata\n- channel: tg\n\n${LIVE_SEP}\nx`,
+      )
+      // A Proxy answers for itself, as Object.keys sees it.
+      const proxy = new Proxy({}, {
+        ownKeys: () => ['p', 'q'],
+        getOwnPropertyDescriptor: (_, key) => ({ value: key, enumerable: key === 'p', configurable: true }),
+        get: (_, key) => `value of ${String(key)}`,
+      })
+      expect(Object.keys(proxy)).toEqual(['p'])
+      expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: proxy })).toBe(
+        `## Turn Metadata\n- p: value of p\n\n${LIVE_SEP}\nx`,
+      )
+      // Only inherited fields: nothing to show.
+      expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: Object.create({ a: 1 }) })).toBe(`${LIVE_SEP}\nx`)
+    })
+
     test('empty metadata is left out', () => {
       expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: {} })).toBe(`${LIVE_SEP}\nx`)
       expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: '  \n' })).toBe(`${LIVE_SEP}\nx`)

@@ -287,10 +287,21 @@ impl Js {
             .map(Some)
     }
 
-    /// Own enumerable string keys, in the object's order.
+    /// `Object.keys(obj)`: own, enumerable, string keys (index keys as
+    /// strings), in that order. Not `napi_get_property_names`: that one is
+    /// `for…in` and walks the prototype chain.
     pub fn keys(&self) -> Result<Vec<Vec<u16>>, Failure> {
         let mut names = std::ptr::null_mut();
-        check(unsafe { sys::napi_get_property_names(self.env, self.value, &mut names) })?;
+        check(unsafe {
+            sys::napi_get_all_property_names(
+                self.env,
+                self.value,
+                sys::KeyCollectionMode::own_only,
+                sys::KeyFilter::enumerable | sys::KeyFilter::skip_symbols,
+                sys::KeyConversion::numbers_to_strings,
+                &mut names,
+            )
+        })?;
         Js {
             env: self.env,
             value: names,

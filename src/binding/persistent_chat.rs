@@ -492,7 +492,8 @@ pub struct InjectedPromptParams {
     pub user_message: String,
     /// `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session.
     pub reload: bool,
-    /// Shown first: a string as is, or `key: value` lines.
+    /// Shown first: a string as is, or a `key: value` line for each of the
+    /// object's own enumerable string keys, in `Object.keys` order.
     #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]
     pub turn_metadata: Option<String>,
     /// `continuity-summary.txt` (reload only); an old-format transcript block is stripped.
