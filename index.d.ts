@@ -13,8 +13,9 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  * The text injected before a persistent chat's message.
  *
  * `reload: false` (the backend remembers the conversation): turn metadata,
- * at most `continuousEntries` log entries (default 2, clamped to 0..2),
- * then `--- LIVE TURN ---` and the message. `reload: true`: turn metadata,
+ * at most `continuousEntries` log entries (default 2, clamped to 0..2) that
+ * the backend session `currentSession` does not hold yet, then
+ * `--- LIVE TURN ---` and the message. `reload: true`: turn metadata,
  * `--- BOOTSTRAP CONTEXT (already resolved) ---` with the continuity
  * summary and the last `reloadEntries` log entries (default 25), then the
  * live turn. Each entry appears once at most; separator look-alikes in
@@ -23,10 +24,22 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 export declare function buildPersistentChatInjectedPrompt(params: InjectedPromptParams): string
 
 /**
+ * `buildPersistentChatInjectedPrompt` on the libuv thread pool (the log
+ * read there): the same params, result and errors (a rejection, never a throw).
+ */
+export declare function buildPersistentChatInjectedPromptAsync(params: InjectedPromptParams): Promise<string>
+
+/**
  * `buildPersistentChatInjectedPrompt` with what it did, for the debug file
  * `last-injected-preprompt.txt` and for logs.
  */
 export declare function buildPersistentChatInjectedPromptReport(params: InjectedPromptParams): PersistentChatPromptReport
+
+/**
+ * `buildPersistentChatInjectedPromptReport` on the libuv thread pool: the
+ * same params, result and errors (a rejection, never a throw).
+ */
+export declare function buildPersistentChatInjectedPromptReportAsync(params: InjectedPromptParams): Promise<PersistentChatPromptReport>
 
 /** Options of `capCompactionSummaryPreservingSuffix`. */
 export interface CapCompactionOptions {
@@ -117,6 +130,17 @@ export interface InjectedPromptParams {
   /** `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session. */
   reload: boolean
   /**
+   * The backend session the prompt goes to. On a continuous turn that
+   * backend already holds the log up to its own newest entry (its turns,
+   * its reload's excerpt, what earlier prompts injected), so only entries
+   * appended after that one are injected, at most `continuousEntries`:
+   * another channel's, another backend session's, an outside writer's, or
+   * ones without a `session`. Without it, or when no entry has this
+   * `session`, the newest entries are injected. A reload ignores it: the
+   * new backend holds none of the log.
+   */
+  currentSession?: string
+  /**
    * Shown first: a string as is, or a `key: value` line for each of the
    * object's own enumerable string keys, in `Object.keys` order.
    */
@@ -179,6 +203,12 @@ export interface PersistentChatPromptReport {
   /** Entries chosen for the excerpt but left out to fit `maxChars`. */
   entriesOmitted: number
   /**
+   * Continuous turn with `currentSession`: how many of the newest
+   * `continuousEntries` log entries were left out because the backend
+   * already holds them (0 on a reload or without `currentSession`).
+   */
+  entriesAlreadyHeld: number
+  /**
    * The `id` of each injected entry (or a stable `auto:<role>:<hash>` key
    * for an entry without one), oldest first.
    */
@@ -218,6 +248,12 @@ export interface PersistentChatTimer {
 export declare function readPersistentChatLogEntries(path: string, limit: number): PersistentChatLogEntry[]
 
 /**
+ * `readPersistentChatLogEntries` on the libuv thread pool: the same
+ * arguments, result and errors (a rejection, never a throw).
+ */
+export declare function readPersistentChatLogEntriesAsync(path: string, limit: number): Promise<PersistentChatLogEntry[]>
+
+/**
  * The contents of `continuity-summary.txt`: state and memory only, never a
  * transcript. Sections: current thread (latest user request, the status of
  * the turn that answered it, actionable notes), active decisions and
@@ -229,3 +265,9 @@ export declare function readPersistentChatLogEntries(path: string, limit: number
  * defaults to 6000 (`Infinity` or `<= 0`: no cap). Same params, same bytes.
  */
 export declare function rebuildPersistentChatContinuitySummary(params: ContinuitySummaryParams): string
+
+/**
+ * `rebuildPersistentChatContinuitySummary` on the libuv thread pool (files
+ * read there): the same params, result and errors (a rejection, never a throw).
+ */
+export declare function rebuildPersistentChatContinuitySummaryAsync(params: ContinuitySummaryParams): Promise<string>

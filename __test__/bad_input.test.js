@@ -7,6 +7,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { isDeepStrictEqual } = require('node:util')
 const native = require('../index.js')
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-bad-'))
@@ -59,14 +60,14 @@ const EXPORTS = [
     name: 'buildPersistentChatInjectedPrompt',
     args: () => [{ userMessage: 'hello', reload: true, turnMetadata: { a: 1 }, continuitySummary: 'S', logEntries: validEntries(), continuousEntries: 2, reloadEntries: 25, maxChars: 5000 }],
     argNames: ['params'],
-    fields: { 0: ['userMessage', 'reload', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars'] },
+    fields: { 0: ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars'] },
     returns: 'string',
   },
   {
     name: 'buildPersistentChatInjectedPromptReport',
     args: () => [{ userMessage: 'hello', reload: false, logPath }],
     argNames: ['params'],
-    fields: { 0: ['userMessage', 'reload', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars'] },
+    fields: { 0: ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars'] },
     returns: 'object',
   },
 ]
@@ -140,4 +141,57 @@ test('huge and odd strings round-trip through the caps exactly', () => {
   expect(native.capCompactionSummaryPreservingSuffix(big, big, 0)).toBe(big + big)
   const five = HOSTILE.string5MB
   expect(native.capCompactionSummaryPreservingSuffix(five, five, 16000).length).toBeLessThanOrEqual(16000)
+})
+
+// The Promise variants take the same arguments: each case gives the same
+// value, or rejects (never throws) with an error of the same name, code,
+// message, path and syscall; the caller's own exception is handed on as is.
+const ASYNC_OF = {
+  readPersistentChatLogEntries: 'readPersistentChatLogEntriesAsync',
+  rebuildPersistentChatContinuitySummary: 'rebuildPersistentChatContinuitySummaryAsync',
+  buildPersistentChatInjectedPrompt: 'buildPersistentChatInjectedPromptAsync',
+  buildPersistentChatInjectedPromptReport: 'buildPersistentChatInjectedPromptReportAsync',
+}
+const errorShape = (err) =>
+  err instanceof OwnError
+    ? { own: err.message }
+    : { name: err && err.name, code: err && err.code, message: err && err.message, path: err && err.path, syscall: err && err.syscall }
+
+const asyncCases = all.filter((c) => ASYNC_OF[c.exp.name])
+
+test(`the Promise variants: ${asyncCases.length} calls, same values and same errors`, async () => {
+  const problems = []
+  let rejected = 0
+  for (const c of asyncCases) {
+    const args = c.build()
+    let expected
+    try {
+      expected = { value: native[c.exp.name](...args) }
+    } catch (err) {
+      expected = { error: errorShape(err) }
+    }
+    let promise
+    try {
+      promise = native[ASYNC_OF[c.exp.name]](...c.build())
+    } catch (err) {
+      problems.push(`${c.exp.name} ${c.where}=${c.label}: threw ${err && err.message}`)
+      continue
+    }
+    if (typeof promise?.then !== 'function') {
+      problems.push(`${c.exp.name} ${c.where}=${c.label}: returned ${typeof promise}`)
+      continue
+    }
+    let actual
+    try {
+      actual = { value: await promise }
+    } catch (err) {
+      rejected++
+      actual = { error: errorShape(err) }
+    }
+    if (!isDeepStrictEqual(actual, expected)) {
+      problems.push(`${c.exp.name} ${c.where}=${c.label}: ${JSON.stringify(actual).slice(0, 200)} vs ${JSON.stringify(expected).slice(0, 200)}`)
+    }
+  }
+  console.log(`Promise variants: ${asyncCases.length} calls (${rejected} rejected), each as its sync export`)
+  expect(problems).toEqual([])
 })

@@ -768,6 +768,71 @@ describe('buildPersistentChatInjectedPrompt(Report)', () => {
     })
   })
 
+  describe('currentSession: what the backend already holds is not injected again', () => {
+    // ses_A's entries were the excerpt of the reload that started ses_B; u1/r1 are ses_B's own turn.
+    const held = [
+      user('from ses_A', { id: 'a1', session: 'ses_A' }),
+      assistant('ses_A reply', 'ok', { id: 'a2', session: 'ses_A' }),
+      user('first in ses_B', { id: 'u1', session: 'ses_B' }),
+      assistant('ses_B reply', 'ok', { id: 'r1', session: 'ses_B' }),
+    ]
+
+    test('a continuous turn injects nothing the backend holds', () => {
+      const report = buildReport({ userMessage: 'next', reload: false, currentSession: 'ses_B', logEntries: held })
+      expect(report).toEqual(
+        expect.objectContaining({ prompt: `${LIVE_SEP}
+next`, entriesInjected: 0, entriesAlreadyHeld: 2, injectedEntryIds: [] }),
+      )
+      // Without currentSession the newest two come back, as before.
+      const old = buildReport({ userMessage: 'next', reload: false, logEntries: held })
+      expect(old).toEqual(expect.objectContaining({ injectedEntryIds: ['u1', 'r1'], entriesAlreadyHeld: 0 }))
+    })
+
+    test('entries appended since the backend\'s newest one are injected, within the limit', () => {
+      const logEntries = [
+        ...held,
+        user('telegram side', { id: 'x1', session: 'ses_X' }),
+        { role: 'system', text: 'cron: backup done', id: 'w1' },
+      ]
+      const report = buildReport({ userMessage: 'next', reload: false, currentSession: 'ses_B', logEntries })
+      expect(report.injectedEntryIds).toEqual(['x1', 'w1'])
+      expect(report.entriesAlreadyHeld).toBe(0)
+      const one = buildReport({ userMessage: 'next', reload: false, currentSession: 'ses_B', logEntries: logEntries.slice(0, 5) })
+      expect(one).toEqual(expect.objectContaining({ injectedEntryIds: ['x1'], entriesAlreadyHeld: 1 }))
+      const limited = buildReport({ userMessage: 'next', reload: false, currentSession: 'ses_B', logEntries, continuousEntries: 1 })
+      expect(limited.injectedEntryIds).toEqual(['w1'])
+    })
+
+    test('from a log file: the live message appended first, then the same rule', () => {
+      const logPath = tmpFile()
+      writeLog(logPath, [...held, user('other channel', { id: 'x1', session: 'ses_X' }), user('next', { id: 'live', session: 'ses_B' })])
+      const report = buildReport({ userMessage: 'next', reload: false, currentSession: 'ses_B', logPath })
+      expect(report.injectedEntryIds).toEqual(['x1'])
+      expect(countOccurrences(report.prompt, 'next')).toBe(1)
+    })
+
+    test('a log with no entry of that session (an older writer) is all new to it', () => {
+      const logEntries = [user('a', { id: 'a' }), assistant('b', 'ok', { id: 'b', session: 'ses_A' })]
+      expect(buildReport({ userMessage: 'x', reload: false, currentSession: 'ses_B', logEntries }).injectedEntryIds).toEqual(['a', 'b'])
+    })
+
+    test('a reload ignores it: the last reloadEntries entries, each once', () => {
+      const logEntries = conversation(30, { session: 'ses_B' })
+      const params = { userMessage: 'x', reload: true, logEntries, continuitySummary: SUMMARY }
+      const report = buildReport({ ...params, currentSession: 'ses_B' })
+      expect(report).toEqual(buildReport(params))
+      expect(report.entriesInjected).toBe(25)
+      expect(report.entriesAlreadyHeld).toBe(0)
+    })
+
+    test('null is no session; another type is a TypeError', () => {
+      expect(buildPrompt({ userMessage: 'x', reload: false, currentSession: null, logEntries: held })).toBe(
+        buildPrompt({ userMessage: 'x', reload: false, logEntries: held }),
+      )
+      expectTypeError(() => buildPrompt({ userMessage: 'x', reload: false, currentSession: 7 }), 'params.currentSession')
+    })
+  })
+
   describe('reload (reload: true)', () => {
     test('exact layout: metadata, bootstrap separator, summary, excerpt, live turn', () => {
       const logEntries = [
@@ -805,6 +870,7 @@ describe('buildPersistentChatInjectedPrompt(Report)', () => {
         mode: 'reload',
         entriesInjected: 2,
         entriesOmitted: 0,
+        entriesAlreadyHeld: 0,
         injectedEntryIds: ['u1', 'a1'],
         summaryTrimmed: false,
         skippedLogLines: 0,
@@ -1282,7 +1348,7 @@ describe('buildPersistentChatInjectedPrompt(Report)', () => {
     expect(buildPrompt(params)).toBe(report.prompt)
     expect(report.chars).toBe(report.prompt.length)
     expect(Object.keys(report).sort()).toEqual(
-      ['chars', 'entriesInjected', 'entriesOmitted', 'injectedEntryIds', 'mode', 'overBudget', 'prompt', 'skippedLogLines', 'summaryTrimmed'].sort(),
+      ['chars', 'entriesAlreadyHeld', 'entriesInjected', 'entriesOmitted', 'injectedEntryIds', 'mode', 'overBudget', 'prompt', 'skippedLogLines', 'summaryTrimmed'].sort(),
     )
     expect(report.injectedEntryIds).toHaveLength(report.entriesInjected)
   })

@@ -4,13 +4,17 @@
 
 mod binding;
 
+use std::path::Path;
+
 use binding::persistent_chat::{PersistentChatLogEntry, PersistentChatPromptReport};
+use binding::promise::{spawn, Job};
 use binding::{budget, run, Failure, Js, DEFAULT_MAX_CHARS};
-use napi::bindgen_prelude::{Unknown, Utf16String};
+use napi::bindgen_prelude::{PromiseRaw, Unknown, Utf16String};
 use napi::Env;
 use napi_derive::napi;
 use openclaw_context_core::compaction::{self, CapReport};
-use openclaw_context_core::persistent_chat;
+use openclaw_context_core::persistent_chat::log::{read_log_tail, LogEntry};
+use openclaw_context_core::persistent_chat::prompt::PromptReport;
 
 /// OpenClaw 2026.7.x's `capCompactionSummary`, bit for bit: the summary as
 /// is when `maxChars <= 0` or it fits; else its UTF-16-safe prefix plus a
@@ -157,12 +161,34 @@ pub fn read_persistent_chat_log_entries(
     path: Unknown,
     limit: Unknown,
 ) -> napi::Result<Vec<PersistentChatLogEntry>> {
-    run(&env, || {
-        let path = Js::from(path).path("path")?;
-        let limit = binding::count(Js::from(limit), "limit")?;
-        let tail = persistent_chat::log::read_log_tail(std::path::Path::new(&path), limit)?;
-        Ok(tail.entries.into_iter().map(Into::into).collect())
-    })
+    run(&env, || log_read(path, limit)?.run_here())
+}
+
+/// `readPersistentChatLogEntries` on the libuv thread pool: the same
+/// arguments, result and errors (a rejection, never a throw).
+#[napi(
+    catch_unwind,
+    ts_args_type = "path: string, limit: number",
+    ts_return_type = "Promise<PersistentChatLogEntry[]>"
+)]
+pub fn read_persistent_chat_log_entries_async<'scope>(
+    env: Env,
+    path: Unknown<'scope>,
+    limit: Unknown<'scope>,
+) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogEntry>>> {
+    spawn(&env, || log_read(path, limit))
+}
+
+fn log_read(
+    path: Unknown,
+    limit: Unknown,
+) -> Result<Job<Vec<LogEntry>, Vec<PersistentChatLogEntry>>, Failure> {
+    let path = Js::from(path).path("path")?;
+    let limit = binding::count(Js::from(limit), "limit")?;
+    Ok(Job::new(
+        move || Ok(read_log_tail(Path::new(&path), limit)?.entries),
+        |entries| entries.into_iter().map(Into::into).collect(),
+    ))
 }
 
 /// The contents of `continuity-summary.txt`: state and memory only, never a
@@ -183,17 +209,34 @@ pub fn rebuild_persistent_chat_continuity_summary(
     env: Env,
     params: Unknown,
 ) -> napi::Result<Utf16String> {
-    run(&env, || {
-        let params = binding::persistent_chat::summary_params(Js::from(params))?;
-        Ok(persistent_chat::summary::rebuild_continuity_summary(&params).into())
-    })
+    run(&env, || summary_rebuild(params)?.run_here())
+}
+
+/// `rebuildPersistentChatContinuitySummary` on the libuv thread pool (files
+/// read there): the same params, result and errors (a rejection, never a throw).
+#[napi(
+    catch_unwind,
+    ts_args_type = "params: ContinuitySummaryParams",
+    ts_return_type = "Promise<string>"
+)]
+pub fn rebuild_persistent_chat_continuity_summary_async<'scope>(
+    env: Env,
+    params: Unknown<'scope>,
+) -> napi::Result<PromiseRaw<'scope, Utf16String>> {
+    spawn(&env, || summary_rebuild(params))
+}
+
+fn summary_rebuild(params: Unknown) -> Result<Job<Vec<u16>, Utf16String>, Failure> {
+    let request = binding::persistent_chat::summary_params(Js::from(params))?;
+    Ok(Job::new(move || request.rebuild(), Into::into))
 }
 
 /// The text injected before a persistent chat's message.
 ///
 /// `reload: false` (the backend remembers the conversation): turn metadata,
-/// at most `continuousEntries` log entries (default 2, clamped to 0..2),
-/// then `--- LIVE TURN ---` and the message. `reload: true`: turn metadata,
+/// at most `continuousEntries` log entries (default 2, clamped to 0..2) that
+/// the backend session `currentSession` does not hold yet, then
+/// `--- LIVE TURN ---` and the message. `reload: true`: turn metadata,
 /// `--- BOOTSTRAP CONTEXT (already resolved) ---` with the continuity
 /// summary and the last `reloadEntries` log entries (default 25), then the
 /// live turn. Each entry appears once at most; separator look-alikes in
@@ -207,12 +250,21 @@ pub fn build_persistent_chat_injected_prompt(
     env: Env,
     params: Unknown,
 ) -> napi::Result<Utf16String> {
-    run(&env, || {
-        let params = binding::persistent_chat::prompt_params(Js::from(params))?;
-        Ok(persistent_chat::prompt::build_injected_prompt(&params)
-            .prompt
-            .into())
-    })
+    run(&env, || prompt_build(params, prompt_only)?.run_here())
+}
+
+/// `buildPersistentChatInjectedPrompt` on the libuv thread pool (the log
+/// read there): the same params, result and errors (a rejection, never a throw).
+#[napi(
+    catch_unwind,
+    ts_args_type = "params: InjectedPromptParams",
+    ts_return_type = "Promise<string>"
+)]
+pub fn build_persistent_chat_injected_prompt_async<'scope>(
+    env: Env,
+    params: Unknown<'scope>,
+) -> napi::Result<PromiseRaw<'scope, Utf16String>> {
+    spawn(&env, || prompt_build(params, prompt_only))
 }
 
 /// `buildPersistentChatInjectedPrompt` with what it did, for the debug file
@@ -222,8 +274,31 @@ pub fn build_persistent_chat_injected_prompt_report(
     env: Env,
     params: Unknown,
 ) -> napi::Result<PersistentChatPromptReport> {
-    run(&env, || {
-        let params = binding::persistent_chat::prompt_params(Js::from(params))?;
-        Ok(persistent_chat::prompt::build_injected_prompt(&params).into())
-    })
+    run(&env, || prompt_build(params, Into::into)?.run_here())
+}
+
+/// `buildPersistentChatInjectedPromptReport` on the libuv thread pool: the
+/// same params, result and errors (a rejection, never a throw).
+#[napi(
+    catch_unwind,
+    ts_args_type = "params: InjectedPromptParams",
+    ts_return_type = "Promise<PersistentChatPromptReport>"
+)]
+pub fn build_persistent_chat_injected_prompt_report_async<'scope>(
+    env: Env,
+    params: Unknown<'scope>,
+) -> napi::Result<PromiseRaw<'scope, PersistentChatPromptReport>> {
+    spawn(&env, || prompt_build(params, Into::into))
+}
+
+fn prompt_build<J>(
+    params: Unknown,
+    to_js: fn(PromptReport) -> J,
+) -> Result<Job<PromptReport, J>, Failure> {
+    let request = binding::persistent_chat::prompt_params(Js::from(params))?;
+    Ok(Job::new(move || request.build(), to_js))
+}
+
+fn prompt_only(report: PromptReport) -> Utf16String {
+    report.prompt.into()
 }

@@ -1,6 +1,8 @@
 //! The injected prompt on arbitrary params: exactly one `--- LIVE TURN ---`
 //! line (unless the live message itself holds one), the live message last
-//! and verbatim, and each injected entry at most once.
+//! and verbatim, and each injected entry at most once. Entries carry one of
+//! three sessions or none (bits 2-3 of their role byte), and the current
+//! session is one of them or none (bits 6-7 of `continuous_entries`).
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -37,6 +39,13 @@ fn with_lookalike(mut text: Vec<u16>, which: Option<&u8>) -> Vec<u16> {
     text
 }
 
+fn session(bits: u8) -> Option<Vec<u16>> {
+    match bits & 3 {
+        0 => None,
+        n => Some(format!("ses_{n}").encode_utf16().collect()),
+    }
+}
+
 fn lines(text: &[u16]) -> impl Iterator<Item = &[u16]> {
     text.split(|&u| u == u16::from(b'\n')).map(|l| l.strip_suffix(&[u16::from(b'\r')]).unwrap_or(l))
 }
@@ -47,6 +56,7 @@ fuzz_target!(|input: Input| {
     let params = PromptParams {
         user_message: input.user_message,
         reload: input.reload,
+        current_session: session(input.continuous_entries >> 6),
         turn_metadata: input.metadata.map(|m| TurnMetadata::Text(with_lookalike(m, splices.next()))),
         continuity_summary: input.summary.map(|s| with_lookalike(s, splices.next())),
         log_entries: input
@@ -56,7 +66,7 @@ fuzz_target!(|input: Input| {
                 role: roles[usize::from(role) % 4],
                 text: with_lookalike(text, splices.next()),
                 ts: ts.map(|t| Timestamp::Number(f64::from(t) * 1000.0 + 1.7e12)),
-                session: None,
+                session: session(role >> 2),
                 status: None,
                 id: id.map(|i| format!("id{}", i % 8).encode_utf16().collect()),
             })
@@ -80,7 +90,9 @@ fuzz_target!(|input: Input| {
     ids.dedup();
     assert_eq!(before, ids.len(), "an entry injected twice");
     if !params.reload {
-        assert!(report.entries_injected <= 2);
+        assert!(report.entries_injected + report.entries_already_held <= 2);
+    } else {
+        assert_eq!(report.entries_already_held, 0);
     }
     if let (Some(max), false) = (params.max_chars, report.over_budget) {
         assert!(prompt.len() <= max);

@@ -5,6 +5,7 @@ use std::fmt::Display;
 
 pub mod js;
 pub mod persistent_chat;
+pub mod promise;
 
 use napi::{sys, Env, Status};
 
@@ -21,6 +22,10 @@ pub enum Failure {
     Core(CoreError),
     /// A JS exception is already pending (a throwing getter or Proxy trap).
     Pending,
+    /// The work of a Promise export panicked on the thread pool: `Error`
+    /// with the panic's message and code `GenericFailure`, as napi-rs's
+    /// `catch_unwind` gives a sync export.
+    Panic(String),
 }
 
 impl From<CoreError> for Failure {
@@ -44,9 +49,30 @@ fn throw(env: sys::napi_env, failure: Failure) -> napi::Error {
         Status::PendingException,
         "a JavaScript exception is pending",
     );
+    // A pending exception (the caller's own, from a getter) wins, as it would in JS.
+    if exception_pending(env) {
+        return pending;
+    }
+    let Some(error) = error_value(env, failure) else {
+        return napi::Error::new(Status::GenericFailure, "could not create the error");
+    };
+    // SAFETY: `env` is the live env of this call, on its thread; `error` was just made in it.
+    unsafe { sys::napi_throw(env, error) };
+    pending
+}
+
+/// The JS value a failure throws or rejects with: the pending exception if
+/// there is one (taken, so it can be handed on), else a new error object.
+/// `None` if the env cannot make one.
+pub(crate) fn error_value(env: sys::napi_env, failure: Failure) -> Option<sys::napi_value> {
+    if exception_pending(env) {
+        let mut exception = std::ptr::null_mut();
+        // SAFETY: `env` is live on this thread and `exception` a valid out-pointer.
+        let status = unsafe { sys::napi_get_and_clear_last_exception(env, &mut exception) };
+        return (status == sys::Status::napi_ok).then_some(exception);
+    }
     let (constructor, code, message, path, syscall): (ErrorConstructor, &str, String, _, _) =
         match failure {
-            Failure::Pending if exception_pending(env) => return pending,
             Failure::Pending => (
                 ErrorConstructor::Error,
                 "ERR_NAPI",
@@ -68,6 +94,13 @@ fn throw(env: sys::napi_env, failure: Failure) -> napi::Error {
                 None,
                 None,
             ),
+            Failure::Panic(message) => (
+                ErrorConstructor::Error,
+                "GenericFailure",
+                message,
+                None,
+                None,
+            ),
             Failure::Core(err) => {
                 let syscall = match &err {
                     CoreError::Io { syscall, .. } => Some(*syscall),
@@ -83,23 +116,14 @@ fn throw(env: sys::napi_env, failure: Failure) -> napi::Error {
                 )
             }
         };
-    if exception_pending(env) {
-        return pending;
+    let error = create_error(env, constructor, code, &message)?;
+    if let Some(path) = path {
+        set_string_property(env, error, c"path", &path);
     }
-    unsafe {
-        let error = create_error(env, constructor, code, &message);
-        if error.is_null() {
-            return napi::Error::new(Status::GenericFailure, message);
-        }
-        if let Some(path) = path {
-            set_string_property(env, error, c"path", &path);
-        }
-        if let Some(syscall) = syscall {
-            set_string_property(env, error, c"syscall", syscall);
-        }
-        sys::napi_throw(env, error);
+    if let Some(syscall) = syscall {
+        set_string_property(env, error, c"syscall", syscall);
     }
-    pending
+    Some(error)
 }
 
 enum ErrorConstructor {
@@ -110,6 +134,7 @@ enum ErrorConstructor {
 
 fn exception_pending(env: sys::napi_env) -> bool {
     let mut pending = false;
+    // SAFETY: `env` is live on this thread and `pending` a valid out-pointer.
     unsafe { sys::napi_is_exception_pending(env, &mut pending) };
     pending
 }
@@ -119,12 +144,12 @@ fn js_string(env: sys::napi_env, text: &str) -> sys::napi_value {
     js::create_string(env, text).unwrap_or(std::ptr::null_mut())
 }
 
-unsafe fn create_error(
+fn create_error(
     env: sys::napi_env,
     constructor: ErrorConstructor,
     code: &str,
     message: &str,
-) -> sys::napi_value {
+) -> Option<sys::napi_value> {
     let code = js_string(env, code);
     let message = js_string(env, message);
     let mut error = std::ptr::null_mut();
@@ -133,17 +158,22 @@ unsafe fn create_error(
         ErrorConstructor::Type => sys::napi_create_type_error,
         ErrorConstructor::Range => sys::napi_create_range_error,
     };
+    // SAFETY: `env` is live on this thread; `code` and `message` are strings
+    // of it (a null one makes the call fail with `napi_invalid_arg`, which
+    // leaves `error` null); `error` is a valid out-pointer.
     unsafe { create(env, code, message, &mut error) };
-    error
+    (!error.is_null()).then_some(error)
 }
 
-unsafe fn set_string_property(
+fn set_string_property(
     env: sys::napi_env,
     object: sys::napi_value,
     name: &std::ffi::CStr,
     text: &str,
 ) {
     let value = js_string(env, text);
+    // SAFETY: `env` is live on this thread, `object` an object of it, `name`
+    // NUL-terminated; a null `value` makes the call fail and set nothing.
     unsafe { sys::napi_set_named_property(env, object, name.as_ptr(), value) };
 }
 

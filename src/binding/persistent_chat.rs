@@ -192,66 +192,51 @@ pub fn memory_state(value: Js, name: impl Display + Copy) -> Result<Option<Memor
     }))
 }
 
-use openclaw_context_core::persistent_chat::log::{read_log_tail_or_empty, LogTail};
-use openclaw_context_core::persistent_chat::prompt::{
-    log_entries_to_read, MetadataValue, PromptParams, PromptReport, TurnMetadata,
-    DEFAULT_CONTINUOUS_ENTRIES, DEFAULT_RELOAD_ENTRIES, MAX_CONTINUOUS_ENTRIES,
-};
-use openclaw_context_core::persistent_chat::state::read_state_file_or_empty;
-use openclaw_context_core::persistent_chat::summary::{
-    SummaryParams, DEFAULT_SUMMARY_MAX_CHARS, SUMMARY_LOG_ENTRIES,
-};
+use openclaw_context_core::persistent_chat::prompt::{MetadataValue, PromptReport, TurnMetadata};
+use openclaw_context_core::persistent_chat::request::{PromptRequest, SummaryRequest};
 use openclaw_context_core::persistent_chat::time::{epoch_ms_from_number, parse_timestamp_ms};
-use std::path::Path;
+use std::path::PathBuf;
 
-/// A `maxChars` of the persistent-chat builders as a unit count: `None` for
-/// no cap (`Infinity`, or `<= 0` as in OpenClaw's caps), `NaN`/`undefined`
-/// give `default`.
-fn char_budget(
-    value: Js,
-    name: impl Display + Copy,
-    default: Option<usize>,
-) -> Result<Option<usize>, Failure> {
-    let number = super::budget(value, name, f64::NAN)?;
-    if number.is_nan() {
-        return Ok(default);
-    }
-    if number <= 0.0 || number.is_infinite() {
+/// A `maxChars` of the persistent-chat builders: `undefined` → `None`, else
+/// the number (the core applies the defaults and the no-cap rules).
+fn char_budget(value: Js, name: impl Display + Copy) -> Result<Option<f64>, Failure> {
+    if value.is_undefined()? {
         return Ok(None);
     }
-    Ok(Some(number.min(usize::MAX as f64) as usize))
+    super::budget(value, name, f64::NAN).map(Some)
 }
 
-/// Log entries from `entries`, else read from `logPath` (a missing file is
-/// an empty log: the first run).
-fn entries_from(params: Js, entries_key: &'static str, limit: usize) -> Result<LogTail, Failure> {
-    let name = format!("params.{entries_key}");
-    if let Some(entries) = log_entries(params.get(entries_key)?, &name)? {
-        return Ok(LogTail {
-            entries,
-            ..LogTail::default()
-        });
+/// `params[path_key]` as a path, read only when `data` was not given: data
+/// wins over a path, and an unused path is not looked at.
+fn path_unless<T>(
+    data: &Option<T>,
+    params: Js,
+    path_key: &'static str,
+) -> Result<Option<PathBuf>, Failure> {
+    if data.is_some() {
+        return Ok(None);
     }
-    match params.get("logPath")?.optional_path("params.logPath")? {
-        Some(path) => Ok(read_log_tail_or_empty(Path::new(&path), limit)?),
-        None => Ok(LogTail::default()),
-    }
+    let name = format!("params.{path_key}");
+    Ok(params
+        .get(path_key)?
+        .optional_path(&name)?
+        .map(PathBuf::from))
 }
 
-/// `now`: an ISO-8601 string or epoch milliseconds; default the clock.
-fn now_ms(value: Js) -> Result<f64, Failure> {
+/// `now`: an ISO-8601 string or epoch milliseconds; `None` for the clock.
+fn now_ms(value: Js) -> Result<Option<f64>, Failure> {
     match value.kind()? {
-        ValueType::Undefined | ValueType::Null => Ok(std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0.0, |elapsed| elapsed.as_millis() as f64)),
-        ValueType::Number => epoch_ms_from_number(value.number("params.now")?).ok_or_else(|| {
-            Failure::Range(
-                "The value of \"params.now\" is out of range. It must be a finite time.".into(),
-            )
-        }),
+        ValueType::Undefined | ValueType::Null => Ok(None),
+        ValueType::Number => epoch_ms_from_number(value.number("params.now")?)
+            .map(Some)
+            .ok_or_else(|| {
+                Failure::Range(
+                    "The value of \"params.now\" is out of range. It must be a finite time.".into(),
+                )
+            }),
         _ => {
             let text = value.string("params.now")?;
-            parse_timestamp_ms(&text).ok_or_else(|| {
+            parse_timestamp_ms(&text).map(Some).ok_or_else(|| {
                 Failure::Range(format!(
                     "The value of \"params.now\" is invalid. It must be an ISO-8601 time. Received '{}'",
                     String::from_utf16_lossy(&text)
@@ -261,29 +246,22 @@ fn now_ms(value: Js) -> Result<f64, Failure> {
     }
 }
 
-pub fn summary_params(value: Js) -> Result<SummaryParams, Failure> {
+pub fn summary_params(value: Js) -> Result<SummaryRequest, Failure> {
     let params = value.object("params")?;
-    let tail = entries_from(params, "entries", SUMMARY_LOG_ENTRIES)?;
-    let state = match memory_state(params.get("state")?, "params.state")? {
-        Some(state) => state,
-        None => match params.get("statePath")?.optional_path("params.statePath")? {
-            Some(path) => read_state_file_or_empty(Path::new(&path))?,
-            None => MemoryState::default(),
-        },
-    };
-    Ok(SummaryParams {
-        entries: tail.entries,
+    let entries = log_entries(params.get("entries")?, "params.entries")?;
+    let log_path = path_unless(&entries, params, "logPath")?;
+    let state = memory_state(params.get("state")?, "params.state")?;
+    let state_path = path_unless(&state, params, "statePath")?;
+    Ok(SummaryRequest {
+        entries,
+        log_path,
         state,
+        state_path,
         current_session: params
             .get("currentSession")?
             .optional_string("params.currentSession")?,
         now_ms: now_ms(params.get("now")?)?,
-        max_chars: char_budget(
-            params.get("maxChars")?,
-            "params.maxChars",
-            Some(DEFAULT_SUMMARY_MAX_CHARS),
-        )?
-        .unwrap_or(usize::MAX),
+        max_chars: char_budget(params.get("maxChars")?, "params.maxChars")?,
     })
 }
 
@@ -320,56 +298,33 @@ fn turn_metadata(value: Js) -> Result<Option<TurnMetadata>, Failure> {
     }
 }
 
-/// A count such as `reloadEntries`, clamped to `0..=max`; `NaN` and
-/// `undefined` give `default`.
-fn clamped_count(
-    value: Js,
-    name: impl Display + Copy,
-    default: usize,
-    max: usize,
-) -> Result<usize, Failure> {
-    let Some(number) = value.optional_number(name)? else {
-        return Ok(default);
-    };
-    if number.is_nan() {
-        return Ok(default);
-    }
-    Ok(number.clamp(0.0, max as f64) as usize)
-}
-
-pub fn prompt_params(value: Js) -> Result<PromptParams, Failure> {
+pub fn prompt_params(value: Js) -> Result<PromptRequest, Failure> {
     let params = value.object("params")?;
     let user_message = params.get("userMessage")?.string("params.userMessage")?;
     let reload = params.get("reload")?.boolean("params.reload")?;
-    let continuous_entries = clamped_count(
-        params.get("continuousEntries")?,
-        "params.continuousEntries",
-        DEFAULT_CONTINUOUS_ENTRIES,
-        MAX_CONTINUOUS_ENTRIES,
-    )?;
-    let reload_entries = clamped_count(
-        params.get("reloadEntries")?,
-        "params.reloadEntries",
-        DEFAULT_RELOAD_ENTRIES,
-        usize::MAX,
-    )?;
-    let tail = entries_from(
-        params,
-        "logEntries",
-        log_entries_to_read(reload, continuous_entries, reload_entries),
-    )?;
-    Ok(PromptParams {
+    let continuous_entries = params
+        .get("continuousEntries")?
+        .optional_number("params.continuousEntries")?;
+    let reload_entries = params
+        .get("reloadEntries")?
+        .optional_number("params.reloadEntries")?;
+    let log_entries = log_entries(params.get("logEntries")?, "params.logEntries")?;
+    let log_path = path_unless(&log_entries, params, "logPath")?;
+    Ok(PromptRequest {
         user_message,
         reload,
+        continuous_entries,
+        reload_entries,
+        log_entries,
+        log_path,
         turn_metadata: turn_metadata(params.get("turnMetadata")?)?,
         continuity_summary: params
             .get("continuitySummary")?
             .optional_string("params.continuitySummary")?,
-        log_entries: tail.entries,
-        skipped_log_lines: tail.skipped_lines,
-        continuous_entries,
-        reload_entries,
-        max_chars: char_budget(params.get("maxChars")?, "params.maxChars", None)?,
+        max_chars: char_budget(params.get("maxChars")?, "params.maxChars")?,
+        current_session: params
+            .get("currentSession")?
+            .optional_string("params.currentSession")?,
     })
 }
 
@@ -386,6 +341,10 @@ pub struct PersistentChatPromptReport {
     pub entries_injected: u32,
     /// Entries chosen for the excerpt but left out to fit `maxChars`.
     pub entries_omitted: u32,
+    /// Continuous turn with `currentSession`: how many of the newest
+    /// `continuousEntries` log entries were left out because the backend
+    /// already holds them (0 on a reload or without `currentSession`).
+    pub entries_already_held: u32,
     /// The `id` of each injected entry (or a stable `auto:<role>:<hash>` key
     /// for an entry without one), oldest first.
     #[napi(ts_type = "string[]")]
@@ -411,6 +370,7 @@ impl From<PromptReport> for PersistentChatPromptReport {
             mode: report.mode.as_str().to_owned(),
             entries_injected: count_u32(report.entries_injected),
             entries_omitted: count_u32(report.entries_omitted),
+            entries_already_held: count_u32(report.entries_already_held),
             injected_entry_ids: report
                 .injected_entry_ids
                 .into_iter()
@@ -492,6 +452,15 @@ pub struct InjectedPromptParams {
     pub user_message: String,
     /// `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session.
     pub reload: bool,
+    /// The backend session the prompt goes to. On a continuous turn that
+    /// backend already holds the log up to its own newest entry (its turns,
+    /// its reload's excerpt, what earlier prompts injected), so only entries
+    /// appended after that one are injected, at most `continuousEntries`:
+    /// another channel's, another backend session's, an outside writer's, or
+    /// ones without a `session`. Without it, or when no entry has this
+    /// `session`, the newest entries are injected. A reload ignores it: the
+    /// new backend holds none of the log.
+    pub current_session: Option<String>,
     /// Shown first: a string as is, or a `key: value` line for each of the
     /// object's own enumerable string keys, in `Object.keys` order.
     #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]

@@ -112,6 +112,7 @@ fn prompt(c: &mut Criterion) {
         let params = PromptParams {
             user_message: "Are you there?".encode_utf16().collect(),
             reload,
+            current_session: None,
             turn_metadata: None,
             continuity_summary: Some(summary.clone()),
             log_entries: entries.clone(),

@@ -53,6 +53,7 @@ fn main() {
         PromptParams {
             user_message: units(&read(message)),
             reload: true,
+            current_session: None,
             turn_metadata: None,
             continuity_summary: Some(units(&read(summary))),
             log_entries: read_log_tail(std::path::Path::new(log), 100)
@@ -77,6 +78,7 @@ fn synthetic(entries: Vec<LogEntry>, summary: Vec<u16>) -> PromptParams {
     PromptParams {
         user_message: units("hi"),
         reload: std::env::args().nth(1).as_deref() != Some("continuous"),
+        current_session: None,
         turn_metadata: None,
         continuity_summary: Some(summary),
         log_entries: entries,

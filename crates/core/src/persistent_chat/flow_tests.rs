@@ -98,6 +98,7 @@ fn log_to_summary_to_reload_prompt() {
     let report = build_injected_prompt(&PromptParams {
         user_message: u("Are you there?"),
         reload: true,
+        current_session: None,
         turn_metadata: Some(TurnMetadata::Fields(vec![
             (u("channel"), MetadataValue::Text(u("telegram"))),
             (u("messageCount"), MetadataValue::Number(42.0)),

@@ -7,6 +7,8 @@
 //! - [`state`] reads the memory state written by the Python memory script;
 //! - [`summary`] is `rebuildPersistentChatContinuitySummary`;
 //! - [`prompt`] is `buildPersistentChatInjectedPrompt` and its report;
+//! - [`request`] holds both builders' params as a caller gives them, and the
+//!   policy that resolves them (data over paths, missing files, defaults);
 //! - [`time`] parses and prints the timestamps they share.
 
 mod budget;
@@ -14,6 +16,7 @@ mod fs;
 mod json;
 pub mod log;
 pub mod prompt;
+pub mod request;
 pub mod state;
 pub mod summary;
 mod text;

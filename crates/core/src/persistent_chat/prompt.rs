@@ -94,6 +94,9 @@ impl PromptMode {
 pub struct PromptParams {
     pub user_message: Vec<u16>,
     pub reload: bool,
+    /// The backend session the prompt goes to. On a continuous turn it holds
+    /// the log up to its own newest entry: see [`select_entries`].
+    pub current_session: Option<Vec<u16>>,
     pub turn_metadata: Option<TurnMetadata>,
     pub continuity_summary: Option<Vec<u16>>,
     /// Oldest first.
@@ -114,6 +117,10 @@ pub struct PromptReport {
     pub entries_injected: usize,
     /// Entries chosen for the excerpt but left out to fit `max_chars`.
     pub entries_omitted: usize,
+    /// Of the newest `continuous_entries` entries (what a continuous turn
+    /// would show without `current_session`), those left out because the
+    /// backend already holds them. Always 0 on a reload.
+    pub entries_already_held: usize,
     /// [`entry_key`] of each injected entry, oldest first.
     pub injected_entry_ids: Vec<Vec<u16>>,
     /// The continuity summary was shortened or left out to fit `max_chars`.
@@ -137,6 +144,11 @@ pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
         params.continuous_entries,
         params.reload_entries,
     );
+    let held_by = match mode {
+        PromptMode::Continuous => params.current_session.as_deref(),
+        PromptMode::Reload => None,
+    };
+    let selection = select_entries(&params.log_entries, &params.user_message, wanted, held_by);
     let layout = Layout {
         mode,
         metadata: params.turn_metadata.as_ref().and_then(render_metadata),
@@ -148,7 +160,7 @@ pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
             PromptMode::Continuous => None,
         }
         .filter(|summary| !utf16::trim(summary).is_empty()),
-        candidates: select_entries(&params.log_entries, &params.user_message, wanted),
+        candidates: selection.entries,
         user_message: &params.user_message,
     };
     let fitted = layout.fit(params.max_chars);
@@ -162,6 +174,7 @@ pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
         mode,
         entries_injected: fitted.entries,
         entries_omitted: layout.candidates.len() - fitted.entries,
+        entries_already_held: selection.already_held,
         injected_entry_ids: injected.iter().map(|entry| entry_key(entry)).collect(),
         summary_trimmed: fitted.summary_trimmed,
         skipped_log_lines: params.skipped_log_lines,
@@ -213,16 +226,46 @@ pub fn entry_key(entry: &LogEntry) -> Vec<u16> {
 // ---------------------------------------------------------------------------
 // Choosing entries
 
+/// The entries a prompt may show, oldest first.
+struct Selection<'a> {
+    entries: Vec<&'a LogEntry>,
+    /// Of the newest `wanted` entries, those left out as already held.
+    already_held: usize,
+}
+
 /// The newest `wanted` entries worth showing, oldest first: repeated copies
 /// count once (the first copy keeps its place), and a newest entry that is
 /// the live message itself (already appended to the log) is left out.
-fn select_entries<'a>(entries: &'a [LogEntry], live: &[u16], wanted: usize) -> Vec<&'a LogEntry> {
+///
+/// `held_by` is the backend session of a continuous turn. That backend
+/// holds the log up to its own newest entry: the entries it wrote, the
+/// excerpt its reload prompt carried, and what earlier continuous prompts
+/// injected (they were built from the log before its turns were appended).
+/// So only entries after its newest one are new to it, whoever wrote them:
+/// another channel, another backend session, a writer outside the gateway,
+/// or one that sets no `session` at all. Without `held_by`, or when no entry
+/// is of that session, every entry is a candidate.
+fn select_entries<'a>(
+    entries: &'a [LogEntry],
+    live: &[u16],
+    wanted: usize,
+    held_by: Option<&[u16]>,
+) -> Selection<'a> {
     let mut unique = dedupe(entries);
     if unique.last().is_some_and(|entry| is_live_copy(entry, live)) {
         unique.pop();
     }
+    let unseen_from = held_by.map_or(0, |session| {
+        unique
+            .iter()
+            .rposition(|entry| entry.session.as_deref() == Some(session))
+            .map_or(0, |newest_held| newest_held + 1)
+    });
     let start = unique.len().saturating_sub(wanted);
-    unique.split_off(start)
+    Selection {
+        already_held: unseen_from.saturating_sub(start),
+        entries: unique.split_off(start.max(unseen_from)),
+    }
 }
 
 fn is_live_copy(entry: &LogEntry, live: &[u16]) -> bool {

@@ -22,6 +22,7 @@ fn params(user_message: &str, reload: bool, log_entries: Vec<LogEntry>) -> Promp
     PromptParams {
         user_message: u(user_message),
         reload,
+        current_session: None,
         turn_metadata: None,
         continuity_summary: None,
         log_entries,
@@ -766,4 +767,207 @@ fn find_line_break_finds_the_first_break_of_each_kind_anywhere_in_a_block() {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------------------
+// What a continuous backend already holds (`current_session`)
+
+fn in_session(role: Role, text: &str, session: Option<&str>) -> LogEntry {
+    LogEntry {
+        session: session.map(u),
+        id: Some(u(text)),
+        ..bare_entry(role, text)
+    }
+}
+
+fn continuous(entries: Vec<LogEntry>, live: &str, session: Option<&str>) -> PromptReport {
+    let mut p = params(live, false, entries);
+    p.current_session = session.map(u);
+    build_injected_prompt(&p)
+}
+
+fn ids(report: &PromptReport) -> Vec<String> {
+    report
+        .injected_entry_ids
+        .iter()
+        .map(|id| String::from_utf16(id).unwrap())
+        .collect()
+}
+
+#[test]
+fn a_continuous_backend_is_not_shown_its_own_turns_or_its_reload_excerpt() {
+    // The reload that started ses_B carried a1 and a2 (ses_A); u1 and r1 are ses_B's turn.
+    let log = vec![
+        in_session(Role::User, "a1", Some("ses_A")),
+        in_session(Role::Assistant, "a2", Some("ses_A")),
+        in_session(Role::User, "u1", Some("ses_B")),
+        in_session(Role::Assistant, "r1", Some("ses_B")),
+    ];
+    let report = continuous(log.clone(), "next", Some("ses_B"));
+    assert_eq!(ids(&report), Vec::<String>::new());
+    assert_eq!(report.entries_already_held, 2);
+    assert_eq!(
+        String::from_utf16(&report.prompt).unwrap(),
+        "--- LIVE TURN ---\nnext"
+    );
+    // Without currentSession: the newest two, as before.
+    let report = continuous(log, "next", None);
+    assert_eq!(ids(&report), ["u1", "r1"]);
+    assert_eq!(report.entries_already_held, 0);
+}
+
+#[test]
+fn entries_appended_since_the_backends_newest_one_are_shown() {
+    let log = vec![
+        in_session(Role::User, "u1", Some("ses_B")),
+        in_session(Role::Assistant, "r1", Some("ses_B")),
+        in_session(Role::User, "other channel", Some("ses_X")),
+        in_session(Role::System, "cron writer", None),
+    ];
+    let report = continuous(log.clone(), "next", Some("ses_B"));
+    assert_eq!(ids(&report), ["other channel", "cron writer"]);
+    assert_eq!(report.entries_already_held, 0);
+    // One unseen entry: the other slot of the two stays empty, and r1 counts as held.
+    let report = continuous(log[..3].to_vec(), "next", Some("ses_B"));
+    assert_eq!(ids(&report), ["other channel"]);
+    assert_eq!(report.entries_already_held, 1);
+    // The continuous limit still holds.
+    let mut many = log.clone();
+    many.extend((0..5).map(|n| in_session(Role::System, &format!("w{n}"), None)));
+    let report = continuous(many, "next", Some("ses_B"));
+    assert_eq!(ids(&report), ["w3", "w4"]);
+}
+
+#[test]
+fn the_live_message_appended_first_does_not_hide_what_came_before_it() {
+    // A gateway that appends the user's message before building the prompt.
+    let log = vec![
+        in_session(Role::Assistant, "r0", Some("ses_B")),
+        in_session(Role::User, "other channel", Some("ses_X")),
+        in_session(Role::User, "next", Some("ses_B")),
+    ];
+    let report = continuous(log, "next", Some("ses_B"));
+    assert_eq!(ids(&report), ["other channel"]);
+}
+
+#[test]
+fn a_log_without_the_sessions_entries_is_all_unseen() {
+    // An older writer that set no session, or a log of other sessions only.
+    let log = vec![
+        in_session(Role::User, "a", None),
+        in_session(Role::Assistant, "b", Some("ses_A")),
+        in_session(Role::User, "c", None),
+    ];
+    let report = continuous(log, "next", Some("ses_B"));
+    assert_eq!(ids(&report), ["b", "c"]);
+    assert_eq!(report.entries_already_held, 0);
+}
+
+#[test]
+fn a_reload_shows_the_last_entries_whatever_the_session() {
+    let log: Vec<LogEntry> = (0..30)
+        .map(|n| in_session(Role::User, &format!("m{n}"), Some("ses_B")))
+        .collect();
+    let mut p = params("next", true, log);
+    let without = build_injected_prompt(&p);
+    p.current_session = Some(u("ses_B"));
+    let with = build_injected_prompt(&p);
+    assert_eq!(with, without);
+    assert_eq!(with.entries_injected, DEFAULT_RELOAD_ENTRIES);
+    assert_eq!(with.entries_already_held, 0);
+}
+
+#[test]
+fn repeats_of_a_held_entry_stay_held() {
+    let mut copy = in_session(Role::User, "x", Some("ses_X"));
+    copy.id = Some(u("x-retry"));
+    let log = vec![
+        in_session(Role::User, "x", Some("ses_X")),
+        in_session(Role::User, "u1", Some("ses_B")),
+        copy,
+    ];
+    assert_eq!(
+        ids(&continuous(log, "next", Some("ses_B"))),
+        Vec::<String>::new()
+    );
+}
+
+/// A chat of many turns: backends come and go (a reload on each new one),
+/// other writers append between turns. No entry reaches a backend session
+/// that already holds it (it wrote it, or a prompt carried it), and the entries appended between two turns (the newest two of
+/// them) reach the backend on the next turn. The old rule (the newest two on
+/// every continuous turn) repeats entries all the time.
+#[test]
+fn a_long_chat_never_shows_one_backend_an_entry_twice() {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move |below: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % below
+    };
+    let mut log: Vec<LogEntry> = Vec::new();
+    let mut session = 0;
+    let mut reload = true;
+    let mut seen: HashSet<(usize, Vec<u16>)> = HashSet::new();
+    let (mut repeats_new_rule, mut repeats_old_rule, mut seen_old) = (0, 0, HashSet::new());
+    let mut entry_number = 0;
+    let mut new_entry = |role, session: Option<String>| {
+        entry_number += 1;
+        LogEntry {
+            session: session.map(|s| u(&s)),
+            id: Some(u(&format!("e{entry_number}"))),
+            ..bare_entry(role, &format!("text {entry_number}"))
+        }
+    };
+    for turn in 0..400 {
+        if turn > 0 && next(25) == 0 {
+            session += 1; // a failed resume, /new, a reset
+            reload = true;
+        }
+        let mut gap = Vec::new();
+        if next(4) == 0 {
+            for _ in 0..=next(2) {
+                let writer = match next(3) {
+                    0 => None,
+                    1 => Some("other-channel".to_owned()),
+                    _ => Some(format!("ses{}", session + 1000)),
+                };
+                gap.push(new_entry(Role::System, writer));
+            }
+        }
+        log.extend(gap.iter().cloned());
+        let live = format!("turn {turn}");
+        let mut p = params(&live, reload, log.clone());
+        p.current_session = Some(u(&format!("ses{session}")));
+        let report = build_injected_prompt(&p);
+        for id in &report.injected_entry_ids {
+            repeats_new_rule += usize::from(!seen.insert((session, id.clone())));
+        }
+        if !reload {
+            for entry in gap.iter().rev().take(MAX_CONTINUOUS_ENTRIES) {
+                assert!(report
+                    .injected_entry_ids
+                    .contains(entry.id.as_ref().unwrap()));
+            }
+        }
+        p.current_session = None;
+        for id in &build_injected_prompt(&p).injected_entry_ids {
+            repeats_old_rule += usize::from(!seen_old.insert((session, id.clone())));
+        }
+        // The backend holds the turn it answered.
+        let cur = Some(format!("ses{session}"));
+        let mut user = new_entry(Role::User, cur.clone());
+        user.text = u(&live);
+        let reply = new_entry(Role::Assistant, cur);
+        for entry in [&user, &reply] {
+            seen.insert((session, entry.id.clone().unwrap()));
+            seen_old.insert((session, entry.id.clone().unwrap()));
+        }
+        log.extend([user, reply]);
+        reload = false;
+    }
+    println!("entries shown again to a backend that held them: {repeats_new_rule} (the newest-two rule: {repeats_old_rule})");
+    assert_eq!(repeats_new_rule, 0);
+    assert!(repeats_old_rule > 300, "{repeats_old_rule}");
 }
