@@ -5,8 +5,14 @@
 use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::persistent_chat::log::parse_log_line;
 
+mod digest;
+
 fuzz_target!(|line: &[u8]| {
-    if let Some(entry) = parse_log_line(line) {
+    let parsed = parse_log_line(line);
+    if digest::enabled() {
+        digest::record(&line, &parsed.as_ref().map(digest::entry));
+    }
+    if let Some(entry) = parsed {
         assert!(!entry.role.as_str().is_empty());
         // Serialising what we kept and parsing it again gives it back.
         let _ = entry.text.len();

@@ -10,6 +10,8 @@ use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams, TurnMetadata, LIVE_TURN_SEPARATOR};
 
+mod digest;
+
 #[derive(Arbitrary, Debug)]
 struct Input {
     user_message: Vec<u16>,
@@ -51,6 +53,7 @@ fn lines(text: &[u16]) -> impl Iterator<Item = &[u16]> {
 }
 
 fuzz_target!(|input: Input| {
+    let key = digest::enabled().then(|| format!("{input:?}"));
     let roles = [Role::User, Role::Assistant, Role::System, Role::Tool];
     let mut splices = input.splice_separators.iter();
     let params = PromptParams {
@@ -77,6 +80,11 @@ fuzz_target!(|input: Input| {
         max_chars: input.max_chars.map(usize::from),
     };
     let report = build_injected_prompt(&params);
+    if let Some(key) = &key {
+        let r = &report;
+        let shape = (r.mode.as_str(), r.entries_injected, r.entries_omitted, r.entries_already_held, r.summary_trimmed, r.skipped_log_lines, r.chars, r.over_budget);
+        digest::record(key, &(&r.prompt, &r.injected_entry_ids, shape));
+    }
     let prompt = &report.prompt;
     assert!(prompt.ends_with(&params.user_message), "live message last");
     assert_eq!(report.chars, prompt.len());

@@ -8,6 +8,8 @@ use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::persistent_chat::summary::{rebuild_continuity_summary, SummaryParams};
 
+mod digest;
+
 #[derive(Arbitrary, Debug)]
 struct Entry {
     role: u8,
@@ -33,6 +35,7 @@ fn units(text: &str) -> Vec<u16> {
 }
 
 fuzz_target!(|input: Input| {
+    let key = digest::enabled().then(|| format!("{input:?}"));
     let roles = [Role::User, Role::Assistant, Role::System, Role::Tool];
     let params = SummaryParams {
         entries: input
@@ -62,6 +65,9 @@ fuzz_target!(|input: Input| {
         max_chars: usize::from(input.max_chars),
     };
     let summary = rebuild_continuity_summary(&params);
+    if let Some(key) = &key {
+        digest::record(key, &summary);
+    }
     assert!(summary.len() <= params.max_chars);
     assert_eq!(summary, rebuild_continuity_summary(&params));
 });

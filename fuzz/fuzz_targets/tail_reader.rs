@@ -8,6 +8,8 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::persistent_chat::log::{parse_log_line, read_log_tail};
 
+mod digest;
+
 #[derive(Arbitrary, Debug)]
 struct Input {
     limit: u8,
@@ -37,6 +39,10 @@ fuzz_target!(|input: Input| {
     file.1.write_all(&bytes).unwrap();
     let limit = usize::from(input.limit);
     let tail = read_log_tail(&file.0, limit).unwrap();
+    if digest::enabled() {
+        let entries: Vec<_> = tail.entries.iter().map(digest::entry).collect();
+        digest::record(&(&bytes, limit), &(entries, tail.skipped_lines, tail.oversized_lines));
+    }
     assert!(tail.entries.len() <= limit);
     // Exactly the last `limit` entries of the whole lines (a torn last line is
     // not one): a file nobody writes to must read the same when checked again.

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The persistent-chat fuzz targets' outputs on their corpora, as digests, to
+# compare two versions of the core:
+#
+#   scripts/differential/corpus.sh OUT_DIR [COMMIT]
+#
+# builds the targets prompt, summary, log_line and tail_reader (of COMMIT's
+# tree when given, else of this checkout), runs each once over every input of
+# this checkout's fuzz/corpus/<target> (libFuzzer -runs=0) with
+# OCCN_FUZZ_DIGEST set, and writes OUT_DIR/<target>.digest: one sorted line
+# per input, `<hash of the input> <hash of the output>`. Then
+# `diff -r OUT_A OUT_B` shows every input whose output changed. COMMIT must
+# have the digest hook (fuzz/fuzz_targets/digest.rs).
+# FUZZ_TARGET_DIR (builds, kept between runs) defaults to .cache/differential-fuzz.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+out="$(mkdir -p "$1" && cd "$1" && pwd)"
+commit="${2:-}"
+target_dir="${FUZZ_TARGET_DIR:-$root/.cache/differential-fuzz}"
+cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz --version 0.13.2 --locked
+
+src="$root"
+if [[ -n "$commit" ]]; then
+  src="$(mktemp -d)"
+  trap 'rm -rf "$src"' EXIT
+  git -C "$root" archive "$commit" crates fuzz Cargo.toml | tar -x -C "$src"
+fi
+cd "$src/fuzz"
+for target in prompt summary log_line tail_reader; do
+  cargo fuzz build -s none --target-dir "$target_dir" "$target"
+  rm -f "$out/$target.digest.raw"
+  OCCN_FUZZ_DIGEST="$out/$target.digest.raw" cargo fuzz run -s none --target-dir "$target_dir" "$target" "$root/fuzz/corpus/$target" -- \
+    -runs=0 -rss_limit_mb=2048 >/dev/null 2>&1
+  sort -u "$out/$target.digest.raw" >"$out/$target.digest"
+  rm -f "$out/$target.digest.raw"
+  echo "$target: $(wc -l <"$out/$target.digest") inputs ($(ls "$root/fuzz/corpus/$target" | wc -l) corpus files)"
+done
