@@ -12,9 +12,9 @@ const path = require('node:path')
 const ROOT = path.resolve(__dirname, '..')
 const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const native = require('../index.js')
-const { locateFunction } = require('../cli/js-scan')
+const { locateFunction } = require('../cli/lib/js-scan')
 
-const { HEADINGS, FAKE_FUNCTION, fakeChunk, UTF16_SLICE } = require('./fixtures/fake-openclaw-dist.js')
+const { HEADINGS, FAKE_FUNCTION, fakeChunk, writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
 
 const BODY = HEADINGS.map((h, i) => `${h}\n- item ${i}`).join('\n\n')
 const CHUNK = 'selection-XYZ.js'
@@ -42,24 +42,8 @@ function tempDir(prefix) {
   return dir
 }
 
-/**
- * A fake install: ROOT/node_modules/openclaw with dist/CHUNK. Options: `fn` (the
- * function's text; null for a 2026.9-like dist), `link` (symlink the addon by name),
- * `extra` (more dist files).
- */
-function fakeInstall({ fn = FAKE_FUNCTION, link = true, extra = {}, version = '2026.7.2-beta.4' } = {}) {
-  const root = tempDir('occn-cli-')
-  const pkg = path.join(root, 'node_modules', 'openclaw')
-  const dist = path.join(pkg, 'dist')
-  fs.mkdirSync(dist, { recursive: true })
-  fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'openclaw', version, type: 'module' }))
-  fs.writeFileSync(path.join(dist, 'utf16-slice-FAKE.js'), UTF16_SLICE)
-  fs.writeFileSync(path.join(dist, CHUNK), fakeChunk(fn), { mode: 0o640 })
-  fs.chmodSync(path.join(dist, CHUNK), 0o640)
-  for (const [name, text] of Object.entries(extra)) fs.writeFileSync(path.join(dist, name), text)
-  if (link) fs.symlinkSync(ROOT, path.join(root, 'node_modules', 'openclaw-context-native'), 'dir')
-  return { root, pkg, dist, chunk: path.join(dist, CHUNK) }
-}
+/** A fake install in a new temp folder (see writeFakeInstall). */
+const fakeInstall = (options) => writeFakeInstall(tempDir('occn-cli-'), options)
 
 function cli(args, options = {}) {
   const result = spawnSync(process.execPath, [options.cli || CLI, ...args], {

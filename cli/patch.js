@@ -8,7 +8,7 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { locateFunction, ScanError } = require('./js-scan')
+const { locateFunction, ScanError } = require('./lib/js-scan')
 
 const FUNCTION_NAME = 'capCompactionSummaryPreservingSuffix'
 const FUNCTION_MARKER = `\nfunction ${FUNCTION_NAME}(`
