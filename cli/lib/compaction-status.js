@@ -13,7 +13,7 @@
 // dist/, ~0.1-0.2 s for the 5,000-7,000 chunks of a 2026.x release).
 const path = require('node:path')
 const { FUNCTION_NAME, PACKAGE_NAME, readFunction, planRevert, carriesPatch } = require('./patch-text')
-const { PatchError } = require('./patch-error')
+const { PatchError } = require('./errors')
 const { scanDist } = require('./dist-scan')
 const { openclawAt, openclawVersion } = require('./find-openclaw')
 const { FIRST_WITH_FUNCTION, releaseWithoutFunction } = require('./openclaw-release')

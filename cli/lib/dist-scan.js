@@ -6,7 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { FUNCTION_MARKER, BEGIN } = require('./patch-text')
-const { PatchError } = require('./patch-error')
+const { PatchError } = require('./errors')
 
 const CHUNK_NAME = /\.m?js$/
 const UPSTREAM_FIX_MARKER = '\nfunction budgetCompactionSummary('

@@ -4,7 +4,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { PatchError } = require('./patch-error')
+const { PatchError } = require('./errors')
 
 /** The folders `dir` may name the package by: itself, a folder above its node_modules, its dist/. */
 function candidatesFor(dir, paths = path) {

@@ -6,7 +6,7 @@
 // edit is written back exactly, whatever its encoding.
 const crypto = require('node:crypto')
 const { locateFunction, ScanError } = require('./js-scan')
-const { PatchError } = require('./patch-error')
+const { PatchError } = require('./errors')
 
 const FUNCTION_NAME = 'capCompactionSummaryPreservingSuffix'
 const FUNCTION_MARKER = `\nfunction ${FUNCTION_NAME}(`
