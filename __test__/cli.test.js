@@ -12,12 +12,16 @@ const path = require('node:path')
 const ROOT = path.resolve(__dirname, '..')
 const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const native = require('../index.js')
-const { locateFunction } = require('../cli/js-scan')
+const { locateFunction } = require('../cli/lib/js-scan')
 
-const { HEADINGS, FAKE_FUNCTION, fakeChunk, UTF16_SLICE } = require('./fixtures/fake-openclaw-dist.js')
+const { HEADINGS, FAKE_FUNCTION, FAKE_FUNCTION_A, FAKE_WRAPPER, fakeChunk, writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
+const { planPatch } = require('../cli/lib/patch-text')
 
 const BODY = HEADINGS.map((h, i) => `${h}\n- item ${i}`).join('\n\n')
 const CHUNK = 'selection-XYZ.js'
+// The command prints native paths (dist\\x.js on Windows).
+const DIST_CHUNK = path.join('dist', CHUNK)
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 // The same flaw, written so that naive brace counting ends the function too early.
 const TRICKY_FUNCTION = `function capCompactionSummaryPreservingSuffix(summaryBody, suffix = "}", maxChars = MAX_COMPACTION_SUMMARY_CHARS) {
@@ -42,24 +46,8 @@ function tempDir(prefix) {
   return dir
 }
 
-/**
- * A fake install: ROOT/node_modules/openclaw with dist/CHUNK. Options: `fn` (the
- * function's text; null for a 2026.9-like dist), `link` (symlink the addon by name),
- * `extra` (more dist files).
- */
-function fakeInstall({ fn = FAKE_FUNCTION, link = true, extra = {}, version = '2026.7.2-beta.4' } = {}) {
-  const root = tempDir('occn-cli-')
-  const pkg = path.join(root, 'node_modules', 'openclaw')
-  const dist = path.join(pkg, 'dist')
-  fs.mkdirSync(dist, { recursive: true })
-  fs.writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name: 'openclaw', version, type: 'module' }))
-  fs.writeFileSync(path.join(dist, 'utf16-slice-FAKE.js'), UTF16_SLICE)
-  fs.writeFileSync(path.join(dist, CHUNK), fakeChunk(fn), { mode: 0o640 })
-  fs.chmodSync(path.join(dist, CHUNK), 0o640)
-  for (const [name, text] of Object.entries(extra)) fs.writeFileSync(path.join(dist, name), text)
-  if (link) fs.symlinkSync(ROOT, path.join(root, 'node_modules', 'openclaw-context-native'), 'dir')
-  return { root, pkg, dist, chunk: path.join(dist, CHUNK) }
-}
+/** A fake install in a new temp folder (see writeFakeInstall). */
+const fakeInstall = (options) => writeFakeInstall(tempDir('occn-cli-'), options)
 
 function cli(args, options = {}) {
   const result = spawnSync(process.execPath, [options.cli || CLI, ...args], {
@@ -123,7 +111,7 @@ describe('patch', () => {
   test('patches the chunk found by its text, atomically, keeping its mode', () => {
     const { code, stdout, stderr } = cli(['patch', install.pkg])
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
-    expect(stdout).toMatch(/^patched: dist\/selection-XYZ\.js .*loaded by name/m)
+    expect(stdout).toMatch(new RegExp(`^patched: ${escape(DIST_CHUNK)} .*loaded by name`, 'm'))
     const text = fs.readFileSync(install.chunk, 'utf8')
     expect(text.startsWith('import { createRequire as __occnCreateRequire } from "node:module"; /* openclaw-context-native patch v1 */\n')).toBe(true)
     expect(text).toContain('/* openclaw-context-native patch v1 BEGIN')
@@ -216,15 +204,92 @@ describe('patch finds the end of the function by scanning, not by counting brace
 })
 
 describe('patch in other situations', () => {
-  test('an OpenClaw without the function (2026.9.x): nothing to do, exit 0', () => {
-    const install = fakeInstall({ fn: null, version: '2026.9.6' })
+  test.each([
+    ['2026.3.13', null, 'has no capCompactionSummaryPreservingSuffix yet (it first appears in 2026.3.22); nothing to'],
+    ['2026.8.1-beta.3', null, 'has no capCompactionSummaryPreservingSuffix: fixed upstream (budgetCompactionSummary replaced it); nothing to'],
+    ['2026.9.6', null, 'has no capCompactionSummaryPreservingSuffix: fixed upstream (budgetCompactionSummary replaced it); nothing to'],
+  ])('openclaw %s without the function: every mode says why, exit 0, nothing written', (version, fn, said) => {
+    const install = fakeInstall({ fn, version })
     const before = sha(install.chunk)
-    for (const mode of [[], ['--check'], ['--revert'], ['--dry-run']]) {
-      const { code, stdout } = cli(['patch', install.pkg, ...mode])
-      expect(code).toBe(0)
-      expect(stdout).toMatch(/openclaw 2026\.9\.6 .*fixed upstream, nothing to/)
+    for (const [mode, verb] of [[[], 'patch'], [['--check'], 'patch'], [['--dry-run'], 'patch'], [['--revert'], 'revert']]) {
+      const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
+      expect({ mode, code, stderr }).toEqual({ mode, code: 0, stderr: '' })
+      expect(stdout).toBe(`openclaw ${version} at ${fs.realpathSync(install.pkg)} ${said} ${verb}.\n`)
     }
     expect(sha(install.chunk)).toBe(before)
+  })
+
+  test('2026.8.1-beta.2 (a wrapper over budgetCompactionSummary, the upstream fix): left alone in every mode, exit 0', () => {
+    const install = fakeInstall({ fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+    const before = sha(install.chunk)
+    for (const mode of [[], ['--check'], ['--dry-run'], ['--revert']]) {
+      const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
+      expect({ mode, code, stderr }).toEqual({ mode, code: 0, stderr: '' })
+      expect(stdout).toMatch(mode[0] === '--revert'
+        ? /^not patched: .* is OpenClaw's original; nothing to revert\.$/m
+        : new RegExp(`^openclaw 2026\\.8\\.1-beta\\.2 at .*: ${escape(DIST_CHUNK)}'s capCompactionSummaryPreservingSuffix wraps budgetCompactionSummary, the upstream fix: nothing to patch\\.$`, 'm'))
+    }
+    expect(sha(install.chunk)).toBe(before)
+  })
+
+  test('2026.8.1-beta.2 whose wrapper an earlier version of this tool replaced: --check warns, patch puts the original back', () => {
+    const install = fakeInstall({ fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+    const original = bytes(install.chunk)
+    fs.writeFileSync(install.chunk, planPatch(original.toString('latin1'), ['openclaw-context-native', ROOT]).patched, 'latin1')
+    const check = cli(['patch', install.pkg, '--check'])
+    expect(check.code).toBe(0)
+    expect(check.stderr).toMatch(/^warning: .* is patched, but its original capCompactionSummaryPreservingSuffix was upstream's fix \(budgetCompactionSummary\); `openclaw-context patch .*` restores it\.\n$/)
+    const dry = cli(['patch', install.pkg, '--dry-run'])
+    expect(dry.stdout).toMatch(/would get back its original capCompactionSummaryPreservingSuffix, upstream's fix/)
+    const restored = cli(['patch', install.pkg])
+    expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(restored.stdout).toMatch(/^restored: .*wraps budgetCompactionSummary, upstream's fix, which an earlier openclaw-context had replaced/)
+    expect(bytes(install.chunk).equals(original)).toBe(true)
+    expect(cli(['patch', install.pkg]).stdout).toMatch(/wraps budgetCompactionSummary, the upstream fix: nothing to patch/)
+  })
+
+  test('a release that should have the function but does not (a modified dist): exit 1 with the reason', () => {
+    const install = fakeInstall({ fn: null, version: '2026.6.35' })
+    for (const mode of [[], ['--check'], ['--dry-run']]) {
+      const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
+      expect({ mode, code, stdout }).toEqual({ mode, code: 1, stdout: '' })
+      expect(stderr).toMatch(/^openclaw-context: openclaw 2026\.6\.35 at .* has no chunk defining capCompactionSummaryPreservingSuffix, nor upstream's budgetCompactionSummary, .*cannot tell whether it needs patching\.\n$/)
+    }
+    expect(cli(['patch', install.pkg, '--revert']).code).toBe(0)
+  })
+
+  test('the older text (2026.3.22 … 2026.7.1-beta.2, `.slice`): patched like the newer, no note, reverted byte for byte', () => {
+    const install = fakeInstall({ fn: FAKE_FUNCTION_A, version: '2026.6.35' })
+    const original = bytes(install.chunk)
+    expect(callChunk(install.chunk, BODY, LONG_SUFFIX).summary).not.toContain('## Decisions')
+    const patched = cli(['patch', install.pkg])
+    expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(patched.stdout).toMatch(/^patched: .*\(openclaw 2026\.6\.35\); capCompactionSummaryPreservingSuffix now delegates/)
+    const { summary } = callChunk(install.chunk, BODY, LONG_SUFFIX)
+    expect(summary).toBe(native.capCompactionSummaryPreservingSuffix(BODY, LONG_SUFFIX, 16000))
+    expect(cli(['patch', install.pkg, '--check']).code).toBe(0)
+    expect(cli(['patch', install.pkg, '--revert']).code).toBe(0)
+    expect(bytes(install.chunk).equals(original)).toBe(true)
+  })
+
+  test('a body that is neither released text: patched with a note on stderr', () => {
+    const other = FAKE_FUNCTION.replace('if (!suffix)', 'if (suffix === "")')
+    const install = fakeInstall({ fn: other })
+    const { code, stderr } = cli(['patch', install.pkg])
+    expect(code).toBe(0)
+    expect(stderr).toMatch(/^note: .*body is neither released text; replacing it anyway \(same signature: capCompactionSummaryPreservingSuffix\(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS\)\)\n$/)
+  })
+
+  test('.mjs chunks (2026.9.3 on): a chunk that defines the function is patched, a persistent-chat file is listed', () => {
+    const extra = { 'dispatch-acp-FAKE.mjs': 'function buildPersistentChatInjectedPrompt(params) {\n\treturn params.userMessage;\n}\nexport { buildPersistentChatInjectedPrompt };\n' }
+    const install = fakeInstall({ chunk: 'builtin-FAKE.mjs', version: '2026.9.3', extra })
+    const { code, stdout, stderr } = cli(['patch', install.pkg])
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(stdout).toContain(`patched: ${path.join('dist', 'builtin-FAKE.mjs')} (openclaw 2026.9.3)`)
+    expect(stdout).toContain(`${path.join('dist', 'dispatch-acp-FAKE.mjs')}: buildPersistentChatInjectedPrompt`)
+    const { summary } = callChunk(install.chunk, BODY, LONG_SUFFIX)
+    for (const heading of HEADINGS) expect(summary).toContain(heading)
+    expect(cli(['patch', install.pkg, '--check']).code).toBe(0)
   })
 
   test('a read-only dist: exit 1, nothing changed', () => {
@@ -263,7 +328,7 @@ describe('patch in other situations', () => {
     const install = fakeInstall({ extra })
     const { code, stdout } = cli(['patch', install.pkg])
     expect(code).toBe(0)
-    expect(stdout).toContain('dist/dispatch-acp-FAKE.js: rebuildPersistentChatContinuitySummary, buildPersistentChatInjectedPrompt')
+    expect(stdout).toContain(`${path.join('dist', 'dispatch-acp-FAKE.js')}: rebuildPersistentChatContinuitySummary, buildPersistentChatInjectedPrompt`)
     expect(stdout).toContain('__occnCreateRequire(import.meta.url)("openclaw-context-native")')
     expect(stdout).toContain('__occnPersistentChat.buildPersistentChatInjectedPrompt({')
     expect(stdout).toContain('__occnPersistentChat.rebuildPersistentChatContinuitySummary({')
@@ -392,15 +457,8 @@ describe('summary passes its options through (a stub binding via NAPI_RS_NATIVE_
   })
 })
 
-const hasSummary = typeof native.rebuildPersistentChatContinuitySummary === 'function'
-const describeSummary = hasSummary ? describe : describe.skip
-if (!hasSummary) {
-  describe('summary', () => {
-    test.skip('skipped: this build of the addon has no rebuildPersistentChatContinuitySummary yet', () => {})
-  })
-}
-
-describeSummary('summary', () => {
+// Not skipped when the export is missing: a renamed export must fail here.
+describe('summary', () => {
   const dir = tempDir('occn-cli-summary-')
   const statePath = path.join(dir, 'state.json')
   const logPath = path.join(dir, 'log.jsonl')

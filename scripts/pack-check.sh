@@ -40,8 +40,12 @@ PATH="$clean_path" node -e '
 '
 # The command-line tool comes with the package.
 PATH="$clean_path" ./node_modules/.bin/openclaw-context --help >/dev/null
-if PATH="$clean_path" ./node_modules/.bin/openclaw-context patch --check "$work/no-openclaw-here" 2>/dev/null; then
-  echo "pack-check: patch --check passed on a folder without OpenClaw" >&2
+# A folder without OpenClaw: exit 1 with the reason (any other failure, e.g. a module the
+# package left out, must not count as the expected one).
+code=0
+said="$(PATH="$clean_path" ./node_modules/.bin/openclaw-context patch --check "$work/no-openclaw-here" 2>&1)" || code=$?
+if [[ "$code" != 1 || "$said" != "openclaw-context: $work/no-openclaw-here does not exist" ]]; then
+  echo "pack-check: patch --check on a folder without OpenClaw: exit $code, said: $said" >&2
   exit 1
 fi
 echo "pack-check: the openclaw-context command runs"

@@ -70,7 +70,10 @@ fi
 
 # The function is not exported: its chunk (a content-hashed name) publishes it through the same
 # `testing` global as 2026.7 when VITEST is set at import time. Check that it is still there.
-if ! grep -l -F $'\nfunction budgetCompactionSummary(' "$peer_pkg"/dist/*.mjs "$peer_pkg"/dist/*.js >/dev/null 2>&1; then
+# (A definition at a line start. Not `grep -F $'\nfunction …'`: grep splits its pattern at
+# newlines, and the empty first line matches every file. -s -q: a glob that matched no file
+# is no error once a line is found.)
+if ! grep -q -s -E '^function budgetCompactionSummary\(' "$peer_pkg"/dist/*.mjs "$peer_pkg"/dist/*.js; then
   log "no dist chunk of openclaw@$OPENCLAW_PEER_VERSION defines budgetCompactionSummary: the bench runs without it"
   printf 'OPENCLAW_2026_9_DIR=\n'
   exit 0

@@ -2,9 +2,9 @@
 // `npm test`: build the addon (incremental), run the Rust tests and the jest
 // specs against the built .node on Node 20 (this machine's), then on Node 22
 // and 24, then the end-to-end specs against the real OpenClaw (Node 22 +
-// openclaw@2026.7.2-beta.4). Node 22/24 and OpenClaw are installed into
-// .cache/oracle from the npm registry on first use. SKIP_E2E=1 skips all
-// of that last part.
+// openclaw@2026.7.2-beta.4, and the release matrix of scripts/setup-releases.js).
+// Node 22/24 and OpenClaw are installed into .cache/oracle and .cache/releases
+// from the npm registry on first use. SKIP_E2E=1 skips all of that last part.
 'use strict'
 const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
@@ -75,10 +75,15 @@ if (process.env.SKIP_E2E === '1') {
 } else {
   const setup = run('bash', [path.join(root, 'scripts', 'setup-oracle.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
   const env = { ...process.env }
-  for (const line of setup.stdout.split('\n')) {
-    const match = /^(NODE22|NODE24|OPENCLAW_DIR)=(.*)$/.exec(line.trim())
-    if (match) env[match[1]] = match[2]
+  const readVars = (stdout) => {
+    for (const line of stdout.split('\n')) {
+      const match = /^(NODE22|NODE24|OPENCLAW_DIR|RELEASES_DIR|OPENCLAW_OLD_DIR)=(.*)$/.exec(line.trim())
+      if (match) env[match[1]] = match[2]
+    }
   }
+  readVars(setup.stdout)
+  // The release matrix: one OpenClaw release of each kind, and 2026.6.35 installed in full.
+  readVars(run(process.execPath, [path.join(root, 'scripts', 'setup-releases.js')], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }).stdout)
   // The same prebuilt .node under every Node an operator runs (N-API: no rebuild).
   const jestScript = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js')
   for (const node of [env.NODE22, env.NODE24]) jest(node, [jestScript, '--ci'], { env })

@@ -1,14 +1,22 @@
-// Drives the real OpenClaw 2026.7 compaction-safeguard handler (`session_before_compact`)
-// once, with a fake compaction provider and tool-heavy recent turns, and prints one JSON
-// line describing what the handler stored. Run it under Node 22, one process per dist
-// state: the chunk is cached per process.
+// Drives the real OpenClaw compaction-safeguard handler (`session_before_compact`) once,
+// with a fake compaction provider and tool-heavy recent turns, and prints one JSON line
+// describing what the handler stored. Run it under Node 22, one process per dist state:
+// the chunk is cached per process.
 //
 //   node22 handler.mjs OPENCLAW_DIR
 //
+// Works on 2026.7.x (through the chunk's `testing` API) and on earlier releases that have a
+// compaction provider registry (2026.5 on) but no `testing` API for this code (e.g.
+// 2026.6.35): the chunk is then found by the factory builder's text and imported as is.
 // The fake provider returns a structured body with OpenClaw's five sections. If the
-// provider path fails, the handler falls back to its LLM path; the stubbed
-// summarizeInStages then returns the same body, so no request ever leaves the process.
-import { loadOpenClawTesting } from "./openclaw-oracle.mjs";
+// provider path fails, the handler falls back to its LLM path: with `testing`, the stubbed
+// summarizeInStages returns the same body; without it, `fetch` is stubbed to fail, so no
+// request ever leaves the process (`llmCalls` counts either).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { findDistChunk, loadOpenClawTesting } from "./openclaw-oracle.mjs";
 
 const openclawDir = process.argv[2];
 if (!openclawDir) {
@@ -36,7 +44,23 @@ const BODY = [
   "- https://api.example.com/v1/items",
 ].join("\n");
 
-const { testing, module, chunkPath } = await loadOpenClawTesting(openclawDir);
+const FACTORY_MARKER = "\nfunction buildEmbeddedExtensionFactories(";
+const TESTING_MARKER = "openclaw.compactionSafeguardTestApi";
+
+/** The chunk with the extension factories: `{ testing?, module, chunkPath }`. */
+async function loadHandlerChunk() {
+  const chunkPath = findDistChunk(openclawDir, FACTORY_MARKER);
+  if (chunkPath && fs.readFileSync(chunkPath, "latin1").includes(TESTING_MARKER)) return loadOpenClawTesting(openclawDir);
+  if (!chunkPath) throw new Error(`no dist/*.js under ${openclawDir} defines buildEmbeddedExtensionFactories`);
+  // The real code stays away from the user's OpenClaw state and is quiet.
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "openclaw-handler-state-"));
+  process.once("exit", () => fs.rmSync(stateDir, { recursive: true, force: true }));
+  process.env.OPENCLAW_STATE_DIR = stateDir;
+  process.env.OPENCLAW_LOG_LEVEL = "silent";
+  return { testing: undefined, module: await import(pathToFileURL(chunkPath).href), chunkPath };
+}
+
+const { testing, module, chunkPath } = await loadHandlerChunk();
 const byName = (name) => Object.values(module).find((value) => typeof value === "function" && value.name === name);
 const buildEmbeddedExtensionFactories = byName("buildEmbeddedExtensionFactories");
 const consumeCancelReason = byName("consumeCompactionSafeguardCancelReason");
@@ -45,10 +69,17 @@ if (!buildEmbeddedExtensionFactories) throw new Error(`${chunkPath} does not exp
 const registry = (globalThis[Symbol.for("openclaw.compactionProviderRegistryState")] ??= { providers: new Map() });
 registry.providers.set("fake", { provider: { id: "fake", async summarize() { return BODY; } } });
 let llmCalls = 0;
-testing.setSummarizeInStagesForTest(async () => {
-  llmCalls++;
-  return { kind: "summary", text: BODY };
-});
+if (testing) {
+  testing.setSummarizeInStagesForTest(async () => {
+    llmCalls++;
+    return { kind: "summary", text: BODY };
+  });
+} else {
+  globalThis.fetch = async () => {
+    llmCalls++;
+    throw new Error("handler.mjs: no network");
+  };
+}
 
 const sessionManager = { getBranch: () => [] };
 const factories = buildEmbeddedExtensionFactories({
@@ -100,17 +131,18 @@ const event = {
   branchEntries: [],
   signal: new AbortController().signal,
 };
-const ctx = { sessionManager, modelRegistry: { async getApiKeyAndHeaders() { return { ok: true }; } } };
+const ctx = { sessionManager, modelRegistry: { async getApiKeyAndHeaders() { return { ok: true, apiKey: "fake-key-no-network" }; } } };
 const result = await handler(event, ctx);
 
 const summary = result?.compaction?.summary;
-const report = { chunkPath, llmCalls, cancelled: result?.cancel === true };
+const report = { chunkPath, testingApi: Boolean(testing), llmCalls, cancelled: result?.cancel === true };
 if (typeof summary === "string") {
-  const audit = testing.auditSummaryQuality({ summary, identifiers: [] });
+  // OpenClaw's own section check, where the release exposes it.
+  const audit = testing?.auditSummaryQuality({ summary, identifiers: [] });
   Object.assign(report, {
     length: summary.length,
     headings: HEADINGS.filter((heading) => summary.split("\n").includes(heading)),
-    missingSections: audit.reasons.filter((reason) => reason.startsWith("missing_section:")),
+    missingSections: audit ? audit.reasons.filter((reason) => reason.startsWith("missing_section:")) : null,
     startsWith: summary.slice(0, 80),
     keepsToolFailures: summary.includes("## Tool Failures"),
   });

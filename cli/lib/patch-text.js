@@ -1,0 +1,188 @@
+'use strict'
+// The patch itself: the text that replaces OpenClaw's capCompactionSummaryPreservingSuffix,
+// how a chunk is edited to hold it, and how the original is read back out of it.
+//
+// Chunks are handled as 'latin1' strings (one char per byte), so every byte outside the
+// edit is written back exactly, whatever its encoding.
+const crypto = require('node:crypto')
+const { locateFunction, ScanError } = require('./js-scan')
+const { PatchError } = require('./errors')
+
+const FUNCTION_NAME = 'capCompactionSummaryPreservingSuffix'
+const FUNCTION_MARKER = `\nfunction ${FUNCTION_NAME}(`
+const PACKAGE_NAME = 'openclaw-context-native'
+const PATCH_VERSION = 1
+const TAG = `${PACKAGE_NAME} patch`
+const BEGIN = `/* ${TAG} v${PATCH_VERSION} BEGIN`
+const END = `/* ${TAG} v${PATCH_VERSION} END */`
+const ANY_BEGIN = /\/\* openclaw-context-native patch v(\d+) BEGIN/
+const IMPORT_LINE = `import { createRequire as __occnCreateRequire } from "node:module"; /* ${TAG} v${PATCH_VERSION} */\n`
+
+// The two released texts of the buggy function, whitespace-collapsed. They differ in how
+// the suffix is cut when it alone reaches the budget (and their capCompactionSummary in
+// how it cuts: `.slice` or truncateUtf16Safe).
+const RELEASED_TEXTS = {
+  // 2026.3.22 … 2026.7.1-beta.2
+  A: 'if (suffix.length >= maxChars) return suffix.slice(-maxChars);',
+  // 2026.7.1-beta.4 … 2026.8.1-beta.1
+  B: 'if (suffix.length >= maxChars) return sliceUtf16Safe(suffix, -maxChars);',
+}
+const releasedBody = (suffixLine) => [
+  'if (!suffix) return capCompactionSummary(summaryBody, maxChars);',
+  'if (maxChars <= 0) return capCompactionSummary(`${summaryBody}${suffix}`, maxChars);',
+  suffixLine,
+  'return `${capCompactionSummary(summaryBody, Math.max(0, maxChars - suffix.length))}${suffix}`;',
+].join(' ')
+const RELEASED_BODIES = Object.entries(RELEASED_TEXTS).map(([text, line]) => ({ text, body: releasedBody(line) }))
+/** 2026.8.1-beta.2's function calls upstream's fix; no buggy text does. */
+const UPSTREAM_FIX_CALL = /\bbudgetCompactionSummary\s*\(/
+
+const sha256 = (text) => crypto.createHash('sha256').update(Buffer.from(text, 'latin1')).digest('hex')
+
+/**
+ * The function's definition in a chunk: `{ fn, text }` where `text` is 'A' or 'B' (a
+ * released buggy text), 'upstream-fix' (it calls budgetCompactionSummary) or 'other'.
+ * Throws a PatchError when it is defined more than once or its end cannot be found.
+ */
+function readFunction(chunkText) {
+  const first = chunkText.indexOf(FUNCTION_MARKER)
+  if (first === -1) throw new PatchError(`no ${FUNCTION_NAME} definition`)
+  if (chunkText.indexOf(FUNCTION_MARKER, first + 1) !== -1) {
+    throw new PatchError(`${FUNCTION_NAME} is defined more than once; refusing to guess which one is meant`)
+  }
+  let fn
+  try {
+    fn = locateFunction(chunkText, first + 1, FUNCTION_NAME)
+  } catch (err) {
+    if (err instanceof ScanError) throw new PatchError(`cannot find where ${FUNCTION_NAME} ends (${err.message})`)
+    throw err
+  }
+  return { fn, text: classifyBody(fn.body) }
+}
+
+function classifyBody(body) {
+  const collapsed = body.replace(/\s+/g, ' ').trim()
+  const released = RELEASED_BODIES.find((known) => known.body === collapsed)
+  if (released) return released.text
+  return UPSTREAM_FIX_CALL.test(body) ? 'upstream-fix' : 'other'
+}
+
+function importOffset(text) {
+  if (!text.startsWith('#!')) return 0
+  const eol = text.indexOf('\n')
+  return eol === -1 ? text.length : eol + 1
+}
+
+function patchBlock(original, fn, candidates, originalSha) {
+  const [body, suffix, maxChars] = fn.params
+  const b64 = Buffer.from(original.slice(fn.start, fn.end), 'latin1').toString('base64')
+  return [
+    `${BEGIN}: ${FUNCTION_NAME} delegates to the ${PACKAGE_NAME} addon.`,
+    ` * Undo with \`openclaw-context patch --revert\`. The lines below keep the original function.`,
+    ` * original-chunk-sha256: ${originalSha}`,
+    ' * original-function-base64:',
+    ...(b64.match(/.{1,76}/g) || []).map((line) => ` *  ${line}`),
+    ' */',
+    `function ${FUNCTION_NAME}(${fn.paramsText}) {`,
+    `\treturn __occnNative().${FUNCTION_NAME}(${body}, ${suffix}, ${maxChars});`,
+    '}',
+    'var __occnNativeBinding;',
+    '// Loaded on first use, so a missing addon never stops the gateway from starting; a failure',
+    '// throws, and the compaction safeguard then cancels that compaction and keeps the history.',
+    'function __occnNative() {',
+    '\tif (__occnNativeBinding) return __occnNativeBinding;',
+    '\tconst __occnRequire = __occnCreateRequire(import.meta.url);',
+    `\tconst candidates = ${JSON.stringify(candidates)};`,
+    '\tconst failures = [];',
+    '\tfor (const id of candidates) {',
+    '\t\ttry {',
+    '\t\t\tconst binding = __occnRequire(id);',
+    `\t\t\tif (binding && typeof binding.${FUNCTION_NAME} === "function") return __occnNativeBinding = binding;`,
+    `\t\t\tfailures.push(\`\${id}: it has no ${FUNCTION_NAME}\`);`,
+    '\t\t} catch (err) {',
+    '\t\t\tfailures.push(`${id}: ${String(err && err.message || err).split("\\n")[0]}`);',
+    '\t\t}',
+    '\t}',
+    `\tthrow new Error(\`${PACKAGE_NAME} could not be loaded (\${failures.join("; ")}); run \\\`npm install ${PACKAGE_NAME}\\\` next to OpenClaw or \\\`openclaw-context patch --revert\\\`\`);`,
+    '}',
+    END,
+  ].join('\n')
+}
+
+function applyEdits(text, edits) {
+  let out = ''
+  let pos = 0
+  for (const edit of [...edits].sort((a, b) => a.start - b.start)) {
+    out += text.slice(pos, edit.start) + edit.text
+    pos = edit.end
+  }
+  return out + text.slice(pos)
+}
+
+/**
+ * Plans the patch of an unpatched chunk whose function loads the addon from the first of
+ * `candidates` that resolves. Returns the edits (offsets into `original`), the patched
+ * text, and which released text the function had.
+ */
+function planPatch(original, candidates) {
+  const { fn, text } = readFunction(original)
+  if (original.includes('__occn')) throw new PatchError('the chunk already uses __occn* names; refusing to patch')
+  if (fn.params.length !== 3 || fn.params.some((name) => !name)) {
+    throw new PatchError(`${FUNCTION_NAME}(${fn.paramsText}) does not have the expected three parameters; not patching`)
+  }
+  const block = patchBlock(original, fn, candidates, sha256(original))
+  const at = importOffset(original)
+  const edits = [
+    { start: at, end: at, text: IMPORT_LINE },
+    { start: fn.start, end: fn.end, text: block },
+  ]
+  return { edits, patched: applyEdits(original, edits), text, signature: `${FUNCTION_NAME}(${fn.paramsText})` }
+}
+
+/**
+ * Recovers the original chunk from a patched one. Returns `{ original, edits, candidates }`
+ * or throws a PatchError when the patch is not intact.
+ */
+function planRevert(patched) {
+  const versions = [...patched.matchAll(new RegExp(ANY_BEGIN.source, 'g'))].map((m) => Number(m[1]))
+  if (versions.length !== 1) throw new PatchError(`found ${versions.length} patch blocks; expected one`)
+  if (versions[0] !== PATCH_VERSION) {
+    throw new PatchError(`patched by a different version of this tool (patch v${versions[0]}); revert it with that version`)
+  }
+  const start = patched.indexOf(BEGIN)
+  const endAt = patched.indexOf(END, start)
+  if (endAt === -1) throw new PatchError('the patch block has no end marker (edited by hand?)')
+  const block = patched.slice(start, endAt + END.length)
+  const sha = /original-chunk-sha256: ([0-9a-f]{64})/.exec(block)
+  const b64 = /\n \* original-function-base64:\n((?: \*  [A-Za-z0-9+/=]+\n)*) \*\/\n/.exec(block)
+  const candidatesLine = /\tconst candidates = (\[.*\]);/.exec(block)
+  if (!sha || !b64 || !candidatesLine) throw new PatchError('the patch block is damaged (edited by hand?)')
+  const originalFunction = Buffer.from(b64[1].replace(/ \*  |\n/g, ''), 'base64').toString('latin1')
+  const edits = [{ start, end: endAt + END.length, text: originalFunction }]
+  const at = importOffset(patched)
+  const importAt = patched.startsWith(IMPORT_LINE, at) ? at : patched.indexOf(IMPORT_LINE)
+  if (importAt === -1) throw new PatchError('the patch is incomplete: its import line is missing (edited by hand?)')
+  edits.push({ start: importAt, end: importAt + IMPORT_LINE.length, text: '' })
+  const original = applyEdits(patched, edits)
+  if (sha256(original) !== sha[1]) {
+    throw new PatchError('the chunk was changed after it was patched: the original bytes cannot be restored exactly')
+  }
+  return { original, edits, candidates: JSON.parse(candidatesLine[1]) }
+}
+
+/** Whether a chunk carries this tool's patch (intact or not). */
+const carriesPatch = (text) => ANY_BEGIN.test(text) || text.includes(IMPORT_LINE)
+
+module.exports = {
+  FUNCTION_NAME,
+  FUNCTION_MARKER,
+  PACKAGE_NAME,
+  BEGIN,
+  END,
+  IMPORT_LINE,
+  sha256,
+  readFunction,
+  planPatch,
+  planRevert,
+  carriesPatch,
+}

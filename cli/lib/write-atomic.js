@@ -1,0 +1,82 @@
+'use strict'
+// Replacing a dist chunk atomically: a temporary file in the same folder, fsync, rename
+// over the original. Nothing that imports the dist ever sees a half-written chunk, and a
+// hard link elsewhere to the old file (a `cp -al` copy of an install) keeps the old bytes.
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const path = require('node:path')
+const { PatchError } = require('./errors')
+
+const TEMP_TAG = 'openclaw-context-native'
+// Hidden and not `.js`/`.mjs`: a leftover is never imported nor scanned as a chunk.
+const tempPrefix = (file) => `.${path.basename(file)}.${TEMP_TAG}-`
+
+function processIsAlive(pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return err.code === 'EPERM'
+  }
+}
+
+/**
+ * A run killed between writing its temporary file and renaming it leaves that file
+ * behind. Remove those of processes that are gone; a live one may be a concurrent run
+ * mid-write.
+ */
+function removeStaleTempFiles(file) {
+  const dir = path.dirname(file)
+  const prefix = tempPrefix(file)
+  let names
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
+    const pid = Number(name.slice(prefix.length).split('-')[0])
+    if (!Number.isInteger(pid) || pid <= 0 || processIsAlive(pid)) continue
+    try { fs.unlinkSync(path.join(dir, name)) } catch { /* gone already, or not ours to remove */ }
+  }
+}
+
+const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS'])
+
+/**
+ * Replaces `file` with `text` (a latin1 string: one char per byte). Keeps the mode (and
+ * the owner, when run as root). Throws a PatchError, with `file` unchanged, on failure.
+ */
+function writeAtomic(file, text) {
+  const dir = path.dirname(file)
+  const stat = fs.statSync(file)
+  removeStaleTempFiles(file)
+  const tmp = path.join(dir, `${tempPrefix(file)}${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`)
+  let fd
+  try {
+    fd = fs.openSync(tmp, 'wx', stat.mode & 0o7777)
+    fs.writeFileSync(fd, Buffer.from(text, 'latin1'))
+    fs.fchmodSync(fd, stat.mode & 0o7777)
+    if (typeof process.getuid === 'function' && process.getuid() === 0) {
+      try { fs.fchownSync(fd, stat.uid, stat.gid) } catch { /* keep root's */ }
+    }
+    fs.fsyncSync(fd)
+    fs.closeSync(fd)
+    fd = undefined
+    fs.renameSync(tmp, file)
+  } catch (err) {
+    if (fd !== undefined) try { fs.closeSync(fd) } catch { /* already failing */ }
+    try { fs.unlinkSync(tmp) } catch { /* never created */ }
+    const code = err.code ? ` (${err.code})` : ''
+    const why = READ_ONLY_CODES.has(err.code) ? 'the dist is read-only for this user; run as the user that owns the OpenClaw install' : err.message
+    throw new PatchError(`cannot write ${file}${code}: ${why}; nothing was changed`)
+  }
+  // The rename is durable once the folder is synced (not supported everywhere, e.g. Windows).
+  try {
+    const dirFd = fs.openSync(dir, 'r')
+    try { fs.fsyncSync(dirFd) } finally { fs.closeSync(dirFd) }
+  } catch { /* best effort */ }
+}
+
+module.exports = { writeAtomic, tempPrefix }
