@@ -10,6 +10,7 @@ const { quoteArg } = require('../cli/lib/shell-quote')
 const { parseCommandArgs } = require('../cli/lib/args')
 const { UsageError } = require('../cli/lib/errors')
 const { probe, probeAddon } = require('../cli/lib/probe-addon')
+const { writeFailure } = require('../cli/lib/write-atomic')
 const { writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -38,6 +39,14 @@ describe('finding the install, on Windows paths', () => {
   test('a chunk name relative to the package is native: dist\\x.js on Windows', () => {
     expect(path.win32.relative('C:\\gw\\node_modules\\openclaw', 'C:\\gw\\node_modules\\openclaw\\dist\\x.js')).toBe('dist\\x.js')
   })
+})
+
+test('a failed write says why in the user\'s terms, on each platform', () => {
+  const err = (code) => Object.assign(new Error(`${code}: operation failed`), { code })
+  expect(writeFailure(err('EACCES'), 'linux')).toMatch(/^the dist is read-only for this user/)
+  expect(writeFailure(err('EPERM'), 'win32')).toMatch(/^the chunk is in use or read-only; stop the gateway/)
+  expect(writeFailure(err('EBUSY'), 'win32')).toMatch(/^the chunk is in use/)
+  expect(writeFailure(err('ENOSPC'), 'linux')).toBe('ENOSPC: operation failed')
 })
 
 test('quoting a path for the command to paste back', () => {

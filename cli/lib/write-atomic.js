@@ -44,6 +44,15 @@ function removeStaleTempFiles(file) {
 
 const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS'])
 
+/** Why a write failed, in the user's terms. */
+function writeFailure(err, platform = process.platform) {
+  // Windows refuses to replace a file another process holds open (EPERM, EBUSY).
+  if (platform === 'win32' && (err.code === 'EPERM' || err.code === 'EBUSY')) {
+    return 'the chunk is in use or read-only; stop the gateway, or run as the user that owns the OpenClaw install'
+  }
+  return READ_ONLY_CODES.has(err.code) ? 'the dist is read-only for this user; run as the user that owns the OpenClaw install' : err.message
+}
+
 /**
  * Replaces `file` with `text` (a latin1 string: one char per byte). Keeps the mode (and
  * the owner, when run as root). Throws a PatchError, with `file` unchanged, on failure.
@@ -69,8 +78,7 @@ function writeAtomic(file, text) {
     if (fd !== undefined) try { fs.closeSync(fd) } catch { /* already failing */ }
     try { fs.unlinkSync(tmp) } catch { /* never created */ }
     const code = err.code ? ` (${err.code})` : ''
-    const why = READ_ONLY_CODES.has(err.code) ? 'the dist is read-only for this user; run as the user that owns the OpenClaw install' : err.message
-    throw new PatchError(`cannot write ${file}${code}: ${why}; nothing was changed`)
+    throw new PatchError(`cannot write ${file}${code}: ${writeFailure(err)}; nothing was changed`)
   }
   // The rename is durable once the folder is synced (not supported everywhere, e.g. Windows).
   try {
@@ -79,4 +87,4 @@ function writeAtomic(file, text) {
   } catch { /* best effort */ }
 }
 
-module.exports = { writeAtomic, tempPrefix }
+module.exports = { writeAtomic, writeFailure }
