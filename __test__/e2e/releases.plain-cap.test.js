@@ -15,29 +15,18 @@ const os = require('node:os')
 const path = require('node:path')
 
 const native = require('../../index.js')
+const { rng } = require('../fixtures/shapes.js') // seeded: the same inputs on every run
 
 const { RELEASES_DIR } = process.env
 const DRIVER = path.join(__dirname, 'release-plain-cap.mjs')
 const MARKER = '\n\n[Compaction summary truncated to fit budget]'
-
-// A small seeded generator (mulberry32): the same inputs on every run.
-function random(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const BMP = ['a', 'b', ' ', '\n', '#', 'é', '中', '\u0301', '\u200d', 'ß']
 const ASTRAL = ['😀', '👍🏽', '🇩🇪', '𝒳'] // pairs (and a flag of two pairs)
 const LONE = ['\ud83d', '\ude00']
 
 function inputs(seed, withSurrogates, count) {
-  const next = random(seed)
+  const next = rng(seed)
   const pick = (list) => list[Math.floor(next() * list.length)]
   const out = []
   for (let i = 0; i < count; i++) {
