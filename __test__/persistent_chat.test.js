@@ -1291,6 +1291,22 @@ next`, entriesInjected: 0, entriesAlreadyHeld: 2, injectedEntryIds: [] }),
       expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: Object.create({ a: 1 }) })).toBe(`${LIVE_SEP}\nx`)
     })
 
+    test('numbers print as String(number) does', () => {
+      const view = new DataView(new ArrayBuffer(8))
+      let seed = 7
+      const numbers = [0, -0, 1.5, -1e-7, 1e-7, 1e21, 1e20, 123e-20, 0.1 + 0.2, 2 ** 53, 5e-324, Number.MAX_VALUE, NaN, Infinity, -Infinity]
+      for (let i = 0; i < 3000; i++) {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+        view.setUint32(0, seed)
+        view.setUint32(4, Math.imul(seed, 2654435761) >>> 0)
+        numbers.push(view.getFloat64(0), Math.round(view.getFloat64(0) % 1e6) / 1000)
+      }
+      const turnMetadata = Object.fromEntries(numbers.map((n, i) => [`n${i}`, n]))
+      const prompt = buildPrompt({ userMessage: 'x', reload: false, turnMetadata })
+      const expected = numbers.map((n, i) => `- n${i}: ${String(n)}`).join('\n')
+      expect(prompt).toBe(`## Turn Metadata\n${expected}\n\n${LIVE_SEP}\nx`)
+    })
+
     test('empty metadata is left out', () => {
       expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: {} })).toBe(`${LIVE_SEP}\nx`)
       expect(buildPrompt({ userMessage: 'x', reload: false, turnMetadata: '  \n' })).toBe(`${LIVE_SEP}\nx`)

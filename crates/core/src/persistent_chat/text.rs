@@ -95,47 +95,10 @@ pub(crate) fn is_ok_status(status: &[u16]) -> bool {
     )
 }
 
-/// JavaScript's `String(number)`: shortest round-trip digits, exponent
-/// notation outside 1e-7..1e21, `-0` as `0`.
+/// JavaScript's `String(number)` (`Number#toString`): shortest round-trip
+/// digits, exponent notation outside 1e-7..1e21, `-0` as `0`.
 pub(crate) fn js_number_to_string(value: f64) -> String {
-    if value.is_nan() {
-        return "NaN".into();
-    }
-    if value.is_infinite() {
-        return if value > 0.0 { "Infinity" } else { "-Infinity" }.into();
-    }
-    if value == 0.0 {
-        return "0".into();
-    }
-    // `{:e}` gives the shortest round-trip digits, as JavaScript does.
-    let exp_form = format!("{:e}", value.abs());
-    let (mantissa, exponent) = exp_form.split_once('e').unwrap_or((&exp_form, "0"));
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let exponent: i32 = exponent.parse().unwrap_or(0);
-    let sign = if value < 0.0 { "-" } else { "" };
-    format!("{sign}{}", place_decimal_point(&digits, exponent + 1))
-}
-
-/// ECMAScript Number::toString for digits `d1d2…dk` × 10^(n−k).
-fn place_decimal_point(digits: &str, n: i32) -> String {
-    let k = digits.len() as i32;
-    if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let exponent = n - 1;
-        let sign = if exponent < 0 { '-' } else { '+' };
-        let (first, rest) = digits.split_at(1);
-        let fraction = if rest.is_empty() {
-            String::new()
-        } else {
-            format!(".{rest}")
-        };
-        format!("{first}{fraction}e{sign}{}", exponent.abs())
-    }
+    ryu_js::Buffer::new().format(value).to_owned()
 }
 
 /// A stable 64-bit FNV-1a hash of UTF-16 parts (separated so that
