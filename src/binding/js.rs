@@ -51,7 +51,7 @@ fn check(status: sys::napi_status) -> Result<(), Failure> {
     if status == sys::Status::napi_ok {
         Ok(())
     } else {
-        Err(Failure::Pending)
+        Err(Failure::NapiCall)
     }
 }
 

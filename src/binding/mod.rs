@@ -20,8 +20,10 @@ pub enum Failure {
     Range(String),
     /// A failure of the core (file errors): `Error` with `code`, `path`, `syscall`.
     Core(CoreError),
-    /// A JS exception is already pending (a throwing getter or Proxy trap).
-    Pending,
+    /// A Node-API call failed. Nearly always because JS code it ran threw
+    /// (a getter, a Proxy trap): that exception is pending and is what the
+    /// caller gets; else an `Error` with code `ERR_NAPI`.
+    NapiCall,
     /// The work of a Promise export panicked on the thread pool: `Error`
     /// with the panic's message and code `GenericFailure`, as napi-rs's
     /// `catch_unwind` gives a sync export.
@@ -30,10 +32,7 @@ pub enum Failure {
 
 impl From<CoreError> for Failure {
     fn from(err: CoreError) -> Self {
-        match err {
-            CoreError::InvalidArgument(message) => Failure::Type(message),
-            other => Failure::Core(other),
-        }
+        Failure::Core(err)
     }
 }
 
@@ -73,7 +72,7 @@ pub(crate) fn error_value(env: sys::napi_env, failure: Failure) -> Option<sys::n
     }
     let (constructor, code, message, path, syscall): (ErrorConstructor, &str, String, _, _) =
         match failure {
-            Failure::Pending => (
+            Failure::NapiCall => (
                 ErrorConstructor::Error,
                 "ERR_NAPI",
                 "a Node-API call failed".to_owned(),
@@ -101,20 +100,13 @@ pub(crate) fn error_value(env: sys::napi_env, failure: Failure) -> Option<sys::n
                 None,
                 None,
             ),
-            Failure::Core(err) => {
-                let syscall = match &err {
-                    CoreError::Io { syscall, .. } => Some(*syscall),
-                    _ => None,
-                };
-                let path = err.path().map(str::to_owned);
-                (
-                    ErrorConstructor::Error,
-                    err.code(),
-                    err.to_string(),
-                    path,
-                    syscall,
-                )
-            }
+            Failure::Core(err) => (
+                ErrorConstructor::Error,
+                err.code(),
+                err.to_string(),
+                Some(err.path().to_owned()),
+                err.syscall(),
+            ),
         };
     let error = create_error(env, constructor, code, &message)?;
     if let Some(path) = path {

@@ -16,9 +16,6 @@ pub enum CoreError {
     /// socket, device): reading it could block or make no sense.
     #[error("ENOTREGULAR: not a regular file ({kind}), open '{path}'")]
     NotRegularFile { path: String, kind: &'static str },
-    /// A value inside an argument has the wrong type or range.
-    #[error("{0}")]
-    InvalidArgument(String),
 }
 
 impl CoreError {
@@ -36,32 +33,47 @@ impl CoreError {
         match self {
             CoreError::Io { code, .. } => code,
             CoreError::NotRegularFile { .. } => "ENOTREGULAR",
-            CoreError::InvalidArgument(_) => "ERR_INVALID_ARG_VALUE",
         }
     }
 
-    pub fn path(&self) -> Option<&str> {
+    /// The path the error is about (every error is about a file).
+    pub fn path(&self) -> &str {
         match self {
-            CoreError::Io { path, .. } | CoreError::NotRegularFile { path, .. } => Some(path),
-            CoreError::InvalidArgument(_) => None,
+            CoreError::Io { path, .. } | CoreError::NotRegularFile { path, .. } => path,
+        }
+    }
+
+    /// The system call that failed (`open`, `read`, …), when one did.
+    pub fn syscall(&self) -> Option<&'static str> {
+        match self {
+            CoreError::Io { syscall, .. } => Some(syscall),
+            CoreError::NotRegularFile { .. } => None,
         }
     }
 }
 
 fn io_error_code(err: &io::Error) -> &'static str {
     use io::ErrorKind as Kind;
-    match err.raw_os_error() {
-        Some(2) => return "ENOENT",
-        Some(13) => return "EACCES",
-        Some(1) => return "EPERM",
-        Some(20) => return "ENOTDIR",
-        Some(21) => return "EISDIR",
-        Some(40) => return "ELOOP",
-        Some(36) => return "ENAMETOOLONG",
-        Some(24) => return "EMFILE",
-        Some(5) => return "EIO",
-        Some(6) => return "ENXIO",
-        _ => {}
+    // errno names exactly where there is an errno; Windows error codes are
+    // other numbers, so there only the kind speaks.
+    #[cfg(unix)]
+    if let Some(errno) = err.raw_os_error() {
+        let name = match errno {
+            libc::ENOENT => Some("ENOENT"),
+            libc::EACCES => Some("EACCES"),
+            libc::EPERM => Some("EPERM"),
+            libc::ENOTDIR => Some("ENOTDIR"),
+            libc::EISDIR => Some("EISDIR"),
+            libc::ELOOP => Some("ELOOP"),
+            libc::ENAMETOOLONG => Some("ENAMETOOLONG"),
+            libc::EMFILE => Some("EMFILE"),
+            libc::EIO => Some("EIO"),
+            libc::ENXIO => Some("ENXIO"),
+            _ => None,
+        };
+        if let Some(name) = name {
+            return name;
+        }
     }
     match err.kind() {
         Kind::NotFound => "ENOENT",
@@ -90,7 +102,8 @@ mod tests {
         let err = std::fs::File::open("/definitely/not/here").unwrap_err();
         let core = CoreError::io(&err, "open", "/definitely/not/here");
         assert_eq!(core.code(), "ENOENT");
-        assert_eq!(core.path(), Some("/definitely/not/here"));
+        assert_eq!(core.path(), "/definitely/not/here");
+        assert_eq!(core.syscall(), Some("open"));
         assert_eq!(
             core.to_string(),
             "ENOENT: no such file or directory, open '/definitely/not/here'"

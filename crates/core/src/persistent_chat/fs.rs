@@ -194,7 +194,7 @@ mod tests {
         let missing = dir.0.join("nope.jsonl");
         let err = open_regular_file(&missing).unwrap_err();
         assert_eq!(err.code(), "ENOENT");
-        assert_eq!(err.path(), Some(&*missing.to_string_lossy()));
+        assert_eq!(err.path(), &*missing.to_string_lossy());
     }
 
     #[test]

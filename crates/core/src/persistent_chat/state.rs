@@ -238,7 +238,7 @@ mod tests {
         let bad = dir.file("bad.json", b"{\"notes\": [");
         let err = read_state_file_or_empty(&bad).unwrap_err();
         assert_eq!(err.code(), "EINVAL");
-        assert_eq!(err.path(), Some(&*bad.to_string_lossy()));
+        assert_eq!(err.path(), &*bad.to_string_lossy());
         assert!(
             err.to_string()
                 .starts_with("EINVAL: memory state file is not valid"),
