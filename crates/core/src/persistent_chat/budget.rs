@@ -10,14 +10,15 @@ use crate::utf16;
 /// (a stub like `- Deci…` tells a model nothing).
 const MIN_CUT_ITEM: usize = 24;
 
+/// A section of the continuity summary: a header line over item lines.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Section {
+pub(crate) struct ListSection {
     pub header: Vec<u16>,
     /// Whole lines, without line terminators.
     pub items: Vec<Vec<u16>>,
 }
 
-impl Section {
+impl ListSection {
     fn full_len(&self) -> usize {
         self.header.len() + self.items.iter().map(|item| 1 + item.len()).sum::<usize>()
     }
@@ -27,8 +28,9 @@ impl Section {
     }
 }
 
+/// Sections fitted into a budget.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Fitted {
+pub(crate) struct FittedText {
     pub text: Vec<u16>,
     /// True when anything was left out or cut.
     pub trimmed: bool,
@@ -55,15 +57,15 @@ fn more_line_len(count: usize) -> usize {
 /// and ends with a [`more_line`]. When a section cannot show its header and
 /// its items or their count, the last section is dropped and the budget
 /// shared again: the first section goes last. Deterministic.
-pub(crate) fn fit_sections(sections: &[Section], max: usize) -> Fitted {
-    let full = join_with_blank_lines(sections.iter().map(Section::render).collect());
+pub(crate) fn fit_sections(sections: &[ListSection], max: usize) -> FittedText {
+    let full = join_with_blank_lines(sections.iter().map(ListSection::render).collect());
     if full.len() <= max {
-        return Fitted {
+        return FittedText {
             text: full,
             trimmed: false,
         };
     }
-    let mut active: Vec<&Section> = sections.iter().collect();
+    let mut active: Vec<&ListSection> = sections.iter().collect();
     while !active.is_empty() {
         let separators = 2 * (active.len() - 1);
         let needs: Vec<usize> = active.iter().map(|section| section.full_len()).collect();
@@ -81,21 +83,21 @@ pub(crate) fn fit_sections(sections: &[Section], max: usize) -> Fitted {
                 active.pop();
             }
             Some(_) => {
-                return Fitted {
+                return FittedText {
                     text: hard_cap(&active[0].render(), max),
                     trimmed: true,
                 };
             }
             None => {
                 let text = join_with_blank_lines(fitted.into_iter().flatten().collect());
-                return Fitted {
+                return FittedText {
                     text: hard_cap(&text, max),
                     trimmed: true,
                 };
             }
         }
     }
-    Fitted {
+    FittedText {
         text: hard_cap(&full, max),
         trimmed: true,
     }
@@ -118,7 +120,7 @@ fn water_fill(needs: &[usize], available: usize) -> Vec<usize> {
 
 /// The section in at most `share` units, or `None` when its header and its
 /// items (or, for those left out, their count) do not fit.
-fn fit_section(section: &Section, share: usize) -> Option<Vec<u16>> {
+fn fit_section(section: &ListSection, share: usize) -> Option<Vec<u16>> {
     if section.header.len() > share {
         return None;
     }
@@ -186,9 +188,9 @@ pub(crate) fn hard_cap(text: &[u16], max: usize) -> Vec<u16> {
 
 /// Splits text into sections at blank lines; each section's first line is
 /// its header. Line contents are kept exactly (a CR before LF included).
-pub(crate) fn parse_sections(text: &[u16]) -> Vec<Section> {
+pub(crate) fn parse_sections(text: &[u16]) -> Vec<ListSection> {
     let mut sections = Vec::new();
-    let mut current: Option<Section> = None;
+    let mut current: Option<ListSection> = None;
     for range in utf16::line_ranges(text) {
         let line = &text[range];
         let line = line.strip_suffix(&[utf16::LF]).unwrap_or(line);
@@ -199,7 +201,7 @@ pub(crate) fn parse_sections(text: &[u16]) -> Vec<Section> {
         match current.as_mut() {
             Some(section) => section.items.push(line.to_vec()),
             None => {
-                current = Some(Section {
+                current = Some(ListSection {
                     header: line.to_vec(),
                     items: Vec::new(),
                 })
@@ -222,14 +224,14 @@ mod tests {
     }
     use crate::utf16::encode as u;
 
-    fn section(header: &str, items: &[&str]) -> Section {
-        Section {
+    fn section(header: &str, items: &[&str]) -> ListSection {
+        ListSection {
             header: u(header),
             items: items.iter().map(|item| u(item)).collect(),
         }
     }
 
-    fn text(fitted: &Fitted) -> String {
+    fn text(fitted: &FittedText) -> String {
         String::from_utf16(&fitted.text).unwrap()
     }
 

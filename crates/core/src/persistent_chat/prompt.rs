@@ -39,6 +39,7 @@ use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 use super::budget::{fit_sections, parse_sections};
 use super::log::{LogEntry, Role, Timestamp};
+use super::summary;
 use super::text::{
     collapse_whitespace, collapse_whitespace_prefix, fnv1a, is_ok_status, join_with_blank_lines,
     js_number_to_string, push_str, ELLIPSIS,
@@ -321,7 +322,8 @@ struct Layout<'a> {
     user_message: &'a [u16],
 }
 
-struct Fitted {
+/// The prompt laid out within its budget.
+struct FittedPrompt {
     prompt: Vec<u16>,
     /// How many of the newest candidates are shown.
     entries: usize,
@@ -331,9 +333,9 @@ struct Fitted {
 impl Layout<'_> {
     /// The prompt within `max` units when it can be: the oldest entries go
     /// first, then the summary shrinks; metadata and live turn stay whole.
-    fn fit(&self, max: Option<usize>) -> Fitted {
+    fn fit(&self, max: Option<usize>) -> FittedPrompt {
         let all = self.candidates.len();
-        let fitted = |entries: usize| Fitted {
+        let fitted = |entries: usize| FittedPrompt {
             prompt: self.render_with_entries(entries),
             entries,
             summary_trimmed: false,
@@ -376,7 +378,7 @@ impl Layout<'_> {
 
     /// No entries, and the summary shortened by its own rules (sections
     /// keep their first lines and count the rest) to what is left.
-    fn fit_with_shrunk_summary(&self, max: usize) -> Fitted {
+    fn fit_with_shrunk_summary(&self, max: usize) -> FittedPrompt {
         let summary = self.summary_for(&[]);
         let overhead = self.render(&[], summary.as_ref().map(|_| &[][..])).len();
         let shrunk = summary
@@ -390,7 +392,7 @@ impl Layout<'_> {
         } else {
             self.render_bare()
         };
-        Fitted {
+        FittedPrompt {
             prompt,
             entries: 0,
             summary_trimmed: self.summary.is_some(),
@@ -641,13 +643,13 @@ fn neutralise_separators_into(out: &mut Vec<u16>, text: &[u16]) {
 // ---------------------------------------------------------------------------
 // Legacy transcript blocks
 
-/// The known section headers of a continuity summary, new format.
+/// The section headers of a continuity summary, new format.
 const SUMMARY_HEADERS: [&str; 5] = [
-    "Current thread / pending next action:",
-    "Active decisions and guardrails:",
-    "Pending threads / open topics:",
-    "Timer status:",
-    "Model capability notes:",
+    summary::CURRENT_THREAD_HEADER,
+    summary::DECISIONS_HEADER,
+    summary::PENDING_THREADS_HEADER,
+    summary::TIMERS_HEADER,
+    summary::MODEL_NOTES_HEADER,
 ];
 
 /// `summary` without its old-format transcript blocks: a line starting

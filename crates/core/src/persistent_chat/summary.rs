@@ -33,7 +33,7 @@
 //! units, cut with `…` at a grapheme boundary. Under `max_chars` each section
 //! keeps its first items and ends with `- … (N more)` (see `budget`).
 
-use super::budget::{fit_sections, Section};
+use super::budget::{fit_sections, ListSection};
 use super::log::{LogEntry, Role, Timestamp};
 use super::state::{MemoryState, Timer};
 use super::text::{collapse_whitespace, cut_with_ellipsis, is_ok_status, one_line, push_str};
@@ -97,14 +97,14 @@ pub fn rebuild_continuity_summary(params: &SummaryParams) -> Vec<u16> {
     fit_sections(&sections, params.max_chars).text
 }
 
-fn current_thread_section(params: &SummaryParams) -> Section {
+fn current_thread_section(params: &SummaryParams) -> ListSection {
     let turn = latest_turn(&params.entries, params.current_session.as_deref());
     let mut items = vec![
         labelled(LATEST_REQUEST_LABEL, &turn.request_text()),
         labelled(LATEST_STATUS_LABEL, &turn.status_text()),
     ];
     items.extend(notes_lines(&params.state.notes));
-    Section {
+    ListSection {
         header: CURRENT_THREAD_HEADER.encode_utf16().collect(),
         items,
     }
@@ -192,8 +192,8 @@ fn notes_lines(notes: &[Vec<u16>]) -> Vec<Vec<u16>> {
     }
 }
 
-fn list_section(header: &str, items: &[&Vec<u16>]) -> Section {
-    Section {
+fn list_section(header: &str, items: &[&Vec<u16>]) -> ListSection {
+    ListSection {
         header: header.encode_utf16().collect(),
         items: one_line_items(items)
             .iter()
@@ -212,9 +212,9 @@ fn one_line_items(items: &[&Vec<u16>]) -> Vec<Vec<u16>> {
         .collect()
 }
 
-fn timer_section(timers: &[Timer], now_ms: f64) -> Section {
+fn timer_section(timers: &[Timer], now_ms: f64) -> ListSection {
     let mut seen = std::collections::HashSet::new();
-    Section {
+    ListSection {
         header: TIMERS_HEADER.encode_utf16().collect(),
         items: timers
             .iter()
