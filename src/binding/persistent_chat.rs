@@ -8,6 +8,7 @@ use napi::ValueType;
 use napi_derive::napi;
 
 use super::{Failure, Js};
+use openclaw_context_core::persistent_chat::fields::{self, Names};
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 
@@ -52,22 +53,19 @@ impl From<LogEntry> for PersistentChatLogEntry {
     }
 }
 
-/// `value[first]`, else `value[second]` (the SPEC's aliases), with the
-/// name an error should give: the alias only when it is the one present.
-fn field_with_alias(
-    value: Js,
-    first: &'static str,
-    second: &'static str,
-) -> Result<(Js, &'static str), Failure> {
-    let primary = value.get(first)?;
-    if !primary.is_undefined()? {
-        return Ok((primary, first));
+/// The field under the first of `names` (a name, then its aliases) that is
+/// not `undefined`, and the name an error about it should give: an alias
+/// only when it is the one present.
+fn field(value: Js, names: Names) -> Result<(Js, &'static str), Failure> {
+    let mut first = None;
+    for &name in names {
+        let field = value.get(name)?;
+        if !field.is_undefined()? {
+            return Ok((field, name));
+        }
+        first.get_or_insert((field, name));
     }
-    let alias = value.get(second)?;
-    if alias.is_undefined()? {
-        return Ok((primary, first));
-    }
-    Ok((alias, second))
+    first.ok_or(Failure::NapiCall)
 }
 
 fn timestamp(value: Js, name: impl Display + Copy) -> Result<Option<Timestamp>, Failure> {
@@ -97,25 +95,26 @@ fn id(value: Js, name: impl Display + Copy) -> Result<Option<Vec<u16>>, Failure>
 
 pub fn log_entry(value: Js, name: impl Display + Copy) -> Result<LogEntry, Failure> {
     let entry = value.object(name)?;
-    let role_text = entry.get("role")?.string(format_args!("{name}.role"))?;
+    let (role, role_key) = field(entry, fields::entry::ROLE)?;
+    let role_text = role.string(format_args!("{name}.{role_key}"))?;
     let role = Role::from_text(&role_text).ok_or_else(|| {
         Failure::Type(format!(
             "The \"{name}.role\" argument must be one of 'user', 'assistant', 'system', 'tool'. Received '{}'",
             String::from_utf16_lossy(&role_text)
         ))
     })?;
-    let (text, text_key) = field_with_alias(entry, "text", "content")?;
-    let (ts, ts_key) = field_with_alias(entry, "ts", "timestamp")?;
-    let (session, session_key) = field_with_alias(entry, "session", "sessionId")?;
+    let (text, text_key) = field(entry, fields::entry::TEXT)?;
+    let (ts, ts_key) = field(entry, fields::entry::TS)?;
+    let (session, session_key) = field(entry, fields::entry::SESSION)?;
+    let (status, status_key) = field(entry, fields::entry::STATUS)?;
+    let (id_value, id_key) = field(entry, fields::entry::ID)?;
     Ok(LogEntry {
         role,
         text: text.string(format_args!("{name}.{text_key}"))?,
         ts: timestamp(ts, format_args!("{name}.{ts_key}"))?,
         session: session.optional_string(format_args!("{name}.{session_key}"))?,
-        status: entry
-            .get("status")?
-            .optional_string(format_args!("{name}.status"))?,
-        id: id(entry.get("id")?, format_args!("{name}.id"))?,
+        status: status.optional_string(format_args!("{name}.{status_key}"))?,
+        id: id(id_value, format_args!("{name}.{id_key}"))?,
     })
 }
 
@@ -128,15 +127,14 @@ fn state_item(value: Js, name: impl Display + Copy) -> Result<Vec<u16>, Failure>
     if value.kind()? == ValueType::String {
         return value.string(name);
     }
-    value
-        .object(name)?
-        .get("text")?
-        .string(format_args!("{name}.text"))
+    let (text, key) = field(value.object(name)?, fields::state::ITEM_TEXT)?;
+    text.string(format_args!("{name}.{key}"))
 }
 
+/// The items under the first of `keys` that holds an array.
 fn state_items(
     state: Js,
-    keys: &[&'static str],
+    keys: Names,
     name: impl Display + Copy,
 ) -> Result<Vec<Vec<u16>>, Failure> {
     for key in keys {
@@ -161,14 +159,15 @@ fn timer(value: Js, name: impl Display + Copy) -> Result<Timer, Failure> {
         });
     }
     let timer = value.object(name)?;
-    let (timer_name, name_key) = field_with_alias(timer, "name", "text")?;
+    let (timer_name, name_key) = field(timer, fields::timer::NAME)?;
+    let (status, status_key) = field(timer, fields::timer::STATUS)?;
+    let (due, due_key) = field(timer, fields::timer::DUE)?;
     Ok(Timer {
         name: timer_name.string(format_args!("{name}.{name_key}"))?,
-        status: timer
-            .get("status")?
-            .optional_string(format_args!("{name}.status"))?
+        status: status
+            .optional_string(format_args!("{name}.{status_key}"))?
             .unwrap_or_default(),
-        due: timestamp(timer.get("due")?, format_args!("{name}.due"))?,
+        due: timestamp(due, format_args!("{name}.{due_key}"))?,
     })
 }
 
@@ -176,19 +175,19 @@ pub fn memory_state(value: Js, name: impl Display + Copy) -> Result<Option<Memor
     let Some(state) = value.optional_object(name)? else {
         return Ok(None);
     };
-    let timers = state
-        .get("timers")?
-        .optional_array_of(format_args!("{name}.timers"), |item, name| {
+    let (timers, timers_key) = field(state, fields::state::TIMERS)?;
+    let timers = timers
+        .optional_array_of(format_args!("{name}.{timers_key}"), |item, name| {
             timer(item, name)
         })?
         .unwrap_or_default();
     Ok(Some(MemoryState {
-        decisions: state_items(state, &["decisions"], name)?,
-        guardrails: state_items(state, &["guardrails"], name)?,
-        pending_threads: state_items(state, &["pendingThreads", "pending_threads"], name)?,
+        decisions: state_items(state, fields::state::DECISIONS, name)?,
+        guardrails: state_items(state, fields::state::GUARDRAILS, name)?,
+        pending_threads: state_items(state, fields::state::PENDING_THREADS, name)?,
         timers,
-        model_notes: state_items(state, &["modelNotes", "model_notes"], name)?,
-        notes: state_items(state, &["notes"], name)?,
+        model_notes: state_items(state, fields::state::MODEL_NOTES, name)?,
+        notes: state_items(state, fields::state::NOTES, name)?,
     }))
 }
 

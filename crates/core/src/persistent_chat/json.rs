@@ -38,6 +38,16 @@ impl Json {
             .map(|(_, value)| value)
     }
 
+    /// `read` of the first of `names` whose member `read` accepts: a field
+    /// and its aliases, a member of the wrong type counting as absent.
+    pub(crate) fn first<'a, T>(
+        &'a self,
+        names: &[&str],
+        read: impl Fn(&'a Json) -> Option<T>,
+    ) -> Option<T> {
+        names.iter().find_map(|name| self.get(name).and_then(&read))
+    }
+
     pub(crate) fn as_text(&self) -> Option<&[u16]> {
         match self {
             Json::String(text) => Some(text),

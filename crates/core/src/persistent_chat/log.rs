@@ -8,6 +8,7 @@ use std::path::Path;
 
 use foldhash::quality::RandomState;
 
+use super::fields;
 use super::fs::{open_regular_file, read_full_at};
 use super::json::{self, Json};
 use super::text::js_number_to_string;
@@ -71,7 +72,8 @@ impl Timestamp {
         }
     }
 
-    fn from_json(value: &Json) -> Option<Timestamp> {
+    /// A string, or a finite number; anything else counts as absent.
+    pub(crate) fn from_json(value: &Json) -> Option<Timestamp> {
         match value {
             Json::String(text) => Some(Timestamp::Text(text.clone())),
             Json::Number(number) if number.is_finite() => Some(Timestamp::Number(*number)),
@@ -94,18 +96,16 @@ impl LogEntry {
     /// An entry from a parsed JSON object; `None` without a known `role` or a
     /// string `text`/`content`. Optional fields of the wrong type count as absent.
     pub(crate) fn from_json(object: &Json) -> Option<LogEntry> {
-        let role = Role::from_text(object.get("role")?.as_text()?)?;
-        let text = first_text(object, &["text", "content"])?;
-        let ts = ["ts", "timestamp"]
-            .iter()
-            .find_map(|key| object.get(key).and_then(Timestamp::from_json));
+        let text = |names| object.first(names, Json::as_text).map(<[u16]>::to_vec);
         Some(LogEntry {
-            role,
-            text,
-            ts,
-            session: first_text(object, &["session", "sessionId"]),
-            status: first_text(object, &["status"]),
-            id: object.get("id").and_then(id_text),
+            role: object
+                .first(fields::entry::ROLE, Json::as_text)
+                .and_then(Role::from_text)?,
+            text: text(fields::entry::TEXT)?,
+            ts: object.first(fields::entry::TS, Timestamp::from_json),
+            session: text(fields::entry::SESSION),
+            status: text(fields::entry::STATUS),
+            id: object.first(fields::entry::ID, id_text),
         })
     }
 }
@@ -121,12 +121,6 @@ pub(crate) fn bare_entry(role: Role, text: &str) -> LogEntry {
         status: None,
         id: None,
     }
-}
-
-fn first_text(object: &Json, keys: &[&str]) -> Option<Vec<u16>> {
-    keys.iter()
-        .find_map(|key| object.get(key).and_then(Json::as_text))
-        .map(<[u16]>::to_vec)
 }
 
 /// `String(number)` in JavaScript, as UTF-16 (for numeric ids and metadata).

@@ -12,6 +12,7 @@
 //! - [`time`] parses and prints the timestamps they share.
 
 mod budget;
+pub mod fields;
 mod fs;
 mod json;
 pub mod log;

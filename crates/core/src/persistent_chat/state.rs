@@ -3,6 +3,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use super::fields;
 use super::fs::open_regular_file;
 use super::json::{self, Json};
 use super::log::Timestamp;
@@ -41,23 +42,22 @@ impl MemoryState {
         if !matches!(value, Json::Object(_)) {
             return Err("the memory state is not a JSON object");
         }
-        let items = |keys: &[&str]| {
-            keys.iter()
-                .find_map(|key| value.get(key).and_then(array))
+        let items = |names| {
+            value
+                .first(names, array)
                 .map(|list| list.iter().filter_map(item_text).collect())
                 .unwrap_or_default()
         };
         Ok(MemoryState {
-            decisions: items(&["decisions"]),
-            guardrails: items(&["guardrails"]),
-            pending_threads: items(&["pendingThreads", "pending_threads"]),
+            decisions: items(fields::state::DECISIONS),
+            guardrails: items(fields::state::GUARDRAILS),
+            pending_threads: items(fields::state::PENDING_THREADS),
             timers: value
-                .get("timers")
-                .and_then(array)
+                .first(fields::state::TIMERS, array)
                 .map(|list| list.iter().filter_map(Timer::from_json).collect())
                 .unwrap_or_default(),
-            model_notes: items(&["modelNotes", "model_notes"]),
-            notes: items(&["notes"]),
+            model_notes: items(fields::state::MODEL_NOTES),
+            notes: items(fields::state::NOTES),
         })
     }
 
@@ -76,17 +76,11 @@ impl Timer {
                 due: None,
             });
         }
-        let text = |key: &str| value.get(key).and_then(Json::as_text).map(<[u16]>::to_vec);
-        let name = text("name").or_else(|| text("text"))?;
-        let due = value.get("due").and_then(|due| match due {
-            Json::String(text) => Some(Timestamp::Text(text.clone())),
-            Json::Number(number) if number.is_finite() => Some(Timestamp::Number(*number)),
-            _ => None,
-        });
+        let text = |names| value.first(names, Json::as_text).map(<[u16]>::to_vec);
         Some(Timer {
-            name,
-            status: text("status").unwrap_or_default(),
-            due,
+            name: text(fields::timer::NAME)?,
+            status: text(fields::timer::STATUS).unwrap_or_default(),
+            due: value.first(fields::timer::DUE, Timestamp::from_json),
         })
     }
 }
@@ -102,8 +96,7 @@ fn item_text(item: &Json) -> Option<Vec<u16>> {
     match item {
         Json::String(text) => Some(text.clone()),
         object => object
-            .get("text")
-            .and_then(Json::as_text)
+            .first(fields::state::ITEM_TEXT, Json::as_text)
             .map(<[u16]>::to_vec),
     }
 }
