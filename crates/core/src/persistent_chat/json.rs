@@ -4,12 +4,25 @@
 //! as an escape such as `"\ud800"`. serde_json 1.0.154 accepts that only when
 //! it deserializes into bytes (WTF-8); a `String`, `serde_json::Value` or
 //! `deserialize_any` (needed for `ts`, which is a string *or* a number)
-//! refuses it, so a real log line would be dropped. Reading JSON into UTF-16
-//! directly keeps every string exactly as `JSON.parse` would, and gives
-//! `JSON.parse`'s other rules for free: duplicate keys, last one wins.
+//! refuses it, so a real log line would be dropped.
 //!
-//! The grammar is RFC 8259 (what `JSON.parse` accepts), raw text must be
-//! valid UTF-8, and nesting is capped so hostile input cannot exhaust the stack.
+//! What it reads the way `JSON.parse` reads it (each checked by a test
+//! below): RFC 8259's grammar and nothing more (no trailing commas, leading
+//! zeros, `NaN`, single quotes, comments or BOM); string escapes, lone
+//! surrogates included, to the exact UTF-16 units; numbers to the nearest
+//! `f64`, `-0` kept and `1e400` as infinity; a repeated key's last value
+//! (all are kept in order, [`Json::get`] takes the last); `__proto__` as a
+//! plain member.
+//!
+//! Where it differs, on purpose:
+//! - it reads bytes, not a JS string: text that is not UTF-8 (CESU-8
+//!   surrogates included) is refused where reading the file as text would
+//!   have replaced it by U+FFFD;
+//! - nesting deeper than [`MAX_DEPTH`] is refused (a log entry or memory
+//!   state is flat; V8 goes on to its stack limit);
+//! - its errors are a byte offset and a reason, not V8's messages.
+
+use super::scan::{to_f64, Cursor};
 
 /// Deeper nesting than this is refused (a log entry or memory state is flat).
 const MAX_DEPTH: usize = 256;
@@ -65,42 +78,37 @@ pub(crate) struct JsonError {
 
 /// Parses one JSON document; only whitespace may surround it.
 pub(crate) fn parse(input: &[u8]) -> Result<Json, JsonError> {
-    let mut parser = Parser { input, pos: 0 };
+    let mut parser = Parser {
+        cursor: Cursor::new(input),
+    };
     parser.skip_whitespace();
     let value = parser.value(0)?;
     parser.skip_whitespace();
-    if parser.pos != input.len() {
+    if !parser.cursor.at_end() {
         return Err(parser.error("unexpected text after the JSON value"));
     }
     Ok(value)
 }
 
 struct Parser<'a> {
-    input: &'a [u8],
-    pos: usize,
+    cursor: Cursor<'a>,
 }
 
 impl Parser<'_> {
     fn error(&self, reason: &'static str) -> JsonError {
         JsonError {
-            offset: self.pos,
+            offset: self.cursor.pos(),
             reason,
         }
     }
 
-    fn peek(&self) -> Option<u8> {
-        self.input.get(self.pos).copied()
-    }
-
     fn skip_whitespace(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.pos += 1;
-        }
+        self.cursor
+            .take_while(|byte| matches!(byte, b' ' | b'\t' | b'\n' | b'\r'));
     }
 
     fn expect_literal(&mut self, literal: &[u8], value: Json) -> Result<Json, JsonError> {
-        if self.input[self.pos..].starts_with(literal) {
-            self.pos += literal.len();
+        if self.cursor.eat_all(literal) {
             Ok(value)
         } else {
             Err(self.error("invalid literal"))
@@ -111,7 +119,7 @@ impl Parser<'_> {
         if depth > MAX_DEPTH {
             return Err(self.error("nesting too deep"));
         }
-        match self.peek() {
+        match self.cursor.peek() {
             Some(b'{') => self.object(depth),
             Some(b'[') => self.array(depth),
             Some(b'"') => self.string().map(Json::String),
@@ -125,101 +133,88 @@ impl Parser<'_> {
     }
 
     fn object(&mut self, depth: usize) -> Result<Json, JsonError> {
-        self.pos += 1; // '{'
+        self.cursor.advance(1); // '{'
         let mut members = Vec::new();
         self.skip_whitespace();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
+        if self.cursor.eat(b'}') {
             return Ok(Json::Object(members));
         }
         loop {
             self.skip_whitespace();
-            if self.peek() != Some(b'"') {
+            if self.cursor.peek() != Some(b'"') {
                 return Err(self.error("expected a member name"));
             }
             let name = self.string()?;
             self.skip_whitespace();
-            if self.peek() != Some(b':') {
+            if !self.cursor.eat(b':') {
                 return Err(self.error("expected ':'"));
             }
-            self.pos += 1;
             self.skip_whitespace();
             let value = self.value(depth + 1)?;
             members.push((name, value));
             self.skip_whitespace();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b'}') => {
-                    self.pos += 1;
-                    return Ok(Json::Object(members));
-                }
-                _ => return Err(self.error("expected ',' or '}'")),
+            if self.cursor.eat(b'}') {
+                return Ok(Json::Object(members));
+            }
+            if !self.cursor.eat(b',') {
+                return Err(self.error("expected ',' or '}'"));
             }
         }
     }
 
     fn array(&mut self, depth: usize) -> Result<Json, JsonError> {
-        self.pos += 1; // '['
+        self.cursor.advance(1); // '['
         let mut items = Vec::new();
         self.skip_whitespace();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
+        if self.cursor.eat(b']') {
             return Ok(Json::Array(items));
         }
         loop {
             self.skip_whitespace();
             items.push(self.value(depth + 1)?);
             self.skip_whitespace();
-            match self.peek() {
-                Some(b',') => self.pos += 1,
-                Some(b']') => {
-                    self.pos += 1;
-                    return Ok(Json::Array(items));
-                }
-                _ => return Err(self.error("expected ',' or ']'")),
+            if self.cursor.eat(b']') {
+                return Ok(Json::Array(items));
+            }
+            if !self.cursor.eat(b',') {
+                return Err(self.error("expected ',' or ']'"));
             }
         }
     }
 
+    /// RFC 8259's number grammar, then the nearest `f64` (`1e400` is
+    /// infinity, as in `JSON.parse`).
     fn number(&mut self) -> Result<Json, JsonError> {
-        let start = self.pos;
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
-        }
-        match self.peek() {
-            Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => self.skip_digits(),
-            _ => return Err(self.error("invalid number")),
-        }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
-            self.require_digits()?;
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.pos += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) {
-                self.pos += 1;
+        let start = self.cursor.pos();
+        self.cursor.eat(b'-');
+        if !self.cursor.eat(b'0') {
+            if self
+                .cursor
+                .eat_if(|byte| matches!(byte, b'1'..=b'9'))
+                .is_none()
+            {
+                return Err(self.error("invalid number"));
             }
+            self.cursor.digits();
+        }
+        if self.cursor.eat(b'.') {
             self.require_digits()?;
         }
-        // The slice is ASCII by construction; Rust's parser rounds correctly,
-        // like JavaScript's (and gives infinity for 1e400, as JSON.parse does).
-        let text = std::str::from_utf8(&self.input[start..self.pos]).unwrap_or("0");
-        text.parse::<f64>()
-            .map(Json::Number)
-            .map_err(|_| self.error("invalid number"))
-    }
-
-    fn skip_digits(&mut self) {
-        while matches!(self.peek(), Some(b'0'..=b'9')) {
-            self.pos += 1;
+        if self
+            .cursor
+            .eat_if(|byte| matches!(byte, b'e' | b'E'))
+            .is_some()
+        {
+            self.cursor.eat_if(|byte| matches!(byte, b'+' | b'-'));
+            self.require_digits()?;
         }
+        to_f64(self.cursor.since(start))
+            .map(Json::Number)
+            .ok_or_else(|| self.error("invalid number"))
     }
 
     fn require_digits(&mut self) -> Result<(), JsonError> {
-        let start = self.pos;
-        self.skip_digits();
-        if self.pos == start {
+        if self.cursor.digits().is_empty() {
             return Err(self.error("expected a digit"));
         }
         Ok(())
@@ -228,27 +223,25 @@ impl Parser<'_> {
     /// A string literal, decoded to UTF-16; `\uD800`-style escapes of lone
     /// surrogates come through as the single unit they name.
     fn string(&mut self) -> Result<Vec<u16>, JsonError> {
-        self.pos += 1; // opening quote
+        self.cursor.advance(1); // opening quote
         let mut out = Vec::new();
         loop {
-            let run_start = self.pos;
-            while matches!(self.peek(), Some(byte) if byte != b'"' && byte != b'\\' && byte >= 0x20)
-            {
-                self.pos += 1;
-            }
-            let run =
-                std::str::from_utf8(&self.input[run_start..self.pos]).map_err(|err| JsonError {
-                    offset: run_start + err.valid_up_to(),
-                    reason: "invalid UTF-8",
-                })?;
+            let run_start = self.cursor.pos();
+            let run = self
+                .cursor
+                .take_while(|byte| byte != b'"' && byte != b'\\' && byte >= 0x20);
+            let run = std::str::from_utf8(run).map_err(|err| JsonError {
+                offset: run_start + err.valid_up_to(),
+                reason: "invalid UTF-8",
+            })?;
             out.extend(run.encode_utf16());
-            match self.peek() {
+            match self.cursor.peek() {
                 Some(b'"') => {
-                    self.pos += 1;
+                    self.cursor.advance(1);
                     return Ok(out);
                 }
                 Some(b'\\') => {
-                    self.pos += 1;
+                    self.cursor.advance(1);
                     out.push(self.escape()?);
                 }
                 Some(_) => return Err(self.error("control character in string")),
@@ -258,10 +251,9 @@ impl Parser<'_> {
     }
 
     fn escape(&mut self) -> Result<u16, JsonError> {
-        let Some(byte) = self.peek() else {
+        let Some(byte) = self.cursor.next() else {
             return Err(self.error("unterminated escape"));
         };
-        self.pos += 1;
         let unit = match byte {
             b'"' => b'"',
             b'\\' => b'\\',
@@ -279,8 +271,9 @@ impl Parser<'_> {
 
     fn hex4(&mut self) -> Result<u16, JsonError> {
         let digits = self
-            .input
-            .get(self.pos..self.pos + 4)
+            .cursor
+            .rest()
+            .get(..4)
             .ok_or_else(|| self.error("short \\u escape"))?;
         let mut unit = 0u16;
         for &digit in digits {
@@ -289,7 +282,7 @@ impl Parser<'_> {
                 .ok_or_else(|| self.error("invalid \\u escape"))?;
             unit = unit * 16 + value as u16;
         }
-        self.pos += 4;
+        self.cursor.advance(4);
         Ok(unit)
     }
 }
@@ -383,7 +376,51 @@ mod tests {
     }
 
     #[test]
-    fn huge_exponents_become_infinity_like_json_parse() {
+    fn numbers_are_the_nearest_double_like_json_parse() {
         assert_eq!(parse(b"1e400").unwrap(), Json::Number(f64::INFINITY));
+        assert_eq!(parse(b"-1e400").unwrap(), Json::Number(f64::NEG_INFINITY));
+        let Json::Number(zero) = parse(b"-0").unwrap() else {
+            panic!()
+        };
+        assert!(zero == 0.0 && zero.is_sign_negative());
+        assert_eq!(
+            parse(b"9007199254740993").unwrap(),
+            Json::Number(9_007_199_254_740_992.0)
+        );
+        assert_eq!(parse(b"0.1").unwrap(), Json::Number(0.1));
+        assert_eq!(parse(b"1E-2").unwrap(), Json::Number(0.01));
+    }
+
+    #[test]
+    fn proto_is_a_plain_member_and_repeats_are_kept_in_order() {
+        let object = parse(br#"{"__proto__":{"a":1},"k":1,"k":2}"#).unwrap();
+        assert_eq!(
+            object.get("__proto__"),
+            Some(&Json::Object(vec![(u("a"), Json::Number(1.0))]))
+        );
+        let Json::Object(members) = &object else {
+            panic!()
+        };
+        assert_eq!(members.len(), 3);
+        assert_eq!(object.get("k"), Some(&Json::Number(2.0)));
+    }
+
+    #[test]
+    fn a_bom_and_comments_are_not_json() {
+        assert!(parse(b"\xEF\xBB\xBF{}").is_err());
+        assert!(parse(b"{} // x").is_err());
+        assert!(parse(b"/* x */ {}").is_err());
+    }
+
+    #[test]
+    fn errors_give_the_byte_offset() {
+        assert_eq!(
+            parse(br#"{"a":1,}"#).unwrap_err(),
+            JsonError {
+                offset: 7,
+                reason: "expected a member name"
+            }
+        );
+        assert_eq!(parse(b"\"ab\xff\"").unwrap_err().offset, 3);
     }
 }

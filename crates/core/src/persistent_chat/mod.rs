@@ -18,6 +18,7 @@ mod json;
 pub mod log;
 pub mod prompt;
 pub mod request;
+mod scan;
 pub mod state;
 pub mod summary;
 mod text;

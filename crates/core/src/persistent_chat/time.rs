@@ -1,7 +1,20 @@
 //! Timestamps as the gateway and the memory script write them: ISO-8601
-//! strings and epoch numbers. Hand-written (a few dozen lines) rather than a
-//! date crate, because only UTC instants are needed and the result must not
-//! depend on the machine's time zone.
+//! strings and epoch numbers, to UTC epoch milliseconds, and back as
+//! `toISOString()` does.
+//!
+//! Hand-written because of what it accepts, which decides which log entries
+//! and timers are dated: a `T`, `t` or space between date and time; minute
+//! precision (`10:00`); `24:00:00`; any number of fraction digits (`.` or
+//! `,`, truncated to milliseconds); `Z`, `±HH`, `±HHMM`, `±HH:MM`; a date
+//! alone, or a date-time without a zone, as UTC (never the machine's zone);
+//! an epoch number written as digits. `jiff` 0.2.46 (tried) would not be the
+//! same set: its `Timestamp` refuses `24:00:00`, more than nine fraction
+//! digits and any string without a zone (a date alone included), and accepts
+//! what this refuses: the basic format (`20260515T100000Z`), six-digit years
+//! (`+002026-…`), hour-only times (`10Z`), second 60 and `[…]` annotations.
+//! Matching it to the logs already written would take as much code as this.
+
+use super::scan::{decimal, to_f64, Cursor};
 
 const MS_PER_SECOND: f64 = 1000.0;
 const MS_PER_DAY: i64 = 86_400_000;
@@ -28,7 +41,7 @@ pub fn epoch_ms_from_number(value: f64) -> Option<f64> {
 /// (JavaScript would use the local zone; a summary must not depend on it).
 pub fn parse_timestamp_ms(text: &[u16]) -> Option<f64> {
     let text = String::from_utf16(crate::utf16::trim(text)).ok()?;
-    if let Ok(number) = text.parse::<f64>() {
+    if let Some(number) = to_f64(text.as_bytes()) {
         // Only plain digits count as an epoch number ("1e3" or "inf" do not).
         if text
             .bytes()
@@ -75,12 +88,12 @@ pub fn format_iso_utc(ms: f64) -> Option<String> {
 }
 
 fn parse_iso(bytes: &[u8]) -> Option<f64> {
-    let mut cursor = Cursor { bytes, pos: 0 };
-    let year = cursor.digits(4)? as i64;
-    cursor.expect(b'-')?;
-    let month = cursor.digits(2)?;
-    cursor.expect(b'-')?;
-    let day = cursor.digits(2)?;
+    let mut cursor = Cursor::new(bytes);
+    let year = i64::from(cursor.fixed_digits(4)?);
+    expect(&mut cursor, b'-')?;
+    let month = cursor.fixed_digits(2)?;
+    expect(&mut cursor, b'-')?;
+    let day = cursor.fixed_digits(2)?;
     if !(1..=12).contains(&month) || day == 0 || day > days_in_month(year, month) {
         return None;
     }
@@ -92,13 +105,12 @@ fn parse_iso(bytes: &[u8]) -> Option<f64> {
     if !matches!(cursor.next()?, b'T' | b't' | b' ') {
         return None;
     }
-    let hour = cursor.digits(2)?;
-    cursor.expect(b':')?;
-    let minute = cursor.digits(2)?;
+    let hour = cursor.fixed_digits(2)?;
+    expect(&mut cursor, b':')?;
+    let minute = cursor.fixed_digits(2)?;
     let mut second = 0;
-    if cursor.peek() == Some(b':') {
-        cursor.pos += 1;
-        second = cursor.digits(2)?;
+    if cursor.eat(b':') {
+        second = cursor.fixed_digits(2)?;
     }
     let valid_24 = hour == 24 && minute == 0 && second == 0;
     if (hour > 23 && !valid_24) || minute > 59 || second > 59 {
@@ -106,16 +118,14 @@ fn parse_iso(bytes: &[u8]) -> Option<f64> {
     }
     ms_in_day +=
         i64::from(hour) * 3_600_000 + i64::from(minute) * 60_000 + i64::from(second) * 1000;
-    if matches!(cursor.peek(), Some(b'.' | b',')) {
-        cursor.pos += 1;
-        ms_in_day += cursor.fraction_ms()?;
+    if cursor.eat_if(|byte| matches!(byte, b'.' | b',')).is_some() {
+        ms_in_day += fraction_ms(&mut cursor)?;
     }
-    match cursor.peek() {
+    match cursor.next() {
         None => {}
-        Some(b'Z' | b'z') => cursor.pos += 1,
+        Some(b'Z' | b'z') => {}
         Some(sign @ (b'+' | b'-')) => {
-            cursor.pos += 1;
-            offset_minutes = cursor.zone_offset()?;
+            offset_minutes = zone_offset(&mut cursor)?;
             if sign == b'-' {
                 offset_minutes = -offset_minutes;
             }
@@ -137,75 +147,38 @@ fn epoch_ms(year: i64, month: u32, day: u32, ms_in_day: i64) -> f64 {
     (days_from_civil(year, month, day) * MS_PER_DAY + ms_in_day) as f64
 }
 
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    pos: usize,
+fn expect(cursor: &mut Cursor, byte: u8) -> Option<()> {
+    cursor.eat(byte).then_some(())
 }
 
-impl Cursor<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
+/// Fractional seconds as whole milliseconds (extra digits are truncated).
+fn fraction_ms(cursor: &mut Cursor) -> Option<i64> {
+    let digits = cursor.digits();
+    if digits.is_empty() {
+        return None;
     }
-
-    fn next(&mut self) -> Option<u8> {
-        let byte = self.peek()?;
-        self.pos += 1;
-        Some(byte)
+    let mut first_three = *b"000";
+    for (slot, &digit) in first_three.iter_mut().zip(digits) {
+        *slot = digit;
     }
+    Some(i64::from(decimal(&first_three)))
+}
 
-    fn at_end(&self) -> bool {
-        self.pos == self.bytes.len()
-    }
-
-    fn expect(&mut self, byte: u8) -> Option<()> {
-        (self.next()? == byte).then_some(())
-    }
-
-    fn digits(&mut self, count: usize) -> Option<u32> {
-        let slice = self.bytes.get(self.pos..self.pos + count)?;
-        if !slice.iter().all(u8::is_ascii_digit) {
-            return None;
+/// `HH`, `HHMM` or `HH:MM`, in minutes.
+fn zone_offset(cursor: &mut Cursor) -> Option<i64> {
+    let hours = cursor.fixed_digits(2)?;
+    let minutes = match cursor.peek() {
+        Some(b':') => {
+            cursor.advance(1);
+            cursor.fixed_digits(2)?
         }
-        self.pos += count;
-        Some(
-            slice
-                .iter()
-                .fold(0, |acc, &b| acc * 10 + u32::from(b - b'0')),
-        )
+        Some(_) => cursor.fixed_digits(2)?,
+        None => 0,
+    };
+    if hours > 23 || minutes > 59 {
+        return None;
     }
-
-    /// Fractional seconds as whole milliseconds (extra digits are truncated).
-    fn fraction_ms(&mut self) -> Option<i64> {
-        let start = self.pos;
-        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            self.pos += 1;
-        }
-        let digits = &self.bytes[start..self.pos];
-        if digits.is_empty() {
-            return None;
-        }
-        let ms = (0..3).fold(0i64, |acc, i| {
-            acc * 10 + digits.get(i).map_or(0, |&b| i64::from(b - b'0'))
-        });
-        Some(ms)
-    }
-
-    /// `HH`, `HHMM` or `HH:MM`, in minutes.
-    fn zone_offset(&mut self) -> Option<i64> {
-        let hours = self.digits(2)?;
-        let minutes = match self.peek() {
-            Some(b':') => {
-                self.pos += 1;
-                self.digits(2)?
-            }
-            Some(_) => self.digits(2)?,
-            None => 0,
-        };
-        if hours > 23 || minutes > 59 {
-            return None;
-        }
-        Some(i64::from(hours) * 60 + i64::from(minutes))
-    }
+    Some(i64::from(hours) * 60 + i64::from(minutes))
 }
 
 fn is_leap(year: i64) -> bool {
@@ -286,6 +259,30 @@ mod tests {
             "inf",
         ] {
             assert_eq!(ms(bad), None, "{bad}");
+        }
+    }
+
+    /// The set the header documents, where it differs from `jiff`'s.
+    #[test]
+    fn accepts_the_documented_forms_and_refuses_the_others() {
+        let ten = Some(1_778_839_200_000.0);
+        assert_eq!(ms("2026-05-14T24:00:00Z"), Some(1_778_803_200_000.0));
+        assert_eq!(
+            ms("2026-05-15T10:00:00.1234567891Z"),
+            Some(1_778_839_200_123.0)
+        );
+        assert_eq!(ms("2026-05-15t10:00:00,5z"), Some(1_778_839_200_500.0));
+        assert_eq!(ms("2026-05-15T12:00:00+02"), ten);
+        assert_eq!(ms("2026-05-15T10:00"), ten);
+        for refused in [
+            "20260515T100000Z",
+            "+002026-05-15T10:00:00Z",
+            "2026-05-15T10Z",
+            "2026-05-15T10:00:60Z",
+            "2026-05-15T10:00:00Z[UTC]",
+            "2026-05-15T24:00:01Z",
+        ] {
+            assert_eq!(ms(refused), None, "{refused}");
         }
     }
 
