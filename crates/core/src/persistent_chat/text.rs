@@ -118,6 +118,30 @@ pub(crate) fn fnv1a(parts: &[&[u16]]) -> u64 {
     hash
 }
 
+/// `text` starts with `prefix` (lower-case ASCII), ignoring ASCII case.
+pub(crate) fn starts_with_ascii_ignore_case(text: &[u16], prefix: &str) -> bool {
+    text.len() >= prefix.len()
+        && text
+            .iter()
+            .zip(prefix.bytes())
+            .all(|(&unit, byte)| u8::try_from(unit).is_ok_and(|b| b.to_ascii_lowercase() == byte))
+}
+
+/// `text` without trailing line breaks and blank lines (blocks are joined
+/// by the builder; other units stay).
+pub(crate) fn trim_end_lines(text: &[u16]) -> &[u16] {
+    let end = text
+        .iter()
+        .rposition(|&unit| !utf16::is_js_whitespace(unit))
+        .map_or(0, |last| last + 1);
+    // Keep trailing spaces of the last line's content, drop only line ends.
+    let line_end = text[end..]
+        .iter()
+        .position(|&unit| matches!(unit, 0x0A | 0x0D))
+        .map_or(text.len(), |offset| end + offset);
+    &text[..line_end]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

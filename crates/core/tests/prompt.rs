@@ -1,10 +1,27 @@
-use super::*;
-use crate::persistent_chat::log::bare_entry;
-use crate::persistent_chat::state::MemoryState;
-use crate::persistent_chat::summary::{
+//! `buildPersistentChatInjectedPrompt(Report)` through the core's public API:
+//! layouts, entry choice (repeats, the live copy, what a backend holds),
+//! references, separators, budgets, and a multi-reload scenario.
+
+use std::collections::HashSet;
+
+use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
+use openclaw_context_core::persistent_chat::prompt::*;
+use openclaw_context_core::persistent_chat::state::MemoryState;
+use openclaw_context_core::persistent_chat::summary::{
     rebuild_continuity_summary, SummaryParams, DEFAULT_SUMMARY_MAX_CHARS,
 };
-use crate::utf16::encode as u;
+use openclaw_context_core::utf16::encode as u;
+
+fn bare_entry(role: Role, text: &str) -> LogEntry {
+    LogEntry {
+        role,
+        text: u(text),
+        ts: None,
+        session: None,
+        status: None,
+        id: None,
+    }
+}
 
 fn entry(role: Role, text: &str, ts: &str) -> LogEntry {
     LogEntry {
@@ -410,20 +427,6 @@ fn separator_look_alikes_are_neutralised_outside_the_user_message() {
     assert_eq!(count(&text, "## Rolling Continuity Summary"), 4);
 }
 
-#[test]
-fn prose_mentioning_the_words_is_left_alone() {
-    let text = u("Live turn handling is broken\nthe bootstrap context loader\nLIVE TURN is a section name, Bob");
-    assert_eq!(neutralise_separators(&text), text);
-    assert_eq!(neutralise_separators(u("a\n---\nb")), u("a\n---\nb"));
-    // A bullet that starts with the words reads like a heading: quoted.
-    assert_eq!(
-        neutralise_separators(u("- LIVE TURN")),
-        u("[quoted] - LIVE TURN")
-    );
-    let once = neutralise_separators(u("--- LIVE TURN ---"));
-    assert_eq!(neutralise_separators(&once), once, "idempotent");
-}
-
 // ---------------------------------------------------------------------------
 // Budget
 
@@ -741,32 +744,6 @@ fn entries_to_read_leave_room_for_the_live_copy_and_repeats() {
     assert_eq!(log_entries_to_read(false, 9, 25), 5);
     assert_eq!(log_entries_to_read(false, 0, 25), 1);
     assert_eq!(log_entries_to_read(true, 2, usize::MAX), usize::MAX);
-}
-
-#[test]
-fn find_line_break_finds_the_first_break_of_each_kind_anywhere_in_a_block() {
-    let breaks = [0x0Au16, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029];
-    let near_misses = [0x09u16, 0x0E, 0x84, 0x86, 0x2027, 0x202A, 0x20, 0x41];
-    for len in [0, 1, 31, 32, 33, 64, 95, 100] {
-        let plain: Vec<u16> = (0..len)
-            .map(|i| near_misses[i % near_misses.len()])
-            .collect();
-        assert_eq!(find_line_break(&plain), None, "len {len}");
-        for at in 0..len {
-            for &unit in &breaks {
-                let mut text = plain.clone();
-                text[at] = unit;
-                if at + 3 < len {
-                    text[at + 3] = 0x0A;
-                }
-                assert_eq!(
-                    find_line_break(&text),
-                    Some(at),
-                    "len {len}, at {at}, unit {unit:#x}"
-                );
-            }
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------

@@ -1,0 +1,222 @@
+//! Laying the prompt out (see the module header of `prompt`) and fitting it
+//! to `maxChars`: the oldest entries go first, then the summary shrinks by
+//! its own sections; the metadata and the live turn stay whole.
+
+use super::references::reference_repeats;
+use super::separators::{neutralise_separators, neutralise_separators_into};
+use super::{
+    MetadataValue, PromptMode, TurnMetadata, BOOTSTRAP_SEPARATOR, EXCERPT_HEADING,
+    LIVE_TURN_SEPARATOR, METADATA_HEADING, SUMMARY_HEADING,
+};
+use crate::persistent_chat::budget::{fit_sections, parse_sections};
+use crate::persistent_chat::log::LogEntry;
+use crate::persistent_chat::text::{
+    collapse_whitespace, is_ok_status, join_with_blank_lines, js_number_to_string, push_str,
+    trim_end_lines,
+};
+use crate::utf16;
+
+pub(super) struct Layout<'a> {
+    pub(super) mode: PromptMode,
+    /// Rendered and neutralised.
+    pub(super) metadata: Option<Vec<u16>>,
+    /// Legacy transcript stripped; references and neutralising come per layout.
+    pub(super) summary: Option<Vec<u16>>,
+    /// Oldest first; the excerpt shows a newest suffix of them.
+    pub(super) candidates: Vec<&'a LogEntry>,
+    pub(super) user_message: &'a [u16],
+}
+
+/// The prompt laid out within its budget.
+pub(super) struct FittedPrompt {
+    pub(super) prompt: Vec<u16>,
+    /// How many of the newest candidates are shown.
+    pub(super) entries: usize,
+    pub(super) summary_trimmed: bool,
+}
+
+impl Layout<'_> {
+    /// The prompt within `max` units when it can be: the oldest entries go
+    /// first, then the summary shrinks; metadata and live turn stay whole.
+    pub(super) fn fit(&self, max: Option<usize>) -> FittedPrompt {
+        let all = self.candidates.len();
+        let fitted = |entries: usize| FittedPrompt {
+            prompt: self.render_with_entries(entries),
+            entries,
+            summary_trimmed: false,
+        };
+        let Some(max) = max else { return fitted(all) };
+        let full = fitted(all);
+        if full.prompt.len() <= max {
+            return full;
+        }
+        // The length grows with the number of entries shown, so bisect. (Not
+        // strictly: an entry left out gives its summary copy back its text in
+        // place of the reference. Bisection still returns a prompt that fits,
+        // at worst with one entry fewer than the most that could.)
+        let (mut fits, mut too_many) = (None, all);
+        let mut low = 0;
+        while low < too_many {
+            let middle = low + (too_many - low) / 2;
+            let candidate = fitted(middle);
+            if candidate.prompt.len() <= max {
+                low = middle + 1;
+                fits = Some(candidate);
+            } else {
+                too_many = middle;
+            }
+        }
+        fits.unwrap_or_else(|| self.fit_with_shrunk_summary(max))
+    }
+
+    fn render_with_entries(&self, count: usize) -> Vec<u16> {
+        let injected = &self.candidates[self.candidates.len() - count..];
+        let summary = self.summary_for(injected);
+        self.render(injected, summary.as_deref())
+    }
+
+    fn summary_for(&self, injected: &[&LogEntry]) -> Option<Vec<u16>> {
+        let summary = self.summary.as_ref()?;
+        let referenced = reference_repeats(summary, injected, self.user_message);
+        Some(neutralise_separators(trim_end_lines(&referenced)))
+    }
+
+    /// No entries, and the summary shortened by its own rules (sections
+    /// keep their first lines and count the rest) to what is left.
+    fn fit_with_shrunk_summary(&self, max: usize) -> FittedPrompt {
+        let summary = self.summary_for(&[]);
+        let overhead = self.render(&[], summary.as_ref().map(|_| &[][..])).len();
+        let shrunk = summary
+            .map(|summary| {
+                fit_sections(&parse_sections(&summary), max.saturating_sub(overhead)).text
+            })
+            .filter(|summary| !utf16::trim(summary).is_empty());
+        let prompt = self.render(&[], shrunk.as_deref());
+        let prompt = if prompt.len() <= max {
+            prompt
+        } else {
+            self.render_bare()
+        };
+        FittedPrompt {
+            prompt,
+            entries: 0,
+            summary_trimmed: self.summary.is_some(),
+        }
+    }
+
+    fn render(&self, injected: &[&LogEntry], summary: Option<&[u16]>) -> Vec<u16> {
+        let omitted = self.candidates.len() - injected.len();
+        let excerpt =
+            (!injected.is_empty() || omitted > 0).then(|| render_excerpt(injected, omitted));
+        let mut blocks: Vec<Vec<u16>> = self.metadata.iter().cloned().collect();
+        match self.mode {
+            PromptMode::Reload if summary.is_some() || excerpt.is_some() => {
+                let mut bootstrap: Vec<u16> = BOOTSTRAP_SEPARATOR.encode_utf16().collect();
+                bootstrap.reserve(
+                    SUMMARY_HEADING.len()
+                        + 3
+                        + summary.map_or(0, <[u16]>::len)
+                        + excerpt.as_ref().map_or(0, Vec::len),
+                );
+                if let Some(summary) = summary {
+                    push_str(&mut bootstrap, "\n");
+                    push_str(&mut bootstrap, SUMMARY_HEADING);
+                    push_str(&mut bootstrap, "\n");
+                    bootstrap.extend_from_slice(summary);
+                }
+                if let Some(excerpt) = excerpt {
+                    push_str(&mut bootstrap, "\n");
+                    bootstrap.extend(excerpt);
+                }
+                blocks.push(bootstrap);
+            }
+            PromptMode::Reload => {}
+            PromptMode::Continuous => blocks.extend(excerpt),
+        }
+        self.finish(blocks)
+    }
+
+    /// Metadata and live turn only: what is sent when nothing else fits.
+    fn render_bare(&self) -> Vec<u16> {
+        self.finish(self.metadata.iter().cloned().collect())
+    }
+
+    fn finish(&self, mut blocks: Vec<Vec<u16>>) -> Vec<u16> {
+        let mut live: Vec<u16> = LIVE_TURN_SEPARATOR.encode_utf16().collect();
+        push_str(&mut live, "\n");
+        live.extend_from_slice(self.user_message);
+        blocks.push(live);
+        join_with_blank_lines(blocks)
+    }
+}
+
+fn render_excerpt(injected: &[&LogEntry], omitted: usize) -> Vec<u16> {
+    let mut out: Vec<u16> = EXCERPT_HEADING.encode_utf16().collect();
+    if omitted > 0 {
+        let noun = if omitted == 1 { "entry" } else { "entries" };
+        push_str(
+            &mut out,
+            &format!("\n({omitted} earlier log {noun} omitted to fit the prompt budget)"),
+        );
+    }
+    let mut line = Vec::new();
+    for (index, entry) in injected.iter().enumerate() {
+        push_str(&mut out, "\n");
+        line.clear();
+        render_entry(&mut line, index + 1, entry);
+        neutralise_separators_into(&mut out, &line);
+    }
+    out
+}
+
+/// `N. [ts] role: text`, with ` (status)` after an assistant role whose
+/// status is not ok. The text is whole; the caller neutralises look-alike
+/// separator lines in it.
+fn render_entry(out: &mut Vec<u16>, number: usize, entry: &LogEntry) {
+    push_str(out, &number.to_string());
+    push_str(out, ". ");
+    if let Some(ts) = &entry.ts {
+        push_str(out, "[");
+        out.extend(ts.display());
+        push_str(out, "] ");
+    }
+    push_str(out, entry.role.as_str());
+    if let Some(status) = entry
+        .status
+        .as_deref()
+        .filter(|status| !is_ok_status(status))
+    {
+        push_str(out, " (");
+        out.extend(collapse_whitespace(status));
+        push_str(out, ")");
+    }
+    push_str(out, ": ");
+    out.extend_from_slice(&entry.text);
+}
+
+pub(super) fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
+    let text = match metadata {
+        TurnMetadata::Text(text) => trim_end_lines(text).to_vec(),
+        TurnMetadata::Fields(fields) if fields.is_empty() => return None,
+        TurnMetadata::Fields(fields) => {
+            let mut out: Vec<u16> = METADATA_HEADING.encode_utf16().collect();
+            for (key, value) in fields {
+                push_str(&mut out, "\n- ");
+                out.extend_from_slice(key);
+                push_str(&mut out, ": ");
+                match value {
+                    MetadataValue::Text(text) => out.extend_from_slice(text),
+                    MetadataValue::Number(number) => {
+                        push_str(&mut out, &js_number_to_string(*number))
+                    }
+                    MetadataValue::Bool(flag) => {
+                        push_str(&mut out, if *flag { "true" } else { "false" })
+                    }
+                    MetadataValue::Null => push_str(&mut out, "null"),
+                }
+            }
+            out
+        }
+    };
+    (!utf16::trim(&text).is_empty()).then(|| neutralise_separators(text))
+}

@@ -1,0 +1,232 @@
+//! `buildPersistentChatInjectedPrompt(Report)`: the text sent to the backend
+//! for one user turn.
+//!
+//! Reload (`reload: true`) layout; blocks are separated by one blank line,
+//! and a block with nothing in it is left out:
+//!
+//! ```text
+//! ## Turn Metadata                      (fields; a metadata string is used as is)
+//! - channel: telegram
+//!
+//! --- BOOTSTRAP CONTEXT (already resolved) ---
+//! ## Rolling Continuity Summary
+//! <summary: legacy transcript stripped, repeats replaced by references>
+//! ## Recent Perpetual Log Excerpt
+//! (2 earlier log entries omitted to fit the prompt budget)
+//! 1. [2026-05-15T10:00:00Z] user: text
+//! 2. [2026-05-15T10:00:05Z] assistant (ACP_TURN_FAILED): text
+//!
+//! --- LIVE TURN ---
+//! <userMessage, verbatim, always last>
+//! ```
+//!
+//! A continuous turn has the metadata, at most two entries under
+//! `## Recent Perpetual Log Excerpt`, and the live turn: no bootstrap block
+//! and no summary. The summary heading shows only with a summary, the
+//! excerpt heading only with entries (or an omitted-entries line), and the
+//! bootstrap separator only when either shows.
+//!
+//! Entries are numbered from 1 (oldest shown) so the summary can point at
+//! them: a summary line whose text repeats an injected entry's becomes
+//! `(see log entry N below)`, one repeating the live message
+//! `(see the live turn below)`. A line of metadata, summary or entry that
+//! reads like one of the builder's separators or headings is prefixed with
+//! `[quoted] `, so the only real structure is the builder's own.
+//!
+//! One job per module: `select` chooses the entries, `layout` lays the
+//! prompt out within its budget, `separators` neutralises look-alikes,
+//! `legacy` strips an old summary's transcript block, `references`
+//! replaces summary copies of entries by references.
+
+mod layout;
+mod legacy;
+mod references;
+mod select;
+mod separators;
+
+pub use legacy::strip_legacy_transcript;
+
+use layout::{render_metadata, Layout};
+use select::select_entries;
+
+use super::log::{LogEntry, Timestamp};
+use super::text::{fnv1a, js_number_to_string};
+use crate::utf16;
+
+pub const DEFAULT_CONTINUOUS_ENTRIES: usize = 2;
+/// A continuous backend already holds the conversation: never more than this.
+pub const MAX_CONTINUOUS_ENTRIES: usize = 2;
+pub const DEFAULT_RELOAD_ENTRIES: usize = 25;
+
+pub const BOOTSTRAP_SEPARATOR: &str = "--- BOOTSTRAP CONTEXT (already resolved) ---";
+pub const SUMMARY_HEADING: &str = "## Rolling Continuity Summary";
+pub const EXCERPT_HEADING: &str = "## Recent Perpetual Log Excerpt";
+pub const LIVE_TURN_SEPARATOR: &str = "--- LIVE TURN ---";
+pub const METADATA_HEADING: &str = "## Turn Metadata";
+/// Put before a line of injected text that reads like a separator.
+pub const QUOTED_MARKER: &str = "[quoted] ";
+/// What the summary says instead of repeating the live message.
+pub const LIVE_TURN_REFERENCE: &str = "(see the live turn below)";
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum MetadataValue {
+    Text(Vec<u16>),
+    Number(f64),
+    Bool(bool),
+    Null,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TurnMetadata {
+    Text(Vec<u16>),
+    /// Key/value pairs in the caller's order.
+    Fields(Vec<(Vec<u16>, MetadataValue)>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptMode {
+    Continuous,
+    Reload,
+}
+
+impl PromptMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PromptMode::Continuous => "continuous",
+            PromptMode::Reload => "reload",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptParams {
+    pub user_message: Vec<u16>,
+    pub reload: bool,
+    /// The backend session the prompt goes to. On a continuous turn it holds
+    /// the log up to its own newest entry (see `select::select_entries`).
+    pub current_session: Option<Vec<u16>>,
+    pub turn_metadata: Option<TurnMetadata>,
+    pub continuity_summary: Option<Vec<u16>>,
+    /// Oldest first.
+    pub log_entries: Vec<LogEntry>,
+    /// Passed through to the report (from the log reader).
+    pub skipped_log_lines: usize,
+    /// Clamped to [`MAX_CONTINUOUS_ENTRIES`].
+    pub continuous_entries: usize,
+    pub reload_entries: usize,
+    /// `None`: no cap.
+    pub max_chars: Option<usize>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PromptReport {
+    pub prompt: Vec<u16>,
+    pub mode: PromptMode,
+    pub entries_injected: usize,
+    /// Entries chosen for the excerpt but left out to fit `max_chars`.
+    pub entries_omitted: usize,
+    /// Of the newest `continuous_entries` entries (what a continuous turn
+    /// would show without `current_session`), those left out because the
+    /// backend already holds them. Always 0 on a reload.
+    pub entries_already_held: usize,
+    /// [`entry_key`] of each injected entry, oldest first.
+    pub injected_entry_ids: Vec<Vec<u16>>,
+    /// The continuity summary was shortened or left out to fit `max_chars`.
+    pub summary_trimmed: bool,
+    pub skipped_log_lines: usize,
+    /// `prompt.len()` in UTF-16 units.
+    pub chars: usize,
+    /// The metadata and the live turn alone exceed `max_chars`; they are
+    /// sent whole anyway (the user's message is never cut).
+    pub over_budget: bool,
+}
+
+pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
+    let mode = if params.reload {
+        PromptMode::Reload
+    } else {
+        PromptMode::Continuous
+    };
+    let wanted = entries_wanted(
+        params.reload,
+        params.continuous_entries,
+        params.reload_entries,
+    );
+    let held_by = match mode {
+        PromptMode::Continuous => params.current_session.as_deref(),
+        PromptMode::Reload => None,
+    };
+    let selection = select_entries(&params.log_entries, &params.user_message, wanted, held_by);
+    let layout = Layout {
+        mode,
+        metadata: params.turn_metadata.as_ref().and_then(render_metadata),
+        summary: match mode {
+            PromptMode::Reload => params
+                .continuity_summary
+                .as_deref()
+                .map(strip_legacy_transcript),
+            PromptMode::Continuous => None,
+        }
+        .filter(|summary| !utf16::trim(summary).is_empty()),
+        candidates: selection.entries,
+        user_message: &params.user_message,
+    };
+    let fitted = layout.fit(params.max_chars);
+    let injected = &layout.candidates[layout.candidates.len() - fitted.entries..];
+    PromptReport {
+        chars: fitted.prompt.len(),
+        over_budget: params
+            .max_chars
+            .is_some_and(|max| fitted.prompt.len() > max),
+        prompt: fitted.prompt,
+        mode,
+        entries_injected: fitted.entries,
+        entries_omitted: layout.candidates.len() - fitted.entries,
+        entries_already_held: selection.already_held,
+        injected_entry_ids: injected.iter().map(|entry| entry_key(entry)).collect(),
+        summary_trimmed: fitted.summary_trimmed,
+        skipped_log_lines: params.skipped_log_lines,
+    }
+}
+
+/// How many log entries to read (from the end) for a builder given a log
+/// path: twice the entries shown, plus one, so that the live message already
+/// appended and repeated copies do not shorten the excerpt.
+pub fn log_entries_to_read(
+    reload: bool,
+    continuous_entries: usize,
+    reload_entries: usize,
+) -> usize {
+    entries_wanted(reload, continuous_entries, reload_entries)
+        .saturating_mul(2)
+        .saturating_add(1)
+}
+
+/// How many log entries the prompt shows at most.
+fn entries_wanted(reload: bool, continuous_entries: usize, reload_entries: usize) -> usize {
+    if reload {
+        reload_entries
+    } else {
+        continuous_entries.min(MAX_CONTINUOUS_ENTRIES)
+    }
+}
+
+/// The entry's `id`, or for an entry without one a stable key of its role,
+/// text and timestamp: `auto:<role>:<16 hex digits>`.
+pub fn entry_key(entry: &LogEntry) -> Vec<u16> {
+    if let Some(id) = &entry.id {
+        return id.clone();
+    }
+    let (tag, ts) = match &entry.ts {
+        None => ("n", Vec::new()),
+        Some(Timestamp::Text(text)) => ("t", text.clone()),
+        Some(Timestamp::Number(number)) => {
+            ("#", js_number_to_string(*number).encode_utf16().collect())
+        }
+    };
+    let tag: Vec<u16> = tag.encode_utf16().collect();
+    let hash = fnv1a(&[&tag, &ts, &entry.text]);
+    format!("auto:{}:{hash:016x}", entry.role.as_str())
+        .encode_utf16()
+        .collect()
+}
