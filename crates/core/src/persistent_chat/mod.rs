@@ -23,6 +23,3 @@ pub mod state;
 pub mod summary;
 mod text;
 pub mod time;
-
-#[cfg(test)]
-mod flow_tests;

@@ -197,25 +197,4 @@ mod tests {
         let not_a_file = log_tail(None, Some(Path::new("/")), 5).unwrap_err();
         assert_eq!(not_a_file.code(), "ENOTREGULAR");
     }
-
-    #[test]
-    fn the_clock_is_the_default_now() {
-        let request = |now_ms| SummaryRequest {
-            state: Some(MemoryState {
-                timers: vec![super::super::state::Timer {
-                    name: "t".encode_utf16().collect(),
-                    status: "pending".encode_utf16().collect(),
-                    due: Some(super::super::log::Timestamp::Number(1e12)),
-                }],
-                ..MemoryState::default()
-            }),
-            now_ms,
-            ..SummaryRequest::default()
-        };
-        // Due in 2001: overdue by the clock, pending a year before it.
-        let by_clock = String::from_utf16(&request(None).rebuild().unwrap()).unwrap();
-        assert!(by_clock.contains("overdue"), "{by_clock}");
-        let before = String::from_utf16(&request(Some(1e12 - 3.2e10)).rebuild().unwrap()).unwrap();
-        assert!(!before.contains("overdue"), "{before}");
-    }
 }

@@ -1,41 +1,21 @@
-//! The persistent-chat core end to end, through its public API only: a log
-//! file on disk, the continuity summary rebuilt from it, the reload prompt.
-//! Run with `--nocapture` to see the sample outputs. (A unit test, not
-//! `tests/`: an integration test binary would have to link the N-API symbols
-//! that only Node provides.)
+//! The persistent-chat core end to end, through its public API: a log file
+//! on disk, the continuity summary rebuilt from it, the reload prompt.
+//! Run with `--nocapture` to see the sample outputs.
 
-use std::path::PathBuf;
+mod support;
 
-use crate::persistent_chat::log::{read_log_tail, read_log_tail_or_empty, Role};
-use crate::persistent_chat::prompt::{
+use openclaw_context_core::persistent_chat::log::{read_log_tail, read_log_tail_or_empty, Role};
+use openclaw_context_core::persistent_chat::prompt::{
     build_injected_prompt, MetadataValue, PromptMode, PromptParams, TurnMetadata,
     DEFAULT_RELOAD_ENTRIES,
 };
-use crate::persistent_chat::state::read_state_file_or_empty;
-use crate::persistent_chat::summary::{
+use openclaw_context_core::persistent_chat::state::read_state_file_or_empty;
+use openclaw_context_core::persistent_chat::summary::{
     rebuild_continuity_summary, SummaryParams, DEFAULT_SUMMARY_MAX_CHARS,
 };
-use crate::persistent_chat::time::parse_timestamp_ms;
-
-fn u(text: &str) -> Vec<u16> {
-    text.encode_utf16().collect()
-}
-
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(tag: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("occn-it-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use openclaw_context_core::persistent_chat::time::parse_timestamp_ms;
+use openclaw_context_core::utf16::encode as u;
+use support::TempDir as Scratch;
 
 const LOG: &str = concat!(
     r#"{"ts":"2026-05-15T09:00:00Z","role":"user","text":"Set up the database","session":"ses_A","id":"e1"}"#,

@@ -1,0 +1,16 @@
+//! The perpetual log: a JSON Lines file the gateway appends one entry to per
+//! message, read from its end.
+//!
+//! - `entry`: the entry model and the parse of one line;
+//! - `tail`: the checked tail read (`readPersistentChatLogEntries`), safe
+//!   against a writer;
+//! - `backward`: the block reader under it, lines from the end backwards.
+
+mod backward;
+mod entry;
+mod tail;
+
+#[cfg(test)]
+pub(crate) use entry::bare_entry;
+pub use entry::{js_number_text, parse_log_line, LogEntry, Role, Timestamp};
+pub use tail::{read_log_tail, read_log_tail_or_empty, LogTail, MAX_LINE_BYTES};

@@ -1,0 +1,523 @@
+//! The checked tail read: the last entries of a log that a writer may be
+//! appending to, truncating or rewriting while it is read.
+//!
+//! A pass reads lines backwards from the length the file had when opened
+//! (`backward`): its cost follows the entries read, never the log's size,
+//! and an append made meanwhile is not seen. A last line without its `\n`
+//! is an append in progress: skipped and counted. What a pass cannot see by
+//! itself is a rewrite in place; [`TailRead::checked`] is where that is
+//! caught, and its comment tells how.
+
+use std::fs::File;
+use std::hash::BuildHasher;
+use std::io;
+use std::path::Path;
+
+use foldhash::quality::RandomState;
+
+use super::super::fs::open_regular_file;
+use super::backward::{BackLine, BackwardLines};
+use super::entry::{parse_log_line, LogEntry};
+use crate::error::CoreError;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LogTail {
+    /// Oldest first.
+    pub entries: Vec<LogEntry>,
+    /// Lines examined and not used: invalid, torn or oversized. Blank lines
+    /// are not counted (they are not entries, and not damage either).
+    pub skipped_lines: usize,
+    /// Lines longer than the line cap, skipped without being buffered.
+    pub oversized_lines: usize,
+}
+
+/// A longer line is skipped unread: it bounds memory on a corrupt log.
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+const FIRST_BLOCK_BYTES: usize = 64 << 10;
+const MAX_BLOCK_BYTES: usize = 4 << 20;
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TailOptions {
+    pub max_line_bytes: usize,
+    pub first_block: usize,
+    pub max_block: usize,
+}
+
+impl Default for TailOptions {
+    fn default() -> Self {
+        TailOptions {
+            max_line_bytes: MAX_LINE_BYTES,
+            first_block: FIRST_BLOCK_BYTES,
+            max_block: MAX_BLOCK_BYTES,
+        }
+    }
+}
+
+/// The last `limit` valid entries of the log at `path`, oldest first. The
+/// cost follows `limit` and the entries' sizes, not the log's size; an entry
+/// returned was a whole line of the file, and none between them was missed,
+/// even when a writer appends, truncates or rewrites the file meanwhile.
+pub fn read_log_tail(path: &Path, limit: usize) -> Result<LogTail, CoreError> {
+    read_log_tail_with(path, limit, TailOptions::default())
+}
+
+/// [`read_log_tail`], with a missing file read as an empty log (first run).
+pub fn read_log_tail_or_empty(path: &Path, limit: usize) -> Result<LogTail, CoreError> {
+    match read_log_tail(path, limit) {
+        Err(CoreError::Io { code: "ENOENT", .. }) => Ok(LogTail::default()),
+        other => other,
+    }
+}
+
+pub(crate) fn read_log_tail_with(
+    path: &Path,
+    limit: usize,
+    options: TailOptions,
+) -> Result<LogTail, CoreError> {
+    let (file, metadata) = open_regular_file(path)?;
+    if limit == 0 {
+        return Ok(LogTail::default());
+    }
+    let read_error = |err: io::Error| CoreError::io(&err, "read", &path.to_string_lossy());
+    // A pass the file changed under starts again from its new end.
+    let mut end = metadata.len();
+    let mut attempt = 1;
+    loop {
+        let last = attempt >= MAX_READ_ATTEMPTS;
+        if let Some(tail) = read_tail_once(&file, end, limit, options, last).map_err(read_error)? {
+            return Ok(tail);
+        }
+        end = file.metadata().map_err(read_error)?.len();
+        attempt += 1;
+    }
+}
+
+/// How often a read starts again when the file changes under it.
+const MAX_READ_ATTEMPTS: usize = 3;
+
+/// One pass from `end` backwards; `None` when the file changed under it
+/// (unless `last`: then the entries whose lines changed are skipped and counted).
+fn read_tail_once(
+    file: &File,
+    end: u64,
+    limit: usize,
+    options: TailOptions,
+    last: bool,
+) -> io::Result<Option<LogTail>> {
+    let hashes = RandomState::default();
+    let lines = BackwardLines::new(file, end, options)?;
+    read_tail_lines(lines, limit, &hashes)?.checked(file, options, &hashes, last)
+}
+
+/// A pass's entries (newest first) and what is needed to check, once the
+/// pass is over, that the file still holds every line it examined.
+struct TailRead {
+    tail: LogTail,
+    /// Where each entry's line starts and its hash, newest first.
+    entry_lines: Vec<LineHash>,
+    /// Runs of adjacent whole lines examined (entries, blank and invalid
+    /// lines alike; an oversized line ends a run), newest first.
+    spans: Vec<Span>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+struct LineHash {
+    start: u64,
+    hash: u64,
+}
+
+/// File bytes `[start, end)`: whole lines, the last one's `\n` included.
+struct Span {
+    start: u64,
+    end: u64,
+    /// The wrapping sum of its lines' hashes: lines come newest first, and a
+    /// sum does not depend on the order it is taken in.
+    hash: u64,
+}
+
+/// A line's hash, with where it starts: the same bytes split differently
+/// into lines hash differently.
+fn line_hash(hashes: &RandomState, start: u64, bytes: &[u8]) -> u64 {
+    hashes.hash_one((start, bytes))
+}
+
+fn read_tail_lines(
+    mut lines: BackwardLines,
+    limit: usize,
+    hashes: &RandomState,
+) -> io::Result<TailRead> {
+    let mut read = TailRead {
+        tail: LogTail::default(),
+        entry_lines: Vec::new(),
+        spans: Vec::new(),
+    };
+    let tail = &mut read.tail;
+    if lines.last_line_is_torn() {
+        if let Some(line) = lines.prev_line()? {
+            tail.count_skipped(&line);
+        }
+    }
+    while tail.entries.len() < limit {
+        let Some(line) = lines.prev_line()? else {
+            break;
+        };
+        let BackLine::Whole(line) = line else {
+            tail.count_skipped(&line);
+            continue;
+        };
+        let hash = line_hash(hashes, line.start, &line.bytes);
+        match read.spans.last_mut() {
+            Some(span) if span.start == line.newline() + 1 => {
+                span.start = line.start;
+                span.hash = span.hash.wrapping_add(hash);
+            }
+            _ => read.spans.push(Span {
+                start: line.start,
+                end: line.newline() + 1,
+                hash,
+            }),
+        }
+        if is_blank(&line.bytes) {
+            continue;
+        }
+        match parse_log_line(&line.bytes) {
+            Some(entry) => {
+                tail.entries.push(entry);
+                read.entry_lines.push(LineHash {
+                    start: line.start,
+                    hash,
+                });
+            }
+            None => tail.skipped_lines += 1,
+        }
+    }
+    Ok(read)
+}
+
+impl TailRead {
+    /// The entries oldest first if the file still holds every line the pass
+    /// examined; `None` if not (unless `last`: then the entries whose own
+    /// lines changed are skipped and counted, and the others kept).
+    ///
+    /// Why: a pass's lines come from several reads (blocks read backwards,
+    /// and a read the kernel may split page by page). A file rewritten in
+    /// place (truncated, then refilled, as a pruning script's
+    /// `open(path, "w")` does) between two of them glues two versions into
+    /// one line, often valid JSON; a page zeroed by the truncation turns
+    /// entries into one invalid line, a gap. Read again once the pass is
+    /// over, such lines read differently. So every run of adjacent lines the
+    /// pass examined (entries, blank and invalid lines alike) is read again
+    /// here and compared by hash with what the pass saw, and so is each
+    /// entry's own line. When anything differs, [`read_log_tail`] starts a
+    /// new pass from the file's new end, up to [`MAX_READ_ATTEMPTS`] passes.
+    fn checked(
+        self,
+        file: &File,
+        options: TailOptions,
+        hashes: &RandomState,
+        last: bool,
+    ) -> io::Result<Option<LogTail>> {
+        let TailRead {
+            mut tail,
+            entry_lines,
+            spans,
+        } = self;
+        let mut entries_same = vec![false; entry_lines.len()];
+        let mut spans_same = true;
+        let mut next_entry = 0;
+        for span in &spans {
+            let mut sum = 0u64;
+            let mut reached_start = false;
+            // One read for the span and the `\n` before it, where it fits a block.
+            let span_block = usize::try_from(span.end - span.start + 1).unwrap_or(usize::MAX);
+            let block = TailOptions {
+                first_block: span_block.min(options.max_block),
+                ..options
+            };
+            let mut lines = BackwardLines::new(file, span.end, block)?;
+            if !lines.last_line_is_torn() {
+                while let Some(BackLine::Whole(line)) = lines.prev_line()? {
+                    if line.start < span.start {
+                        break;
+                    }
+                    let hash = line_hash(hashes, line.start, &line.bytes);
+                    sum = sum.wrapping_add(hash);
+                    while entry_lines
+                        .get(next_entry)
+                        .is_some_and(|entry| entry.start >= line.start)
+                    {
+                        entries_same[next_entry] = entry_lines[next_entry]
+                            == LineHash {
+                                start: line.start,
+                                hash,
+                            };
+                        next_entry += 1;
+                    }
+                    if line.start == span.start {
+                        reached_start = true;
+                        break;
+                    }
+                }
+            }
+            spans_same &= reached_start && sum == span.hash;
+        }
+        if spans_same && entries_same.iter().all(|same| *same) {
+            tail.entries.reverse();
+            return Ok(Some(tail));
+        }
+        if !last {
+            return Ok(None);
+        }
+        let mut keep = entries_same.iter();
+        tail.entries
+            .retain(|_| keep.next().copied().unwrap_or(false));
+        tail.skipped_lines += entries_same.iter().filter(|same| !**same).count();
+        tail.entries.reverse();
+        Ok(Some(tail))
+    }
+}
+
+impl LogTail {
+    fn count_skipped(&mut self, line: &BackLine) {
+        match line {
+            BackLine::Whole(line) if is_blank(&line.bytes) => {}
+            BackLine::Whole(_) => self.skipped_lines += 1,
+            BackLine::Oversized => {
+                self.skipped_lines += 1;
+                self.oversized_lines += 1;
+            }
+        }
+    }
+}
+
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::persistent_chat::fs::test_support::TempDir;
+
+    fn line(n: usize) -> String {
+        format!("{{\"role\":\"user\",\"text\":\"message {n}\",\"id\":\"m{n}\"}}\n")
+    }
+
+    fn texts(tail: &LogTail) -> Vec<String> {
+        tail.entries
+            .iter()
+            .map(|e| String::from_utf16(&e.text).unwrap())
+            .collect()
+    }
+
+    fn numbered_lines(word: &str, role: &str, count: usize) -> String {
+        (0..count)
+            .map(|n| {
+                format!("{{\"role\":\"{role}\",\"text\":\"{word} {n}\",\"id\":\"{word}{n}\"}}\n")
+            })
+            .collect()
+    }
+
+    /// A line in two blocks whose file is rewritten in place between the two
+    /// block reads comes out glued from both versions, as valid JSON; the
+    /// check at the end of the pass finds it, and the read starts again.
+    #[test]
+    fn a_file_rewritten_between_block_reads_never_glues_two_versions() {
+        let dir = TempDir::new("log-rewrite");
+        let old = numbered_lines("old", "user", 4);
+        let new = numbered_lines("new", "tool", 4);
+        assert_eq!(new.len(), old.len());
+        let path = dir.file("log.jsonl", old.as_bytes());
+        let file = File::open(&path).unwrap();
+        let options = TailOptions {
+            first_block: 24,
+            max_block: 24,
+            ..TailOptions::default()
+        };
+        // The first block holds part of the last line only.
+        let mut lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
+        std::fs::write(&path, new.as_bytes()).unwrap();
+        let Some(BackLine::Whole(glued)) = lines.prev_line().unwrap() else {
+            panic!("expected a line");
+        };
+        let glued_text = String::from_utf8(glued.bytes.clone()).unwrap();
+        assert!(!old.lines().chain(new.lines()).any(|l| l == glued_text));
+        let glued_entry = parse_log_line(&glued.bytes).expect("valid JSON");
+        // The same pass, checked at its end, is refused.
+        let hashes = RandomState::default();
+        std::fs::write(&path, old.as_bytes()).unwrap();
+        let lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
+        std::fs::write(&path, new.as_bytes()).unwrap();
+        let read = read_tail_lines(lines, 10, &hashes).unwrap();
+        assert_eq!(read.tail.entries.first(), Some(&glued_entry));
+        assert!(read
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .is_none());
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(texts(&tail), ["new 0", "new 1", "new 2", "new 3"]);
+        assert_eq!(tail.skipped_lines, 0);
+    }
+
+    fn oldest_first(read: &TailRead) -> LogTail {
+        let mut tail = read.tail.clone();
+        tail.entries.reverse();
+        tail
+    }
+
+    fn pass(file: &File, end: u64, hashes: &RandomState) -> TailRead {
+        let lines = BackwardLines::new(file, end, TailOptions::default()).unwrap();
+        read_tail_lines(lines, 10, hashes).unwrap()
+    }
+
+    /// A pass whose lines no longer read the same is started again; on the
+    /// last try the entries whose lines changed are skipped and counted, the
+    /// others kept.
+    #[test]
+    fn lines_that_changed_after_they_were_read_are_never_returned() {
+        let dir = TempDir::new("log-changed");
+        let content = numbered_lines("m", "user", 5);
+        let path = dir.file("log.jsonl", content.as_bytes());
+        let file = File::open(&path).unwrap();
+        let end = content.len() as u64;
+        let options = TailOptions::default();
+        let hashes = RandomState::default();
+        let edited = content.replacen("\"m 3\"", "\"M 3\"", 1);
+        let read = pass(&file, end, &hashes);
+        std::fs::write(&path, edited.as_bytes()).unwrap();
+        assert!(read
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .is_none());
+        std::fs::write(&path, content.as_bytes()).unwrap();
+        let read = pass(&file, end, &hashes);
+        std::fs::write(&path, edited.as_bytes()).unwrap();
+        let tail = read
+            .checked(&file, options, &hashes, true)
+            .unwrap()
+            .unwrap();
+        assert_eq!(texts(&tail), ["m 0", "m 1", "m 2", "m 4"]);
+        assert_eq!(tail.skipped_lines, 1);
+        // Unchanged, the same pass is returned as read.
+        let read = pass(&file, end, &hashes);
+        let tail = read
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(texts(&tail), ["m 0", "m 1", "m 2", "M 3", "m 4"]);
+    }
+
+    /// A truncation zeroes the rest of the page it cuts; a read at that moment
+    /// sees entries turned into one invalid line of NULs. The check covers
+    /// invalid and blank lines too, so the pass starts again instead of
+    /// returning entries with a gap.
+    #[test]
+    fn lines_seen_as_invalid_for_a_moment_do_not_leave_a_gap() {
+        let dir = TempDir::new("log-zeroed");
+        let content = numbered_lines("m", "user", 4);
+        let mut zeroed = content.clone().into_bytes();
+        let from = content.find("{\"role\":\"user\",\"text\":\"m 1\"").unwrap();
+        let to = content.find("{\"role\":\"user\",\"text\":\"m 3\"").unwrap() - 1;
+        zeroed[from..to].fill(0);
+        let path = dir.file("log.jsonl", &zeroed);
+        let file = File::open(&path).unwrap();
+        let options = TailOptions::default();
+        let hashes = RandomState::default();
+        let read = pass(&file, content.len() as u64, &hashes);
+        assert_eq!(texts(&oldest_first(&read)), ["m 0", "m 3"]);
+        std::fs::write(&path, content.as_bytes()).unwrap();
+        assert!(read
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .is_none());
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(texts(&tail), ["m 0", "m 1", "m 2", "m 3"]);
+        assert_eq!(tail.skipped_lines, 0);
+    }
+
+    /// Lines joined, cut short or moved read differently; runs of lines on
+    /// either side of a blank line are both checked.
+    #[test]
+    fn the_check_sees_joined_shortened_and_moved_lines() {
+        let dir = TempDir::new("log-check");
+        let content =
+            "{\"role\":\"user\",\"text\":\"a\"}\n\n{\"role\":\"user\",\"text\":\"b\"}\nxx\n";
+        let path = dir.file("log.jsonl", content.as_bytes());
+        let file = File::open(&path).unwrap();
+        let options = TailOptions::default();
+        let hashes = RandomState::default();
+        let end = content.len() as u64;
+        assert!(pass(&file, end, &hashes)
+            .checked(&file, options, &hashes, false)
+            .unwrap()
+            .is_some());
+        for changed in [
+            content.replacen("\n\n", "\nX", 1),
+            content.replacen("xx\n", "xx", 1),
+            content.replacen("xx", "yy", 1),
+            format!(" {}", &content[1..]),
+            String::new(),
+        ] {
+            let read = pass(&file, end, &hashes);
+            std::fs::write(&path, changed.as_bytes()).unwrap();
+            assert!(
+                read.checked(&file, options, &hashes, false)
+                    .unwrap()
+                    .is_none(),
+                "{changed:?}"
+            );
+            std::fs::write(&path, content.as_bytes()).unwrap();
+        }
+    }
+
+    #[test]
+    fn tiny_blocks_give_the_same_result_as_big_ones() {
+        let dir = TempDir::new("log");
+        let mut content = String::new();
+        for n in 0..50 {
+            content.push_str(&line(n));
+            if n.is_multiple_of(7) {
+                content.push_str("garbage\r\n\n");
+            }
+        }
+        let path = dir.file("log.jsonl", content.as_bytes());
+        let expected = read_log_tail(&path, 20).unwrap();
+        for first_block in [1, 2, 3, 5, 17, 64] {
+            let options = TailOptions {
+                first_block,
+                max_block: first_block * 4,
+                ..TailOptions::default()
+            };
+            assert_eq!(
+                read_log_tail_with(&path, 20, options).unwrap(),
+                expected,
+                "{first_block}"
+            );
+        }
+        assert_eq!(texts(&expected).first().unwrap(), "message 30");
+        // Garbage after messages 35, 42 and 49 was examined; blank lines are not counted.
+        assert_eq!(expected.skipped_lines, 3);
+    }
+
+    #[test]
+    fn oversized_lines_are_skipped_and_counted() {
+        let dir = TempDir::new("log");
+        let huge = format!("{{\"role\":\"user\",\"text\":\"{}\"}}\n", "x".repeat(5000));
+        let content = format!("{}{huge}{}{huge}{}", line(1), line(2), line(3));
+        let path = dir.file("log.jsonl", content.as_bytes());
+        let options = TailOptions {
+            max_line_bytes: 1000,
+            first_block: 64,
+            max_block: 256,
+        };
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(texts(&tail), ["message 1", "message 2", "message 3"]);
+        assert_eq!((tail.skipped_lines, tail.oversized_lines), (2, 2));
+        // An oversized first line and an oversized torn last line.
+        let content = format!("{huge}{}{}", line(1), &huge[..huge.len() - 1]);
+        let path = dir.file("log2.jsonl", content.as_bytes());
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(texts(&tail), ["message 1"]);
+        assert_eq!((tail.skipped_lines, tail.oversized_lines), (2, 2));
+    }
+}
