@@ -184,12 +184,12 @@ export interface PersistentChatLogEntry {
  * Items are strings or objects with a `text` field.
  */
 export interface PersistentChatMemoryState {
-  decisions?: Array<string | { text: string }>
-  guardrails?: Array<string | { text: string }>
-  pendingThreads?: Array<string | { text: string }>
+  decisions?: Array<string | PersistentChatStateItem>
+  guardrails?: Array<string | PersistentChatStateItem>
+  pendingThreads?: Array<string | PersistentChatStateItem>
   timers?: Array<PersistentChatTimer | string>
-  modelNotes?: Array<string | { text: string }>
-  notes?: Array<string | { text: string }>
+  modelNotes?: Array<string | PersistentChatStateItem>
+  notes?: Array<string | PersistentChatStateItem>
 }
 
 /** What `buildPersistentChatInjectedPromptReport` returns. */
@@ -224,6 +224,11 @@ export interface PersistentChatPromptReport {
    * whole anyway (the live message is never cut).
    */
   overBudget: boolean
+}
+
+/** An item of the memory state given as an object: its text. */
+export interface PersistentChatStateItem {
+  text: string
 }
 
 /** A timer of the memory state. */

@@ -1,4 +1,6 @@
 #![deny(clippy::all)]
+// Every unsafe block says why it is sound.
+#![deny(clippy::undocumented_unsafe_blocks)]
 //! openclaw-context-native: the public surface. Each export converts its JS
 //! arguments, calls the pure-Rust core and maps errors; nothing else.
 

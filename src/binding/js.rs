@@ -6,6 +6,7 @@
 //! to the caller unchanged.
 
 use std::fmt::{self, Display};
+use std::marker::PhantomData;
 
 use napi::bindgen_prelude::Unknown;
 use napi::{sys, JsValue, ValueType};
@@ -29,19 +30,29 @@ pub fn with_key_cache<T>(body: impl FnOnce() -> T) -> T {
     result
 }
 
-/// A JS value borrowed for the duration of one call.
+/// A JS value of the export call running now. Its handle lives as long as
+/// the call's handle scope: `'env`, the lifetime of the `Unknown` argument it
+/// came from, so it cannot be kept past the call.
+///
+/// Every unsafe call below relies on the same two facts, stated once here:
+/// `env` and `value` were handed to this call by Node (or made by N-API in
+/// it) and are used only on the JS thread, inside the call; N-API checks
+/// the value's type itself and answers a wrong one with an error status,
+/// never undefined behaviour. Out-pointers are locals.
 #[derive(Clone, Copy)]
-pub struct Js {
+pub struct Js<'env> {
     env: sys::napi_env,
     value: sys::napi_value,
+    scope: PhantomData<&'env ()>,
 }
 
-impl From<Unknown<'_>> for Js {
-    fn from(value: Unknown<'_>) -> Self {
+impl<'env> From<Unknown<'env>> for Js<'env> {
+    fn from(value: Unknown<'env>) -> Self {
         let raw = value.value();
         Js {
             env: raw.env,
             value: raw.value,
+            scope: PhantomData,
         }
     }
 }
@@ -55,9 +66,19 @@ fn check(status: sys::napi_status) -> Result<(), Failure> {
     }
 }
 
-impl Js {
+impl<'env> Js<'env> {
+    /// Another value of the same call (a property, an element).
+    fn sibling(&self, value: sys::napi_value) -> Js<'env> {
+        Js {
+            env: self.env,
+            value,
+            scope: PhantomData,
+        }
+    }
+
     pub fn kind(&self) -> Result<ValueType, Failure> {
         let mut kind = 0;
+        // SAFETY: see `Js`.
         check(unsafe { sys::napi_typeof(self.env, self.value, &mut kind) })?;
         Ok(ValueType::from(kind))
     }
@@ -75,6 +96,7 @@ impl Js {
 
     pub fn is_array(&self) -> Result<bool, Failure> {
         let mut result = false;
+        // SAFETY: see `Js`.
         check(unsafe { sys::napi_is_array(self.env, self.value, &mut result) })?;
         Ok(result)
     }
@@ -100,14 +122,19 @@ impl Js {
         }
     }
 
+    /// The value of a boolean (`false` for another type: the caller checked).
     fn raw_bool(&self) -> bool {
         let mut result = false;
+        // SAFETY: see `Js`; for a non-boolean N-API returns an error and
+        // leaves `result` as it was.
         unsafe { sys::napi_get_value_bool(self.env, self.value, &mut result) };
         result
     }
 
+    /// The value of a number (`0` for another type: the caller checked).
     fn raw_f64(&self) -> f64 {
         let mut result = 0.0;
+        // SAFETY: as `raw_bool`.
         unsafe { sys::napi_get_value_double(self.env, self.value, &mut result) };
         result
     }
@@ -127,10 +154,12 @@ impl Js {
         self.read_string()
     }
 
-    /// The units of a value known to be a string.
+    /// The units of a value known to be a string: the one place the binding
+    /// reads a JS string.
     fn read_string(&self) -> Result<Vec<u16>, Failure> {
         // Straight into our own buffer: one copy, no NUL terminator kept.
         let mut len = 0usize;
+        // SAFETY: see `Js`; a null buffer asks only for the length.
         check(unsafe {
             sys::napi_get_value_string_utf16(
                 self.env,
@@ -143,6 +172,8 @@ impl Js {
         // Not zero-filled first: at 16 M units that memset was 4.5% of a call.
         let mut units: Vec<u16> = Vec::with_capacity(len + 1);
         let mut written = 0usize;
+        // SAFETY: see `Js`; the buffer has room for `len + 1` units, the size
+        // passed, so N-API writes within it.
         check(unsafe {
             sys::napi_get_value_string_utf16(
                 self.env,
@@ -211,7 +242,7 @@ impl Js {
     }
 
     /// A plain object argument (not null, not an array, not a function).
-    pub fn object(&self, name: impl Display + Copy) -> Result<Js, Failure> {
+    pub fn object(&self, name: impl Display + Copy) -> Result<Js<'env>, Failure> {
         if self.kind()? != ValueType::Object || self.is_array()? {
             return Err(self.expected(name, "of type object"));
         }
@@ -219,7 +250,7 @@ impl Js {
     }
 
     /// `undefined`/`null` → None; an object → Some; else a TypeError.
-    pub fn optional_object(&self, name: impl Display + Copy) -> Result<Option<Js>, Failure> {
+    pub fn optional_object(&self, name: impl Display + Copy) -> Result<Option<Js<'env>>, Failure> {
         if self.is_nullish()? {
             return Ok(None);
         }
@@ -227,14 +258,13 @@ impl Js {
     }
 
     /// `obj[key]`; runs getters, and a getter that throws throws through.
-    pub fn get(&self, key: &'static str) -> Result<Js, Failure> {
+    pub fn get(&self, key: &'static str) -> Result<Js<'env>, Failure> {
         let key_value = self.key(key)?;
         let mut value = std::ptr::null_mut();
+        // SAFETY: see `Js`; `key_value` is a string of this call (the cache
+        // is per call). A getter may run JS and throw: an error status.
         check(unsafe { sys::napi_get_property(self.env, self.value, key_value, &mut value) })?;
-        Ok(Js {
-            env: self.env,
-            value,
-        })
+        Ok(self.sibling(value))
     }
 
     /// The JS string for a property name, made once per export call: the
@@ -251,20 +281,19 @@ impl Js {
     }
 
     /// The items of an array argument.
-    pub fn array(&self, name: impl Display + Copy) -> Result<Vec<Js>, Failure> {
+    pub fn array(&self, name: impl Display + Copy) -> Result<Vec<Js<'env>>, Failure> {
         if self.kind()? != ValueType::Object || !self.is_array()? {
             return Err(self.expected(name, "an array"));
         }
         let mut length = 0u32;
+        // SAFETY: see `Js`.
         check(unsafe { sys::napi_get_array_length(self.env, self.value, &mut length) })?;
         (0..length)
             .map(|index| {
                 let mut value = std::ptr::null_mut();
+                // SAFETY: see `Js`; an index past a shrunk array reads `undefined`.
                 check(unsafe { sys::napi_get_element(self.env, self.value, index, &mut value) })?;
-                Ok(Js {
-                    env: self.env,
-                    value,
-                })
+                Ok(self.sibling(value))
             })
             .collect()
     }
@@ -274,7 +303,7 @@ impl Js {
     pub fn optional_array_of<T>(
         &self,
         name: impl Display + Copy,
-        mut item: impl FnMut(Js, fmt::Arguments<'_>) -> Result<T, Failure>,
+        mut item: impl FnMut(Js<'env>, fmt::Arguments<'_>) -> Result<T, Failure>,
     ) -> Result<Option<Vec<T>>, Failure> {
         if self.is_nullish()? {
             return Ok(None);
@@ -292,6 +321,7 @@ impl Js {
     /// `for…in` and walks the prototype chain.
     pub fn keys(&self) -> Result<Vec<Vec<u16>>, Failure> {
         let mut names = std::ptr::null_mut();
+        // SAFETY: see `Js`; the mode, filter and conversion are N-API's constants.
         check(unsafe {
             sys::napi_get_all_property_names(
                 self.env,
@@ -302,41 +332,42 @@ impl Js {
                 &mut names,
             )
         })?;
-        Js {
-            env: self.env,
-            value: names,
-        }
-        .array("keys")?
-        .iter()
-        .map(|key| key.string("key"))
-        .collect()
+        self.sibling(names)
+            .array("keys")?
+            .iter()
+            .map(|key| key.string("key"))
+            .collect()
     }
 
     /// `obj[key]` for a key given as UTF-16 (from `keys()`).
-    pub fn get_utf16(&self, key: &[u16]) -> Result<Js, Failure> {
-        let mut key_value = std::ptr::null_mut();
-        check(unsafe {
-            sys::napi_create_string_utf16(
-                self.env,
-                key.as_ptr(),
-                key.len() as isize,
-                &mut key_value,
-            )
-        })?;
+    pub fn get_utf16(&self, key: &[u16]) -> Result<Js<'env>, Failure> {
+        let key_value = create_string_utf16(self.env, key)?;
         let mut value = std::ptr::null_mut();
+        // SAFETY: as `get`.
         check(unsafe { sys::napi_get_property(self.env, self.value, key_value, &mut value) })?;
-        Ok(Js {
-            env: self.env,
-            value,
-        })
+        Ok(self.sibling(value))
     }
+}
+
+// The two places the binding makes a JS string (results are made by
+// napi-rs from `Utf16String`).
+
+/// A JS string from UTF-16 units, exactly (lone surrogates included).
+fn create_string_utf16(env: sys::napi_env, units: &[u16]) -> Result<sys::napi_value, Failure> {
+    let length = isize::try_from(units.len()).map_err(|_| Failure::NapiCall)?;
+    let mut value = std::ptr::null_mut();
+    // SAFETY: `env` is the live env of the current call; `units` is valid
+    // for `length` units; the out-pointer is a local.
+    check(unsafe { sys::napi_create_string_utf16(env, units.as_ptr(), length, &mut value) })?;
+    Ok(value)
 }
 
 /// A JS string from UTF-8 text (property names, error codes and messages).
 pub(super) fn create_string(env: sys::napi_env, text: &str) -> Result<sys::napi_value, Failure> {
+    let length = isize::try_from(text.len()).map_err(|_| Failure::NapiCall)?;
     let mut value = std::ptr::null_mut();
-    check(unsafe {
-        sys::napi_create_string_utf8(env, text.as_ptr().cast(), text.len() as isize, &mut value)
-    })?;
+    // SAFETY: `env` is the live env of the current call; `text` is valid
+    // UTF-8 for `length` bytes; the out-pointer is a local.
+    check(unsafe { sys::napi_create_string_utf8(env, text.as_ptr().cast(), length, &mut value) })?;
     Ok(value)
 }

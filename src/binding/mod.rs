@@ -174,7 +174,7 @@ pub const DEFAULT_MAX_CHARS: f64 = 16_000.0;
 
 /// A `maxChars`-style budget: `undefined` and `NaN` mean `default`,
 /// `Infinity` means no cap, any other non-number is a `TypeError`.
-pub fn budget(value: Js, name: impl Display + Copy, default: f64) -> Result<f64, Failure> {
+pub fn budget(value: Js<'_>, name: impl Display + Copy, default: f64) -> Result<f64, Failure> {
     if value.is_undefined()? {
         return Ok(default);
     }
@@ -184,7 +184,7 @@ pub fn budget(value: Js, name: impl Display + Copy, default: f64) -> Result<f64,
 
 /// A required count such as `limit`: a number `>= 0`; fractions round
 /// down and `Infinity` means no limit.
-pub fn count(value: Js, name: impl Display + Copy) -> Result<usize, Failure> {
+pub fn count(value: Js<'_>, name: impl Display + Copy) -> Result<usize, Failure> {
     let number = value.number(name)?;
     if number.is_nan() || number < 0.0 {
         return Err(Failure::Range(format!(
@@ -200,14 +200,16 @@ pub fn count(value: Js, name: impl Display + Copy) -> Result<usize, Failure> {
 
 /// An optional array of strings, e.g. `options.requiredHeadings`.
 pub fn optional_strings(
-    value: Js,
+    value: Js<'_>,
     name: impl Display + Copy,
 ) -> Result<Option<Vec<Vec<u16>>>, Failure> {
     value.optional_array_of(name, |item, name| item.string(name))
 }
 
 /// The `options` argument of the compaction caps.
-pub fn cap_options(value: Js) -> Result<openclaw_context_core::compaction::CapOptions, Failure> {
+pub fn cap_options(
+    value: Js<'_>,
+) -> Result<openclaw_context_core::compaction::CapOptions, Failure> {
     let Some(options) = value.optional_object("options")? else {
         return Ok(openclaw_context_core::compaction::CapOptions::default());
     };

@@ -3,7 +3,9 @@
 
 use std::fmt::Display;
 
-use napi::bindgen_prelude::Utf16String;
+use std::collections::HashMap;
+
+use napi::bindgen_prelude::{Either, Either4, Null, Utf16String};
 use napi::ValueType;
 use napi_derive::napi;
 
@@ -56,7 +58,7 @@ impl From<LogEntry> for PersistentChatLogEntry {
 /// The field under the first of `names` (a name, then its aliases) that is
 /// not `undefined`, and the name an error about it should give: an alias
 /// only when it is the one present.
-fn field(value: Js, names: Names) -> Result<(Js, &'static str), Failure> {
+fn field(value: Js<'_>, names: Names) -> Result<(Js<'_>, &'static str), Failure> {
     let mut first = None;
     for &name in names {
         let field = value.get(name)?;
@@ -68,7 +70,7 @@ fn field(value: Js, names: Names) -> Result<(Js, &'static str), Failure> {
     first.ok_or(Failure::NapiCall)
 }
 
-fn timestamp(value: Js, name: impl Display + Copy) -> Result<Option<Timestamp>, Failure> {
+fn timestamp(value: Js<'_>, name: impl Display + Copy) -> Result<Option<Timestamp>, Failure> {
     match value.kind()? {
         ValueType::Undefined | ValueType::Null => Ok(None),
         ValueType::String => Ok(Some(Timestamp::Text(value.string(name)?))),
@@ -81,7 +83,7 @@ fn timestamp(value: Js, name: impl Display + Copy) -> Result<Option<Timestamp>, 
 }
 
 /// An id: a string, or a number kept as JavaScript prints it.
-fn id(value: Js, name: impl Display + Copy) -> Result<Option<Vec<u16>>, Failure> {
+fn id(value: Js<'_>, name: impl Display + Copy) -> Result<Option<Vec<u16>>, Failure> {
     match value.kind()? {
         ValueType::Number => {
             let number = value.number(name)?;
@@ -93,7 +95,7 @@ fn id(value: Js, name: impl Display + Copy) -> Result<Option<Vec<u16>>, Failure>
     }
 }
 
-pub fn log_entry(value: Js, name: impl Display + Copy) -> Result<LogEntry, Failure> {
+pub fn log_entry(value: Js<'_>, name: impl Display + Copy) -> Result<LogEntry, Failure> {
     let entry = value.object(name)?;
     let (role, role_key) = field(entry, fields::entry::ROLE)?;
     let role_text = role.string(format_args!("{name}.{role_key}"))?;
@@ -118,12 +120,15 @@ pub fn log_entry(value: Js, name: impl Display + Copy) -> Result<LogEntry, Failu
     })
 }
 
-pub fn log_entries(value: Js, name: impl Display + Copy) -> Result<Option<Vec<LogEntry>>, Failure> {
+pub fn log_entries(
+    value: Js<'_>,
+    name: impl Display + Copy,
+) -> Result<Option<Vec<LogEntry>>, Failure> {
     value.optional_array_of(name, |item, name| log_entry(item, name))
 }
 
 /// A state item: a string, or an object with a string `text`.
-fn state_item(value: Js, name: impl Display + Copy) -> Result<Vec<u16>, Failure> {
+fn state_item(value: Js<'_>, name: impl Display + Copy) -> Result<Vec<u16>, Failure> {
     if value.kind()? == ValueType::String {
         return value.string(name);
     }
@@ -133,7 +138,7 @@ fn state_item(value: Js, name: impl Display + Copy) -> Result<Vec<u16>, Failure>
 
 /// The items under the first of `keys` that holds an array.
 fn state_items(
-    state: Js,
+    state: Js<'_>,
     keys: Names,
     name: impl Display + Copy,
 ) -> Result<Vec<Vec<u16>>, Failure> {
@@ -150,7 +155,7 @@ fn state_items(
     Ok(Vec::new())
 }
 
-fn timer(value: Js, name: impl Display + Copy) -> Result<Timer, Failure> {
+fn timer(value: Js<'_>, name: impl Display + Copy) -> Result<Timer, Failure> {
     if value.kind()? == ValueType::String {
         return Ok(Timer {
             name: value.string(name)?,
@@ -171,7 +176,10 @@ fn timer(value: Js, name: impl Display + Copy) -> Result<Timer, Failure> {
     })
 }
 
-pub fn memory_state(value: Js, name: impl Display + Copy) -> Result<Option<MemoryState>, Failure> {
+pub fn memory_state(
+    value: Js<'_>,
+    name: impl Display + Copy,
+) -> Result<Option<MemoryState>, Failure> {
     let Some(state) = value.optional_object(name)? else {
         return Ok(None);
     };
@@ -198,7 +206,7 @@ use std::path::PathBuf;
 
 /// A `maxChars` of the persistent-chat builders: `undefined` → `None`, else
 /// the number (the core applies the defaults and the no-cap rules).
-fn char_budget(value: Js, name: impl Display + Copy) -> Result<Option<f64>, Failure> {
+fn char_budget(value: Js<'_>, name: impl Display + Copy) -> Result<Option<f64>, Failure> {
     if value.is_undefined()? {
         return Ok(None);
     }
@@ -209,7 +217,7 @@ fn char_budget(value: Js, name: impl Display + Copy) -> Result<Option<f64>, Fail
 /// wins over a path, and an unused path is not looked at.
 fn path_unless<T>(
     data: &Option<T>,
-    params: Js,
+    params: Js<'_>,
     path_key: &'static str,
 ) -> Result<Option<PathBuf>, Failure> {
     if data.is_some() {
@@ -223,7 +231,7 @@ fn path_unless<T>(
 }
 
 /// `now`: an ISO-8601 string or epoch milliseconds; `None` for the clock.
-fn now_ms(value: Js) -> Result<Option<f64>, Failure> {
+fn now_ms(value: Js<'_>) -> Result<Option<f64>, Failure> {
     match value.kind()? {
         ValueType::Undefined | ValueType::Null => Ok(None),
         ValueType::Number => epoch_ms_from_number(value.number("params.now")?)
@@ -245,7 +253,7 @@ fn now_ms(value: Js) -> Result<Option<f64>, Failure> {
     }
 }
 
-pub fn summary_params(value: Js) -> Result<SummaryRequest, Failure> {
+pub fn summary_params(value: Js<'_>) -> Result<SummaryRequest, Failure> {
     let params = value.object("params")?;
     let entries = log_entries(params.get("entries")?, "params.entries")?;
     let log_path = path_unless(&entries, params, "logPath")?;
@@ -264,7 +272,7 @@ pub fn summary_params(value: Js) -> Result<SummaryRequest, Failure> {
     })
 }
 
-fn turn_metadata(value: Js) -> Result<Option<TurnMetadata>, Failure> {
+fn turn_metadata(value: Js<'_>) -> Result<Option<TurnMetadata>, Failure> {
     const NAME: &str = "params.turnMetadata";
     match value.kind()? {
         ValueType::Undefined | ValueType::Null => Ok(None),
@@ -297,7 +305,7 @@ fn turn_metadata(value: Js) -> Result<Option<TurnMetadata>, Failure> {
     }
 }
 
-pub fn prompt_params(value: Js) -> Result<PromptRequest, Failure> {
+pub fn prompt_params(value: Js<'_>) -> Result<PromptRequest, Failure> {
     let params = value.object("params")?;
     let user_message = params.get("userMessage")?.string("params.userMessage")?;
     let reload = params.get("reload")?.boolean("params.reload")?;
@@ -386,7 +394,9 @@ impl From<PromptReport> for PersistentChatPromptReport {
 
 // The parameter objects, for `index.d.ts`. The exports read them field by
 // field (above) so that a wrong type names its field: these structs only
-// document the shape and are never built (hence `allow(dead_code)`).
+// document the shape and are never built (hence `allow(dead_code)`). Their
+// Rust types say what each field takes; `ts_type` only keeps the generated
+// text short where napi-rs would spell it out.
 
 /// A timer of the memory state.
 #[allow(dead_code)]
@@ -397,26 +407,36 @@ pub struct PersistentChatTimer {
     pub status: Option<String>,
     /// ISO-8601 string or epoch milliseconds.
     #[napi(ts_type = "string | number")]
-    pub due: Option<String>,
+    pub due: Option<Either<String, f64>>,
 }
+
+/// An item of the memory state given as an object: its text.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatStateItem {
+    pub text: String,
+}
+
+/// A list of the memory state: strings, or objects with a `text`.
+type StateItems = Vec<Either<String, PersistentChatStateItem>>;
 
 /// The memory state (also the JSON the Python memory script writes).
 /// Items are strings or objects with a `text` field.
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]
 pub struct PersistentChatMemoryState {
-    #[napi(ts_type = "Array<string | { text: string }>")]
-    pub decisions: Option<Vec<String>>,
-    #[napi(ts_type = "Array<string | { text: string }>")]
-    pub guardrails: Option<Vec<String>>,
-    #[napi(ts_type = "Array<string | { text: string }>")]
-    pub pending_threads: Option<Vec<String>>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub decisions: Option<StateItems>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub guardrails: Option<StateItems>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub pending_threads: Option<StateItems>,
     #[napi(ts_type = "Array<PersistentChatTimer | string>")]
-    pub timers: Option<Vec<String>>,
-    #[napi(ts_type = "Array<string | { text: string }>")]
-    pub model_notes: Option<Vec<String>>,
-    #[napi(ts_type = "Array<string | { text: string }>")]
-    pub notes: Option<Vec<String>>,
+    pub timers: Option<Vec<Either<PersistentChatTimer, String>>>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub model_notes: Option<StateItems>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub notes: Option<StateItems>,
 }
 
 /// Parameters of `rebuildPersistentChatContinuitySummary`.
@@ -425,12 +445,11 @@ pub struct PersistentChatMemoryState {
 pub struct ContinuitySummaryParams {
     /// Log entries, oldest first; wins over `logPath`.
     #[napi(ts_type = "PersistentChatLogEntry[]")]
-    pub entries: Option<Vec<String>>,
+    pub entries: Option<Vec<PersistentChatLogEntry>>,
     /// The perpetual log (JSON Lines); its last 200 entries are read.
     pub log_path: Option<String>,
     /// The memory state; wins over `statePath`.
-    #[napi(ts_type = "PersistentChatMemoryState")]
-    pub state: Option<String>,
+    pub state: Option<PersistentChatMemoryState>,
     /// The memory script's JSON file; a missing or empty file is an empty state.
     pub state_path: Option<String>,
     /// The backend session now in use: a failure from another session
@@ -438,10 +457,13 @@ pub struct ContinuitySummaryParams {
     pub current_session: Option<String>,
     /// ISO-8601 or epoch milliseconds; default the current time.
     #[napi(ts_type = "string | number")]
-    pub now: Option<String>,
+    pub now: Option<Either<String, f64>>,
     /// Default 6000; `Infinity` or `<= 0`: no cap.
     pub max_chars: Option<f64>,
 }
+
+/// A value of `turnMetadata` given as an object.
+type MetadataField = Either4<String, f64, bool, Null>;
 
 /// Parameters of `buildPersistentChatInjectedPrompt`.
 #[allow(dead_code)]
@@ -463,12 +485,12 @@ pub struct InjectedPromptParams {
     /// Shown first: a string as is, or a `key: value` line for each of the
     /// object's own enumerable string keys, in `Object.keys` order.
     #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]
-    pub turn_metadata: Option<String>,
+    pub turn_metadata: Option<Either<String, HashMap<String, MetadataField>>>,
     /// `continuity-summary.txt` (reload only); an old-format transcript block is stripped.
     pub continuity_summary: Option<String>,
     /// Log entries, oldest first; wins over `logPath`.
     #[napi(ts_type = "PersistentChatLogEntry[]")]
-    pub log_entries: Option<Vec<String>>,
+    pub log_entries: Option<Vec<PersistentChatLogEntry>>,
     /// The perpetual log (JSON Lines); only its end is read.
     pub log_path: Option<String>,
     /// Entries on a continuous session: default 2, clamped to 0..2.

@@ -1,4 +1,6 @@
 #![deny(clippy::all)]
+// Every unsafe block says why it is sound.
+#![deny(clippy::undocumented_unsafe_blocks)]
 //! The core of openclaw-context-native, with no Node-API types: every
 //! export's algorithm on UTF-16 text (`&[u16]`, the units of a JS string).
 //!
