@@ -379,7 +379,7 @@ async function main() {
   const errorCodes = {}
   let asyncCalls = 0
   for (let index = 0; index < CASES; index++) {
-    random = mulberry32(SEED + index) // each case reproducible by its index alone
+    random = mulberry32((Math.imul(SEED, 0x9e3779b1) + index) >>> 0) // each case reproducible by seed and index alone
     const [name, , make] = kind()
     const argsList = make()
     const [before, after] = builds.map((build) => call(build, name, argsList))

@@ -23,7 +23,10 @@ src="$root"
 if [[ -n "$commit" ]]; then
   src="$(mktemp -d)"
   trap 'rm -rf "$src"' EXIT
-  git -C "$root" archive "$commit" crates fuzz Cargo.toml | tar -x -C "$src"
+  # crates/core and fuzz only, under a bare workspace manifest (cargo fuzz
+  # wants one above fuzz/; the real one would pull in the addon's sources).
+  git -C "$root" archive "$commit" crates fuzz | tar -x -C "$src"
+  printf '[workspace]\nmembers = ["crates/core"]\nresolver = "2"\n' >"$src/Cargo.toml"
 fi
 cd "$src/fuzz"
 for target in prompt summary log_line tail_reader; do
