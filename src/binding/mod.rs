@@ -4,6 +4,7 @@
 use std::fmt::Display;
 
 pub mod js;
+pub mod params;
 pub mod persistent_chat;
 pub mod promise;
 

@@ -1,0 +1,117 @@
+//! The persistent-chat parameter objects, for `index.d.ts`. The exports
+//! read their params field by field (`persistent_chat.rs`) so that a wrong
+//! type names its field: these structs only document the shape and are never
+//! built (hence `allow(dead_code)`). Their Rust types say what each field
+//! takes; `ts_type` only keeps the generated text short where napi-rs would
+//! spell it out.
+
+use std::collections::HashMap;
+
+use napi::bindgen_prelude::{Either, Either4, Null};
+use napi_derive::napi;
+
+use super::persistent_chat::PersistentChatLogEntry;
+
+/// A timer of the memory state.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatTimer {
+    pub name: String,
+    /// e.g. `pending`, `done`; a passed `due` shows as due or overdue.
+    pub status: Option<String>,
+    /// ISO-8601 string or epoch milliseconds.
+    #[napi(ts_type = "string | number")]
+    pub due: Option<Either<String, f64>>,
+}
+
+/// An item of the memory state given as an object: its text.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatStateItem {
+    pub text: String,
+}
+
+/// A list of the memory state: strings, or objects with a `text`.
+type StateItems = Vec<Either<String, PersistentChatStateItem>>;
+
+/// The memory state (also the JSON the Python memory script writes).
+/// Items are strings or objects with a `text` field.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatMemoryState {
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub decisions: Option<StateItems>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub guardrails: Option<StateItems>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub pending_threads: Option<StateItems>,
+    #[napi(ts_type = "Array<PersistentChatTimer | string>")]
+    pub timers: Option<Vec<Either<PersistentChatTimer, String>>>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub model_notes: Option<StateItems>,
+    #[napi(ts_type = "Array<string | PersistentChatStateItem>")]
+    pub notes: Option<StateItems>,
+}
+
+/// Parameters of `rebuildPersistentChatContinuitySummary`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ContinuitySummaryParams {
+    /// Log entries, oldest first; wins over `logPath`.
+    #[napi(ts_type = "PersistentChatLogEntry[]")]
+    pub entries: Option<Vec<PersistentChatLogEntry>>,
+    /// The perpetual log (JSON Lines); its last 200 entries are read.
+    pub log_path: Option<String>,
+    /// The memory state; wins over `statePath`.
+    pub state: Option<PersistentChatMemoryState>,
+    /// The memory script's JSON file; a missing or empty file is an empty state.
+    pub state_path: Option<String>,
+    /// The backend session now in use: a failure from another session
+    /// happened before a reload and is not shown as the latest status.
+    pub current_session: Option<String>,
+    /// ISO-8601 or epoch milliseconds; default the current time.
+    #[napi(ts_type = "string | number")]
+    pub now: Option<Either<String, f64>>,
+    /// Default 6000; `Infinity` or `<= 0`: no cap.
+    pub max_chars: Option<f64>,
+}
+
+/// A value of `turnMetadata` given as an object.
+type MetadataField = Either4<String, f64, bool, Null>;
+
+/// Parameters of `buildPersistentChatInjectedPrompt`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct InjectedPromptParams {
+    /// The live message: last in the prompt, verbatim, never cut.
+    pub user_message: String,
+    /// `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session.
+    pub reload: bool,
+    /// The backend session the prompt goes to. On a continuous turn that
+    /// backend already holds the log up to its own newest entry (its turns,
+    /// its reload's excerpt, what earlier prompts injected), so only entries
+    /// appended after that one are injected, at most `continuousEntries`:
+    /// another channel's, another backend session's, an outside writer's, or
+    /// ones without a `session`. Without it, or when no entry has this
+    /// `session`, the newest entries are injected. A reload ignores it: the
+    /// new backend holds none of the log.
+    pub current_session: Option<String>,
+    /// Shown first: a string as is, or a `key: value` line for each of the
+    /// object's own enumerable string keys, in `Object.keys` order.
+    #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]
+    pub turn_metadata: Option<Either<String, HashMap<String, MetadataField>>>,
+    /// `continuity-summary.txt` (reload only); an old-format transcript block is stripped.
+    pub continuity_summary: Option<String>,
+    /// Log entries, oldest first; wins over `logPath`.
+    #[napi(ts_type = "PersistentChatLogEntry[]")]
+    pub log_entries: Option<Vec<PersistentChatLogEntry>>,
+    /// The perpetual log (JSON Lines); only its end is read.
+    pub log_path: Option<String>,
+    /// Entries on a continuous session: default 2, clamped to 0..2.
+    pub continuous_entries: Option<f64>,
+    /// Entries on a reload: default 25.
+    pub reload_entries: Option<f64>,
+    /// Cap on the prompt's length: the oldest entries go first, then the
+    /// summary shrinks; metadata and the live turn stay whole. Default: no cap.
+    pub max_chars: Option<f64>,
+}
