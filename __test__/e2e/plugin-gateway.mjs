@@ -1,0 +1,197 @@
+// One gateway process for the plugin's end-to-end specs, on the real OpenClaw 2026.7 dist
+// (Node >= 22): the real plugin loader loads this package (as an OpenClaw plugin) and the
+// fake-acpx fixture; turns go through the real dispatch (`dispatchInboundMessageWithDispatcher`),
+// the real hook runner and the real ACP session manager, to the fixture's fake backend.
+// No model, no network.
+//
+//   node plugin-gateway.mjs <job.json>
+//
+// job: { openclawDir, workspaceDir, pluginDirs: [..], pluginConfig, steps: [...] }
+// steps, run in order in this one process (a new process is a gateway restart: OpenClaw's
+// ACP runtime handles live in the process):
+//   { op: "create", sessionKey, acp?: boolean }   a session row (+ an ACP session)
+//   { op: "turn", sessionKey, text }              one inbound webchat message
+//   { op: "turn", sessionKey, texts: [..] }       several, all at once
+//   { op: "reset", sessionKey }                   /new, as the gateway's sessions.reset runs it
+//   { op: "gatewayStart" }                        runs the gateway_start hooks
+//   { op: "transcript", sessionKey }              the session's transcript messages
+// Writes { plugins, steps: [<result per step>], logs: [<plugin logger lines>] } to job.outFile
+// (OpenClaw's own logging goes to stdout).
+//
+// The session store caches what it read in a process, so a session created here is only
+// seen by a later process: create sessions in a process of their own.
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+const dist = path.join(job.openclawDir, "dist");
+const importDist = (rel) => import(pathToFileURL(path.join(dist, rel)).href);
+
+/** The chunk exporting `loadOpenClawPlugins` (`i`): chunk names are content hashes. */
+function findLoaderChunk() {
+  const name = fs
+    .readdirSync(dist)
+    .filter((n) => /^loader-.*\.js$/.test(n))
+    .find((n) => fs.readFileSync(path.join(dist, n), "utf8").includes("\nfunction loadOpenClawPlugins("));
+  if (!name) throw new Error(`no loader chunk with loadOpenClawPlugins in ${dist}`);
+  return name;
+}
+
+const logs = [];
+const logger = {
+  info: (msg) => logs.push({ level: "info", msg: String(msg) }),
+  warn: (msg) => logs.push({ level: "warn", msg: String(msg) }),
+  error: (msg) => logs.push({ level: "error", msg: String(msg) }),
+  debug: () => {},
+};
+
+const cfg = {
+  plugins: {
+    enabled: true,
+    // Only these: skips loading the bundled plugins (~3 s a process).
+    allow: job.pluginIds,
+    load: { paths: job.pluginDirs },
+    entries: Object.fromEntries(
+      job.pluginIds.map((id) => [id, { enabled: true, ...(id === "openclaw-context-native" ? { config: job.pluginConfig ?? {} } : {}) }]),
+    ),
+  },
+  acp: { enabled: true, backend: "fake", dispatch: { enabled: true }, allowedAgents: ["codex"] },
+  agents: { defaults: { workspace: job.workspaceDir, skipBootstrap: true } },
+  commands: { text: true },
+};
+
+// The same config as the gateway's config file: code paths such as /new's session reset
+// read the runtime config (getRuntimeConfig), not the one passed down a call.
+const configPath = path.join(process.env.OPENCLAW_STATE_DIR, "openclaw.json");
+fs.mkdirSync(path.dirname(configPath), { recursive: true });
+fs.writeFileSync(configPath, `${JSON.stringify(cfg, null, 2)}\n`);
+process.env.OPENCLAW_CONFIG_PATH = configPath;
+
+const { i: loadOpenClawPlugins } = await importDist(findLoaderChunk());
+const registry = loadOpenClawPlugins({ config: cfg, workspaceDir: job.workspaceDir, cache: false, logger });
+const pluginStatus = registry.plugins
+  .filter((p) => job.pluginIds.includes(p.id))
+  .map((p) => ({ id: p.id, status: p.status, error: p.error }));
+
+const replyRuntime = await importDist("plugin-sdk/reply-runtime.js");
+const sessionStore = await importDist("plugin-sdk/session-store-runtime.js");
+const acpRuntime = await importDist("plugin-sdk/acp-runtime.js");
+
+let messageCounter = 0;
+
+async function create(step) {
+  const sessionId = `oc-${step.sessionKey.replace(/[^a-z0-9]+/gi, "-")}`;
+  const now = Date.now();
+  await sessionStore.upsertSessionEntry({
+    agentId: step.sessionKey.split(":")[1] ?? "main",
+    sessionKey: step.sessionKey,
+    entry: { sessionId, updatedAt: now, sessionStartedAt: now, lifecycleRevision: randomUUID() },
+  });
+  if (step.acp !== false) {
+    await acpRuntime.getAcpSessionManager().initializeSession({
+      cfg,
+      sessionKey: step.sessionKey,
+      agent: "codex",
+      mode: "persistent",
+      backendId: "fake",
+    });
+  }
+  return { sessionId };
+}
+
+async function turn(step) {
+  if (step.texts) return { turns: await Promise.all(step.texts.map((text) => turn({ ...step, texts: undefined, text }))) };
+  messageCounter += 1;
+  const delivered = [];
+  const sid = `msg-${process.pid}-${messageCounter}`;
+  const result = await replyRuntime.dispatchInboundMessageWithDispatcher({
+    ctx: {
+      Body: step.text,
+      BodyForAgent: step.text,
+      RawBody: step.text,
+      CommandBody: step.text,
+      Provider: "webchat",
+      Surface: "webchat",
+      ChatType: "direct",
+      SessionKey: step.sessionKey,
+      From: "webchat:dana",
+      To: "webchat:gateway",
+      SenderId: "dana",
+      SenderName: "Dana",
+      MessageSid: sid,
+      CommandAuthorized: step.commandAuthorized ?? true,
+    },
+    cfg,
+    dispatcherOptions: {
+      deliver: async (payload, info) => {
+        delivered.push({ kind: info?.kind, text: payload.text, isError: payload.isError === true });
+      },
+    },
+  });
+  return { delivered, queuedFinal: result?.queuedFinal };
+}
+
+/** The user and assistant messages of the agent's transcript (SQLite in 2026.7), in order. */
+async function transcript(step) {
+  const { DatabaseSync } = await import("node:sqlite");
+  const agentId = step.sessionKey.split(":")[1] ?? "main";
+  const file = path.join(process.env.OPENCLAW_STATE_DIR, "agents", agentId, "agent", "openclaw-agent.sqlite");
+  if (!fs.existsSync(file)) return { messages: [] };
+  const db = new DatabaseSync(file, { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT session_id, seq, event_json FROM transcript_events ORDER BY created_at, seq").all();
+    const messages = [];
+    for (const row of rows) {
+      const message = JSON.parse(row.event_json).message;
+      if (!message) continue;
+      const text =
+        typeof message.content === "string"
+          ? message.content
+          : (message.content ?? []).filter((part) => part?.type === "text").map((part) => part.text).join("\n");
+      messages.push({ sessionId: row.session_id, role: message.role, text });
+    }
+    return { messages };
+  } finally {
+    db.close();
+  }
+}
+
+async function gatewayStart() {
+  const { t: getGlobalHookRunner } = await importDist(
+    fs.readdirSync(dist).find((n) => /^hook-runner-global-.*\.js$/.test(n)),
+  );
+  const runner = getGlobalHookRunner();
+  await runner?.runGatewayStart?.({ port: 0 }, { port: 0 });
+  return { ran: Boolean(runner?.runGatewayStart) };
+}
+
+/**
+ * `/new` as the gateway performs it (`sessions.reset`, also what an ACP-bound thread's
+ * `/new` runs): the session row gets a new id and the ACP session a fresh backend session.
+ * (A `/new` typed into a webchat message addressed straight to the ACP session key rotates
+ * the row twice in this release and loses its ACP metadata: not what a bound chat does.)
+ */
+async function reset(step) {
+  const name = fs.readdirSync(dist).find((n) => /^session-reset-service-.*\.js$/.test(n));
+  const { c: performGatewaySessionReset } = await importDist(name);
+  const result = await performGatewaySessionReset({ key: step.sessionKey, reason: step.reason ?? "new", commandSource: "e2e" });
+  return { ok: result.ok, error: result.error?.message };
+}
+
+const ops = { create, turn, reset, transcript, gatewayStart };
+const results = [];
+for (const step of job.steps) {
+  const op = ops[step.op];
+  if (!op) throw new Error(`unknown step ${JSON.stringify(step)}`);
+  try {
+    results.push(await op(step));
+  } catch (error) {
+    results.push({ error: String(error?.stack ?? error) });
+  }
+}
+// Let fire-and-forget hook work and appends settle before the process reports.
+await new Promise((resolve) => setTimeout(resolve, 50));
+fs.writeFileSync(job.outFile, `${JSON.stringify({ plugins: pluginStatus, steps: results, logs })}\n`);
+process.exit(0);
