@@ -1,0 +1,129 @@
+// The plugin's settings: `plugins.entries["openclaw-context-native"].config` in the gateway's
+// config, validated by the `configSchema` of openclaw.plugin.json when OpenClaw loads the
+// config. The checks here repeat the schema's, so a config that skipped validation still
+// fails at start-up with a message naming the setting, never halfway through a turn.
+import path from "node:path";
+
+export const PLUGIN_ID = "openclaw-context-native";
+
+/** Turn-metadata fields and where each comes from in OpenClaw's inbound context. */
+export const TURN_METADATA_FIELDS = {
+  channel: (ctx) => ctx.OriginatingChannel ?? ctx.Surface ?? ctx.Provider,
+  sender: (ctx) => ctx.SenderName ?? ctx.SenderUsername ?? ctx.SenderId,
+  senderId: (ctx) => ctx.SenderId,
+  chatType: (ctx) => ctx.ChatType,
+  messageId: (ctx) => ctx.MessageSidFull ?? ctx.MessageSid,
+  time: (_ctx, turn) => turn.startedAt,
+};
+
+const DEFAULTS = {
+  reloadEntries: 25,
+  continuousEntries: 2,
+  summaryMaxChars: 6000,
+  turnMetadata: ["channel", "sender", "time"],
+};
+
+const KNOWN = new Set([
+  "stateDir",
+  "sessionStateDirs",
+  "agents",
+  "sessionKeys",
+  "reloadEntries",
+  "continuousEntries",
+  "promptMaxChars",
+  "summaryMaxChars",
+  "turnMetadata",
+]);
+
+class ConfigError extends Error {
+  constructor(key, expected) {
+    super(`${PLUGIN_ID}: config.${key} must be ${expected}`);
+    this.name = "ConfigError";
+  }
+}
+
+function integer(raw, key, min, max) {
+  const value = raw[key];
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(key, `an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function stringList(raw, key) {
+  const value = raw[key];
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string" && item.length > 0)) {
+    throw new ConfigError(key, "an array of non-empty strings");
+  }
+  return value;
+}
+
+function absolutePath(value, key) {
+  if (typeof value !== "string" || value.length === 0) throw new ConfigError(key, "a non-empty path");
+  return path.resolve(value);
+}
+
+/**
+ * The settings with their defaults.
+ *
+ * @param {unknown} raw `api.pluginConfig`
+ * @param {string} openclawStateDir OpenClaw's state folder (the default lives under it)
+ */
+export function resolveConfig(raw, openclawStateDir) {
+  const config = raw ?? {};
+  if (typeof config !== "object" || Array.isArray(config)) throw new ConfigError("", "an object");
+  for (const key of Object.keys(config)) {
+    if (!KNOWN.has(key)) throw new ConfigError(key, `one of: ${[...KNOWN].join(", ")} (unknown setting)`);
+  }
+
+  const sessionStateDirs = new Map();
+  if (config.sessionStateDirs !== undefined) {
+    const dirs = config.sessionStateDirs;
+    if (typeof dirs !== "object" || dirs === null || Array.isArray(dirs)) {
+      throw new ConfigError("sessionStateDirs", "an object mapping session keys to folders");
+    }
+    for (const [key, dir] of Object.entries(dirs)) {
+      sessionStateDirs.set(key, absolutePath(dir, `sessionStateDirs[${JSON.stringify(key)}]`));
+    }
+  }
+
+  const turnMetadata = stringList(config, "turnMetadata") ?? DEFAULTS.turnMetadata;
+  for (const field of turnMetadata) {
+    if (!Object.hasOwn(TURN_METADATA_FIELDS, field)) {
+      throw new ConfigError("turnMetadata", `a list of: ${Object.keys(TURN_METADATA_FIELDS).join(", ")}`);
+    }
+  }
+
+  return {
+    stateDir:
+      config.stateDir === undefined
+        ? path.join(openclawStateDir, PLUGIN_ID)
+        : absolutePath(config.stateDir, "stateDir"),
+    sessionStateDirs,
+    agents: stringList(config, "agents"),
+    sessionKeys: stringList(config, "sessionKeys"),
+    reloadEntries: integer(config, "reloadEntries", 1, 500) ?? DEFAULTS.reloadEntries,
+    continuousEntries: integer(config, "continuousEntries", 0, 2) ?? DEFAULTS.continuousEntries,
+    promptMaxChars: integer(config, "promptMaxChars", 1, Number.MAX_SAFE_INTEGER),
+    summaryMaxChars: integer(config, "summaryMaxChars", 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.summaryMaxChars,
+    turnMetadata,
+  };
+}
+
+/** A `sessionKeys` pattern: the exact key, or a prefix when it ends with `*`. */
+function keyMatches(pattern, sessionKey) {
+  return pattern.endsWith("*") ? sessionKey.startsWith(pattern.slice(0, -1)) : pattern === sessionKey;
+}
+
+/**
+ * Whether the plugin handles this ACP session: with neither `agents` nor `sessionKeys` set,
+ * every ACP session; else those whose ACP agent (as in `acp.allowedAgents`) is listed or
+ * whose session key matches.
+ */
+export function appliesTo(config, { sessionKey, agent }) {
+  if (!config.agents && !config.sessionKeys) return true;
+  if (config.agents && agent && config.agents.includes(agent)) return true;
+  return Boolean(config.sessionKeys?.some((pattern) => keyMatches(pattern, sessionKey)));
+}

@@ -1,0 +1,20 @@
+// The addon, loaded from this package (the plugin is ESM, the addon's loader CommonJS).
+// The plugin calls only the Promise variants: their file I/O and work run on the libuv
+// thread pool, so a slow disk never stalls the gateway's other chats.
+import { createRequire } from "node:module";
+
+const native = createRequire(import.meta.url)("../index.js");
+
+/** The log's last `limit` entries, oldest first; a log not written yet is empty. */
+export async function readLogEntries(logPath, limit) {
+  try {
+    return await native.readPersistentChatLogEntriesAsync(logPath, limit);
+  } catch (error) {
+    if (error?.code === "ENOENT") return [];
+    throw error;
+  }
+}
+
+export const rebuildContinuitySummary = (params) => native.rebuildPersistentChatContinuitySummaryAsync(params);
+
+export const buildInjectedPromptReport = (params) => native.buildPersistentChatInjectedPromptReportAsync(params);

@@ -1,0 +1,225 @@
+// One ACP-dispatched turn of a persistent chat, end to end.
+//
+// OpenClaw runs `reply_dispatch` handlers in priority order until one claims the turn; acpx
+// claims at priority 0 and sends the turn through the public `tryDispatchAcpReplyHook`. This
+// plugin claims first (priority 100) and sends it through the same function, with the
+// injected prompt as the text the backend gets (`BodyForAgent`, the first field OpenClaw's
+// ACP dispatch reads the prompt from). Then acpx never sees the turn.
+//
+// The rules that keep a user's turn safe:
+// - Before the turn is dispatched, any failure of the plugin's own work (state folder, log,
+//   backend status, prompt) logs one line and the plain message is dispatched instead.
+// - Once OpenClaw got the turn, the plugin claims it whatever happens next: a second
+//   dispatch would send the turn twice. A failure to record it afterwards is logged.
+// - If the dispatch itself fails before OpenClaw got anywhere, the plugin declines the turn
+//   and acpx, next in line, dispatches the original message as it would without the plugin.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+
+import { PLUGIN_ID, TURN_METADATA_FIELDS, appliesTo } from "./config.mjs";
+import { createKeyedQueue } from "./keyed-queue.mjs";
+import { buildInjectedPromptReport, readLogEntries, rebuildContinuitySummary } from "./native.mjs";
+import { appendLogEntries, sessionFiles, writeFileAtomic } from "./state-files.mjs";
+import { createTranscriptFix } from "./transcript-fix.mjs";
+import { createTurnCapture } from "./turn-capture.mjs";
+
+/** Entries read from the log per turn: enough to find the current backend session in it. */
+const MIN_LOG_WINDOW = 50;
+
+/** The text OpenClaw would send the backend: its own order of context fields. */
+function liveMessage(ctx) {
+  for (const key of ["BodyForAgent", "BodyForCommands", "CommandBody", "RawBody", "Body"]) {
+    const value = ctx?.[key];
+    if (typeof value === "string" && value.trim()) return value.trim();
+  }
+  return "";
+}
+
+/**
+ * A message OpenClaw may treat as a command (`/new`, `/acp …`, `/stop`, `!cmd`, aliases):
+ * left alone, so the command runs exactly as without the plugin and nothing waits on a turn.
+ */
+function looksLikeCommand(ctx) {
+  for (const key of ["BodyForCommands", "CommandBody", "RawBody", "Body"]) {
+    const value = ctx?.[key];
+    if (typeof value === "string") {
+      const text = value.trim();
+      return text.startsWith("/") || text.startsWith("!");
+    }
+  }
+  return false;
+}
+
+/** The backend session an ACP identity names: the id OpenClaw resumes (agent's first). */
+export function backendSessionOf(identity) {
+  return identity?.agentSessionId || identity?.acpxSessionId || undefined;
+}
+
+const describe = (error) => {
+  const code = error?.code ? `${error.code}: ` : "";
+  return `${code}${String(error?.message ?? error).split("\n")[0]}`;
+};
+
+function turnMetadata(config, ctx, turn) {
+  const fields = {};
+  for (const field of config.turnMetadata) {
+    const value = TURN_METADATA_FIELDS[field](ctx, turn);
+    if (value !== undefined && value !== null && String(value).trim()) fields[field] = String(value);
+  }
+  return Object.keys(fields).length > 0 ? fields : undefined;
+}
+
+/**
+ * @param {object} deps
+ * @param {object} deps.config   resolveConfig()'s settings
+ * @param {object} deps.acp      `openclaw/plugin-sdk/acp-runtime`
+ * @param {object} deps.logger   the plugin API's logger
+ */
+export function createPersistentChat({ config, acp, logger }) {
+  const queue = createKeyedQueue();
+  const transcript = createTranscriptFix();
+  /** session key -> the capture of its turn in flight, for replies routed past the dispatcher */
+  const inFlight = new Map();
+
+  /** Reads the log, tells a reload from a continuous turn, builds and saves the prompt. */
+  async function prepare({ cfg, sessionKey, files, live, ctx, turn }) {
+    await fs.mkdir(files.dir, { recursive: true });
+    // Ensures OpenClaw's runtime handle first: after a gateway restart that is the resume,
+    // and a failed resume shows up here as a new backend session, before the prompt is built.
+    const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey });
+    const currentSession = backendSessionOf(status?.identity);
+    const entries = await readLogEntries(files.log, Math.max(config.reloadEntries, MIN_LOG_WINDOW));
+    // What the backend holds decides: a session that has no entry in the log is new to it
+    // (first turn, failed resume, /new, reset, backend restarted without resume).
+    const reload = !currentSession || !entries.some((entry) => entry.session === currentSession);
+    let continuitySummary;
+    if (reload) {
+      continuitySummary = await rebuildContinuitySummary({
+        entries,
+        statePath: files.memoryState,
+        ...(currentSession ? { currentSession } : {}),
+        maxChars: config.summaryMaxChars,
+      });
+      await writeFileAtomic(files.summary, continuitySummary);
+    }
+    const report = await buildInjectedPromptReport({
+      userMessage: live,
+      reload,
+      ...(currentSession ? { currentSession } : {}),
+      turnMetadata: turnMetadata(config, ctx, turn),
+      ...(continuitySummary !== undefined ? { continuitySummary } : {}),
+      logEntries: entries,
+      continuousEntries: config.continuousEntries,
+      reloadEntries: config.reloadEntries,
+      ...(config.promptMaxChars ? { maxChars: config.promptMaxChars } : {}),
+    });
+    await writeFileAtomic(files.lastPrompt, report.prompt);
+    return { prompt: report.prompt, report, reload, currentSession };
+  }
+
+  /** Appends the user message and the reply, tagged with the backend session that has them. */
+  async function record({ cfg, sessionKey, files, live, turn, prepared, capture }) {
+    let session;
+    try {
+      session = backendSessionOf(acp.readAcpSessionEntry({ cfg, sessionKey })?.acp?.identity);
+    } catch {
+      // The pre-turn identity below is the next best answer.
+    }
+    session ??= prepared?.currentSession;
+    await fs.mkdir(files.dir, { recursive: true });
+    await appendLogEntries(files.log, [
+      { ts: turn.startedAt, role: "user", text: live, session, id: `${turn.id}:user` },
+      {
+        ts: new Date().toISOString(),
+        role: "assistant",
+        text: capture.replyText || "(no reply text)",
+        session,
+        status: capture.status ?? "unknown",
+        id: `${turn.id}:assistant`,
+      },
+    ]);
+  }
+
+  async function runTurn({ event, ctx, sessionKey, live }) {
+    const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() };
+    const files = sessionFiles(config, sessionKey);
+    const problems = [];
+
+    let prepared;
+    try {
+      prepared = await prepare({ cfg: ctx.cfg, sessionKey, files, live, ctx: event.ctx, turn });
+    } catch (error) {
+      problems.push(`prompt not built, sent the plain message (${describe(error)})`);
+    }
+
+    const capture = createTurnCapture();
+    const dispatchEvent = prepared ? { ...event, ctx: { ...event.ctx, BodyForAgent: prepared.prompt } } : event;
+    const untrack = prepared ? transcript.expect(prepared.prompt, live) : () => {};
+    const routed = Boolean(event.shouldRouteToOriginating && event.originatingChannel && event.originatingTo);
+    const routedKeys = routed ? [...new Set([sessionKey, event.sessionKey, event.ctx?.SessionKey].filter(Boolean))] : [];
+    for (const key of routedKeys) inFlight.set(key, capture);
+
+    let result;
+    try {
+      result = await acp.tryDispatchAcpReplyHook(dispatchEvent, capture.wrapContext(ctx));
+    } catch (error) {
+      if (!capture.reachedDispatch) {
+        logger.warn(`${PLUGIN_ID}: ${sessionKey}: dispatch failed before the turn started, left to acpx (${describe(error)})`);
+        return undefined;
+      }
+      problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${describe(error)})`);
+      result = { handled: true, queuedFinal: false, counts: ctx.dispatcher?.getQueuedCounts?.() ?? { tool: 0, block: 0, final: 0 } };
+    } finally {
+      untrack();
+      for (const key of routedKeys) if (inFlight.get(key) === capture) inFlight.delete(key);
+    }
+
+    if (result?.handled) {
+      try {
+        await record({ cfg: ctx.cfg, sessionKey, files, live, turn, prepared, capture });
+      } catch (error) {
+        problems.push(`turn not written to ${files.log} (${describe(error)})`);
+      }
+      if (prepared && problems.length === 0) {
+        const { report, reload, currentSession } = prepared;
+        const line =
+          `${PLUGIN_ID}: ${sessionKey}: ${reload ? "reload" : "continuous"} turn to backend session ` +
+          `${currentSession ?? "(new)"}: ${report.entriesInjected} entries, ${report.chars} chars`;
+        if (reload) logger.info(line);
+        else logger.debug?.(line);
+      }
+    }
+    if (problems.length > 0) logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join("; ")}`);
+    return result;
+  }
+
+  return {
+    /** The `reply_dispatch` handler. */
+    async onReplyDispatch(event, ctx) {
+      if (!event?.sessionKey || !event.ctx || event.sendPolicy === "deny" || looksLikeCommand(event.ctx)) return undefined;
+      let resolution;
+      try {
+        resolution = acp.getAcpSessionManager().resolveSession({ cfg: ctx.cfg, sessionKey: event.sessionKey });
+      } catch {
+        return undefined;
+      }
+      // Not an ACP session, or one OpenClaw reports as stale: nothing to add.
+      if (resolution?.kind !== "ready") return undefined;
+      const sessionKey = resolution.sessionKey ?? event.sessionKey;
+      if (!appliesTo(config, { sessionKey, agent: resolution.meta?.agent })) return undefined;
+      const live = liveMessage(event.ctx);
+      if (!live) return undefined;
+      return queue.run(sessionKey, () => runTurn({ event, ctx, sessionKey, live }));
+    },
+
+    /** The `before_message_write` handler. */
+    onBeforeMessageWrite: transcript.onBeforeMessageWrite,
+
+    /** The `reply_payload_sending` handler: observes routed replies, changes nothing. */
+    onReplyPayloadSending(event) {
+      const capture = event?.sessionKey ? inFlight.get(event.sessionKey) : undefined;
+      if (capture && (event.kind === "block" || event.kind === "final")) capture.keepRouted(event.kind, event.payload);
+      return undefined;
+    },
+  };
+}
