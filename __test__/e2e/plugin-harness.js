@@ -130,8 +130,9 @@ function parsePrompt(text) {
   const marker = head.indexOf('## Recent Perpetual Log Excerpt\n')
   if (marker >= 0) {
     for (const line of head.slice(marker).split('\n').slice(1)) {
-      const match = /^\d+\. \[([^\]]*)\] (\w+): (.*)$/.exec(line)
-      if (match) excerpt.push({ ts: match[1], role: match[2], text: match[3] })
+      // `N. [ts] role: text`, or `role (STATUS)` for a failed turn's reply.
+      const match = /^\d+\. \[([^\]]*)\] (\w+)(?: \(([^)]*)\))?: (.*)$/.exec(line)
+      if (match) excerpt.push({ ts: match[1], role: match[2], status: match[3], text: match[4] })
     }
   }
   const summaryAt = head.indexOf('## Rolling Continuity Summary\n')
