@@ -50,7 +50,7 @@ const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
  * loader, runs `steps` in order, exits. Returns the driver's results and the lines this
  * plugin logged (its `api.logger` writes through OpenClaw's logger to stdout).
  */
-function runGateway(world, steps, { pluginConfig = {}, failResume = false } = {}) {
+function runGateway(world, steps, { pluginConfig = {}, failResume = false, pluginDirs = [ROOT, FAKE_ACPX] } = {}) {
   world.processes += 1
   const n = world.processes
   const jobFile = path.join(world.dir, `job-${n}.json`)
@@ -60,7 +60,7 @@ function runGateway(world, steps, { pluginConfig = {}, failResume = false } = {}
     JSON.stringify({
       openclawDir: OPENCLAW_DIR,
       workspaceDir: world.workspaceDir,
-      pluginDirs: [ROOT, FAKE_ACPX],
+      pluginDirs,
       pluginIds: [PLUGIN_ID, 'fake-acpx'],
       pluginConfig,
       outFile,
@@ -148,6 +148,7 @@ function entryOfExcerptLine(log, line) {
 
 module.exports = {
   BOOTSTRAP,
+  FAKE_ACPX,
   PLUGIN_ID,
   ROOT,
   backendTurns,
