@@ -2,6 +2,7 @@
 // patch of OpenClaw's dist. See README, "Persistent chat without patching".
 import * as acp from "openclaw/plugin-sdk/acp-runtime";
 
+import { reportCompactionStatus } from "./compaction-status.mjs";
 import { PLUGIN_ID, resolveConfig } from "./config.mjs";
 import { createPersistentChat } from "./persistent-chat.mjs";
 
@@ -33,6 +34,10 @@ export default {
     api.on("reply_dispatch", chat.onReplyDispatch, { priority: REPLY_DISPATCH_PRIORITY });
     api.on("before_message_write", chat.onBeforeMessageWrite, { priority: REPLY_DISPATCH_PRIORITY });
     api.on("reply_payload_sending", chat.onReplyPayloadSending);
+    // Not awaited: the check runs in a worker and start-up does not wait for its answer.
+    api.on("gateway_start", () => {
+      reportCompactionStatus(api.logger, PLUGIN_ID);
+    });
 
     const warning = hookTimeoutWarning(api.config);
     if (warning) api.logger.warn(warning);

@@ -14,6 +14,7 @@
 //   { op: "turn", sessionKey, texts: [..] }       several, all at once
 //   { op: "reset", sessionKey }                   /new, as the gateway's sessions.reset runs it
 //   { op: "gatewayStart" }                        runs the gateway_start hooks
+//   { op: "waitForLine", text, timeoutMs? }       waits for a logged line containing text
 //   { op: "transcript", sessionKey }              the session's transcript messages
 // Writes { plugins, steps: [<result per step>], logs: [<plugin logger lines>] } to job.outFile
 // (OpenClaw's own logging goes to stdout).
@@ -39,12 +40,21 @@ function findLoaderChunk() {
   return name;
 }
 
+// Every line this process writes to stdout, where OpenClaw's logger prints (plugins' lines
+// included), so a step can wait for one.
+const stdoutLines = [];
+const writeStdout = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  stdoutLines.push(...String(chunk).replace(/\x1b\[[0-9;]*m/g, "").split("\n"));
+  return writeStdout(chunk, ...rest);
+};
+
 const logs = [];
 const logger = {
   info: (msg) => logs.push({ level: "info", msg: String(msg) }),
   warn: (msg) => logs.push({ level: "warn", msg: String(msg) }),
   error: (msg) => logs.push({ level: "error", msg: String(msg) }),
-  debug: () => {},
+  debug: (msg) => logs.push({ level: "debug", msg: String(msg) }),
 };
 
 const cfg = {
@@ -158,13 +168,11 @@ async function transcript(step) {
   }
 }
 
+/** What the gateway runs once it listens: the plugins' gateway_start hooks. */
 async function gatewayStart() {
-  const { t: getGlobalHookRunner } = await importDist(
-    fs.readdirSync(dist).find((n) => /^hook-runner-global-.*\.js$/.test(n)),
-  );
-  const runner = getGlobalHookRunner();
-  await runner?.runGatewayStart?.({ port: 0 }, { port: 0 });
-  return { ran: Boolean(runner?.runGatewayStart) };
+  const { getGlobalHookRunner } = await importDist("plugin-sdk/plugin-runtime.js");
+  await getGlobalHookRunner().runGatewayStart({ port: 0 }, { port: 0 });
+  return {};
 }
 
 /**
@@ -180,7 +188,15 @@ async function reset(step) {
   return { ok: result.ok, error: result.error?.message };
 }
 
-const ops = { create, turn, reset, transcript, gatewayStart };
+/** Waits (up to timeoutMs) for a stdout line containing `text`; returns the lines that do. */
+async function waitForLine(step) {
+  const deadline = Date.now() + (step.timeoutMs ?? 30000);
+  const matching = () => [...stdoutLines, ...logs.map((l) => l.msg)].filter((line) => line.includes(step.text));
+  while (matching().length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  return { lines: matching() };
+}
+
+const ops = { create, turn, reset, transcript, gatewayStart, waitForLine };
 const results = [];
 for (const step of job.steps) {
   const op = ops[step.op];

@@ -40,7 +40,8 @@ function createWorld(name) {
 }
 
 function removeWorld(world) {
-  if (world && !process.env.OCCN_KEEP_E2E) fs.rmSync(world.dir, { recursive: true, force: true })
+  if (!world || process.env.OCCN_KEEP_E2E) return
+  for (const dir of [world.dir, ...(world.extraDirs ?? [])]) fs.rmSync(dir, { recursive: true, force: true })
 }
 
 const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
@@ -50,7 +51,11 @@ const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
  * loader, runs `steps` in order, exits. Returns the driver's results and the lines this
  * plugin logged (its `api.logger` writes through OpenClaw's logger to stdout).
  */
-function runGateway(world, steps, { pluginConfig = {}, failResume = false, pluginDirs = [ROOT, FAKE_ACPX] } = {}) {
+function runGateway(
+  world,
+  steps,
+  { pluginConfig = {}, failResume = false, pluginDirs = [ROOT, FAKE_ACPX], openclawDir = OPENCLAW_DIR, env = {} } = {},
+) {
   world.processes += 1
   const n = world.processes
   const jobFile = path.join(world.dir, `job-${n}.json`)
@@ -58,7 +63,7 @@ function runGateway(world, steps, { pluginConfig = {}, failResume = false, plugi
   fs.writeFileSync(
     jobFile,
     JSON.stringify({
-      openclawDir: OPENCLAW_DIR,
+      openclawDir,
       workspaceDir: world.workspaceDir,
       pluginDirs,
       pluginIds: [PLUGIN_ID, 'fake-acpx'],
@@ -80,6 +85,7 @@ function runGateway(world, steps, { pluginConfig = {}, failResume = false, plugi
       FAKE_ACP_RECORD: world.record,
       FAKE_ACP_FAIL_RESUME: world.failResumeFile,
       NO_COLOR: '1',
+      ...env,
     },
   })
   const stdout = stripAnsi(`${result.stdout}\n${result.stderr}`)
@@ -91,7 +97,7 @@ function runGateway(world, steps, { pluginConfig = {}, failResume = false, plugi
   for (const [i, step] of out.steps.entries()) {
     if (step.error) throw new Error(`gateway process ${n}, step ${i} (${JSON.stringify(steps[i])}): ${step.error}`)
   }
-  const pluginLines = stdout.split('\n').filter((line) => line.includes(`${PLUGIN_ID}:`))
+  const pluginLines = [...stdout.split('\n'), ...out.logs.map((l) => l.msg)].filter((line) => line.includes(`${PLUGIN_ID}:`))
   return { ...out, pluginLines, stdout }
 }
 
