@@ -91,6 +91,21 @@ test('`openclaw plugins install <folder>` installs it; `openclaw plugins inspect
   expect(report.plugin.configJsonSchema).toEqual(schema)
 })
 
+test("a wrong setting is refused by OpenClaw's config validation, with its name", () => {
+  const configPath = path.join(world.stateDir, 'openclaw.json')
+  const config = JSON.parse(fs.readFileSync(configPath, 'utf8'))
+  config.plugins.entries[PLUGIN_ID].config = { reloadEntries: 0, turnMetadata: ['channel', 'mood'], stateDirectory: '/tmp' }
+  fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
+  const validate = openclaw(['config', 'validate'])
+  const output = validate.stdout + validate.stderr
+  expect(validate.code).not.toBe(0)
+  expect(output).toContain(`plugins.entries.${PLUGIN_ID}.config`)
+  expect(output).toMatch(/reloadEntries/)
+  expect(output).toMatch(/stateDirectory/)
+  delete config.plugins.entries[PLUGIN_ID].config
+  fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
+})
+
 test('the installed copy runs a persistent-chat turn (found by OpenClaw, not by a load path)', () => {
   runGateway(world, [{ op: 'create', sessionKey: CHAT }], { pluginDirs: [FAKE_ACPX] })
   const run = runGateway(world, [{ op: 'turn', sessionKey: CHAT, text: 'Hello from an installed plugin' }], {
