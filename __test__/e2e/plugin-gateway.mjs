@@ -30,14 +30,18 @@ const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const dist = path.join(job.openclawDir, "dist");
 const importDist = (rel) => import(pathToFileURL(path.join(dist, rel)).href);
 
-/** The chunk exporting `loadOpenClawPlugins` (`i`): chunk names are content hashes. */
-function findLoaderChunk() {
-  const name = fs
-    .readdirSync(dist)
-    .filter((n) => /^loader-.*\.js$/.test(n))
-    .find((n) => fs.readFileSync(path.join(dist, n), "utf8").includes("\nfunction loadOpenClawPlugins("));
-  if (!name) throw new Error(`no loader chunk with loadOpenClawPlugins in ${dist}`);
-  return name;
+/**
+ * A function of the dist that no public module exports, by its name: chunk names are
+ * content hashes and export names are letters, both different in every release.
+ */
+async function distFunction(chunkPrefix, name) {
+  const marker = new RegExp(`\n(async )?function ${name}\\(`);
+  for (const file of fs.readdirSync(dist).filter((n) => n.startsWith(chunkPrefix) && /\.m?js$/.test(n)).sort()) {
+    if (!marker.test(fs.readFileSync(path.join(dist, file), "utf8"))) continue;
+    const found = Object.values(await importDist(file)).find((value) => typeof value === "function" && value.name === name);
+    if (found) return found;
+  }
+  throw new Error(`no dist/${chunkPrefix}* chunk exports ${name}`);
 }
 
 // Every line this process writes to stdout, where OpenClaw's logger prints (plugins' lines
@@ -79,7 +83,7 @@ fs.mkdirSync(path.dirname(configPath), { recursive: true });
 fs.writeFileSync(configPath, `${JSON.stringify(cfg, null, 2)}\n`);
 process.env.OPENCLAW_CONFIG_PATH = configPath;
 
-const { i: loadOpenClawPlugins } = await importDist(findLoaderChunk());
+const loadOpenClawPlugins = await distFunction("loader-", "loadOpenClawPlugins");
 const registry = loadOpenClawPlugins({ config: cfg, workspaceDir: job.workspaceDir, cache: false, logger });
 const pluginStatus = registry.plugins
   .filter((p) => job.pluginIds.includes(p.id))
@@ -182,8 +186,7 @@ async function gatewayStart() {
  * the row twice in this release and loses its ACP metadata: not what a bound chat does.)
  */
 async function reset(step) {
-  const name = fs.readdirSync(dist).find((n) => /^session-reset-service-.*\.js$/.test(n));
-  const { c: performGatewaySessionReset } = await importDist(name);
+  const performGatewaySessionReset = await distFunction("session-reset-service-", "performGatewaySessionReset");
   const result = await performGatewaySessionReset({ key: step.sessionKey, reason: step.reason ?? "new", commandSource: "e2e" });
   return { ok: result.ok, error: result.error?.message };
 }
