@@ -3,8 +3,8 @@
 // OpenClaw runs `reply_dispatch` handlers in priority order until one claims the turn; acpx
 // claims at priority 0 and sends the turn through the public `tryDispatchAcpReplyHook`. This
 // plugin claims first (priority 100) and sends it through the same function, with the
-// injected prompt as the text the backend gets (`BodyForAgent`, the first field OpenClaw's
-// ACP dispatch reads the prompt from). Then acpx never sees the turn.
+// injected prompt as the text for the agent (`BodyForAgent`, which OpenClaw's ACP dispatch
+// reads first in 2026.7; `agentText`, which it reads in 2026.9). Then acpx never sees the turn.
 //
 // The rules that keep a user's turn safe:
 // - Before the turn is dispatched, any failure of the plugin's own work (state folder, log,
@@ -26,9 +26,12 @@ import { createTurnCapture } from "./turn-capture.mjs";
 /** Entries read from the log per turn: enough to find the current backend session in it. */
 const MIN_LOG_WINDOW = 50;
 
-/** The text OpenClaw would send the backend: its own order of context fields. */
+/**
+ * The text OpenClaw would send the backend: its own order of context fields (`agentText` is
+ * the finalized context's field from 2026.8 on, `BodyForAgent` the one before).
+ */
 function liveMessage(ctx) {
-  for (const key of ["BodyForAgent", "BodyForCommands", "CommandBody", "RawBody", "Body"]) {
+  for (const key of ["agentText", "BodyForAgent", "BodyForCommands", "CommandBody", "RawBody", "Body"]) {
     const value = ctx?.[key];
     if (typeof value === "string" && value.trim()) return value.trim();
   }
@@ -48,6 +51,14 @@ function looksLikeCommand(ctx) {
     }
   }
   return false;
+}
+
+/**
+ * A copy of the inbound context whose text for the agent is the prompt. The hook's own
+ * context is left as it is: the next handler (acpx) must see the original turn.
+ */
+function withPrompt(ctx, prompt) {
+  return { ...ctx, BodyForAgent: prompt, ...(typeof ctx.agentText === "string" ? { agentText: prompt } : {}) };
 }
 
 /** The backend session an ACP identity names: the id OpenClaw resumes (agent's first). */
@@ -153,7 +164,7 @@ export function createPersistentChat({ config, acp, logger }) {
     }
 
     const capture = createTurnCapture();
-    const dispatchEvent = prepared ? { ...event, ctx: { ...event.ctx, BodyForAgent: prepared.prompt } } : event;
+    const dispatchEvent = prepared ? { ...event, ctx: withPrompt(event.ctx, prepared.prompt) } : event;
     const untrack = prepared ? transcript.expect(prepared.prompt, live) : () => {};
     const routed = Boolean(event.shouldRouteToOriginating && event.originatingChannel && event.originatingTo);
     const routedKeys = routed ? [...new Set([sessionKey, event.sessionKey, event.ctx?.SessionKey].filter(Boolean))] : [];
