@@ -3,15 +3,20 @@
 #   <cache>/node22/bin/node            Node 22 (the dist needs >= 22.22.3; it does not load on 20)
 #   <cache>/node24/bin/node            Node 24 (the jest suite also runs on it)
 #   <cache>/openclaw-2026.7/node_modules/openclaw
+#   <cache>/openclaw-2026.9/node_modules/openclaw   a second release (runs on Node 24), for the
+#                                                  plugin's end-to-end specs
 # Only the npm registry is used. Idempotent: finished steps are skipped.
 #
 # Usage: scripts/setup-oracle.sh            (cache: $ORACLE_DIR or <repo>/.cache/oracle)
-# Prints, on stdout, the lines  NODE22=<path>, NODE24=<path> and  OPENCLAW_DIR=<path>.
+# Prints, on stdout, the lines  NODE22=<path>, NODE24=<path>, OPENCLAW_DIR=<path> and
+# OPENCLAW_NEXT_DIR=<path> (the second release).
 set -euo pipefail
 
 NODE_VERSION="22.23.5"
 NODE24_VERSION="24.22.3"
 OPENCLAW_VERSION="2026.7.2-beta.4"
+# The newest 2026.x the plugin is tested on as well (its engines want Node >= 24.16).
+OPENCLAW_NEXT_VERSION="2026.9.6"
 
 script_dir="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd -- "$script_dir/.." && pwd)"
@@ -87,6 +92,27 @@ JSON
   [[ "$(installed_version)" == "$OPENCLAW_VERSION" ]] || { log "openclaw install did not produce $OPENCLAW_VERSION"; exit 1; }
 fi
 
+# --- the second release --------------------------------------------------------------
+next_root="$cache_dir/openclaw-2026.9"
+next_pkg="$next_root/node_modules/openclaw"
+if [[ "$(package_version "$node_bin" "$next_pkg")" == "$OPENCLAW_NEXT_VERSION" ]] && [[ -d "$next_pkg/dist" ]]; then
+  log "openclaw@$OPENCLAW_NEXT_VERSION already installed"
+else
+  log "installing openclaw@$OPENCLAW_NEXT_VERSION (~450 MB)"
+  mkdir -p "$next_root"
+  cat >"$next_root/package.json" <<JSON
+{
+  "name": "openclaw-oracle-next",
+  "private": true,
+  "description": "A second OpenClaw release for the plugin's end-to-end specs, installed by scripts/setup-oracle.sh"
+}
+JSON
+  rm -f "$next_root/package-lock.json"
+  (cd "$next_root" && PATH="$node24_dir/bin:$PATH" npm_scratch install \
+      "openclaw@$OPENCLAW_NEXT_VERSION" --save-exact --ignore-scripts) >&2
+  [[ "$(package_version "$node_bin" "$next_pkg")" == "$OPENCLAW_NEXT_VERSION" ]] || { log "openclaw install did not produce $OPENCLAW_NEXT_VERSION"; exit 1; }
+fi
+
 chunk="$(grep -l -F 'function capCompactionSummaryPreservingSuffix(' "$oc_pkg"/dist/*.js 2>/dev/null | head -n 1 || true)"
 [[ -n "$chunk" ]] || { log "no dist chunk holds capCompactionSummaryPreservingSuffix"; exit 1; }
 
@@ -94,3 +120,4 @@ log "ready"
 printf 'NODE22=%s\n' "$node_bin"
 printf 'NODE24=%s\n' "$node24_dir/bin/node"
 printf 'OPENCLAW_DIR=%s\n' "$oc_pkg"
+printf 'OPENCLAW_NEXT_DIR=%s\n' "$next_pkg"

@@ -77,7 +77,7 @@ if (process.env.SKIP_E2E === '1') {
   const env = { ...process.env }
   const readVars = (stdout) => {
     for (const line of stdout.split('\n')) {
-      const match = /^(NODE22|NODE24|OPENCLAW_DIR|RELEASES_DIR|OPENCLAW_OLD_DIR)=(.*)$/.exec(line.trim())
+      const match = /^(NODE22|NODE24|OPENCLAW_DIR|OPENCLAW_NEXT_DIR|RELEASES_DIR|OPENCLAW_OLD_DIR)=(.*)$/.exec(line.trim())
       if (match) env[match[1]] = match[2]
     }
   }

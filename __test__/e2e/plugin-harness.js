@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { NODE22, OPENCLAW_DIR } = process.env
+const { NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR } = process.env
 const ROOT = path.resolve(__dirname, '..', '..')
 const DRIVER = path.join(__dirname, 'plugin-gateway.mjs')
 const FAKE_ACPX = path.join(__dirname, 'fixtures', 'fake-acpx')
@@ -16,17 +16,61 @@ const LIVE_TURN = '--- LIVE TURN ---\n'
 const BOOTSTRAP = '--- BOOTSTRAP CONTEXT (already resolved) ---'
 
 function requireOracle() {
-  if (!NODE22 || !OPENCLAW_DIR) {
-    throw new Error('NODE22 and OPENCLAW_DIR must be set: run `npm test` (it runs scripts/setup-oracle.sh)')
+  if (!NODE22 || !NODE24 || !OPENCLAW_DIR || !OPENCLAW_NEXT_DIR) {
+    throw new Error('NODE22, NODE24, OPENCLAW_DIR and OPENCLAW_NEXT_DIR must be set: run `npm test` (it runs scripts/setup-oracle.sh)')
   }
 }
 
-/** A scratch OpenClaw home: state, config, the fake backend's record. */
-function createWorld(name) {
+const versionOf = (openclawDir) => (openclawDir ? JSON.parse(fs.readFileSync(path.join(openclawDir, 'package.json'), 'utf8')).version : '?')
+
+/**
+ * The OpenClaw releases the plugin is tested on: the seed's 2026.7.2-beta.4 (Node 22), which
+ * loads the plugin from this checkout as a load path, and 2026.9.6 (Node 24), which loads it
+ * from a packed copy (its loader snapshots a plugin's whole folder: here that would include
+ * cargo's target/).
+ */
+const RELEASES = [
+  { name: versionOf(OPENCLAW_DIR), node: NODE22, openclawDir: OPENCLAW_DIR, packed: false },
+  { name: versionOf(OPENCLAW_NEXT_DIR), node: NODE24, openclawDir: OPENCLAW_NEXT_DIR, packed: true },
+]
+
+/**
+ * The package as npm installs it, in `dir`: `npm pack` (scripts ignored: the addon is built
+ * already), unpacked, with the platform package in node_modules as npm puts it there from
+ * optionalDependencies. Returns the package folder.
+ */
+function packedPackage(dir) {
+  const binary = 'openclaw-context-native.linux-x64-gnu.node'
+  if (!fs.existsSync(path.join(ROOT, binary))) throw new Error(`${binary} is missing: run npm run build first`)
+  const run = (command, args, cwd) => {
+    const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 240000 })
+    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`)
+    return result.stdout
+  }
+  fs.mkdirSync(dir, { recursive: true })
+  const tarball = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], ROOT).trim().split('\n').pop()
+  run('tar', ['xzf', path.join(dir, tarball), '-C', dir], dir)
+  const packageDir = path.join(dir, 'package')
+  const platformDir = path.join(packageDir, 'node_modules', 'openclaw-context-native-linux-x64-gnu')
+  fs.mkdirSync(platformDir, { recursive: true })
+  fs.copyFileSync(path.join(ROOT, 'npm', 'linux-x64-gnu', 'package.json'), path.join(platformDir, 'package.json'))
+  fs.copyFileSync(path.join(ROOT, binary), path.join(platformDir, binary))
+  return packageDir
+}
+
+/** A scratch OpenClaw home on one release: state, config, the fake backend's record. */
+function createWorld(name, release = RELEASES[0]) {
   requireOracle()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `occn-plugin-${name}-`))
   const world = {
     dir,
+    release,
+    /** This package as the release loads it (packed on first use). */
+    get pluginDir() {
+      if (!release.packed) return ROOT
+      this.packedDir ??= packedPackage(path.join(dir, 'packed'))
+      return this.packedDir
+    },
     home: path.join(dir, 'home'),
     stateDir: path.join(dir, 'home', '.openclaw'),
     workspaceDir: path.join(dir, 'workspace'),
@@ -54,7 +98,7 @@ const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
 function runGateway(
   world,
   steps,
-  { pluginConfig = {}, failResume = false, pluginDirs = [ROOT, FAKE_ACPX], openclawDir = OPENCLAW_DIR, env = {} } = {},
+  { pluginConfig = {}, failResume = false, pluginDirs = [world.pluginDir, FAKE_ACPX], openclawDir = world.release.openclawDir, env = {} } = {},
 ) {
   world.processes += 1
   const n = world.processes
@@ -74,7 +118,7 @@ function runGateway(
   )
   if (failResume) fs.writeFileSync(world.failResumeFile, '')
   else fs.rmSync(world.failResumeFile, { force: true })
-  const result = spawnSync(NODE22, [DRIVER, jobFile], {
+  const result = spawnSync(world.release.node, [DRIVER, jobFile], {
     encoding: 'utf8',
     timeout: 240000,
     maxBuffer: 64 * 1024 * 1024,
@@ -155,11 +199,13 @@ function entryOfExcerptLine(log, line) {
 module.exports = {
   BOOTSTRAP,
   FAKE_ACPX,
+  RELEASES,
   PLUGIN_ID,
   ROOT,
   backendTurns,
   createWorld,
   entryOfExcerptLine,
+  packedPackage,
   parsePrompt,
   readLog,
   readRecord,

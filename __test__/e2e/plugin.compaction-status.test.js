@@ -1,18 +1,20 @@
 'use strict'
 // At gateway start the plugin says, in one line, when the running OpenClaw carries the buggy
 // compaction cap unpatched, and names the command that fixes it; it patches nothing. On the
-// real 2026.7.2-beta.4 (buggy), then on a hard-linked copy patched by `openclaw-context patch`.
+// real 2026.7.2-beta.4 (buggy), on a hard-linked copy patched by `openclaw-context patch`,
+// and on 2026.9.6 (fixed upstream).
 const { spawnSync } = require('node:child_process')
 const crypto = require('node:crypto')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { PLUGIN_ID, ROOT, createWorld, removeWorld, runGateway } = require('./plugin-harness')
+const { PLUGIN_ID, RELEASES, ROOT, createWorld, removeWorld, runGateway } = require('./plugin-harness')
 
 const { OPENCLAW_DIR } = process.env
 const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 
 let world
+let nextWorld
 
 const distDigest = (openclawDir) => {
   const hash = crypto.createHash('sha256')
@@ -22,9 +24,9 @@ const distDigest = (openclawDir) => {
 }
 
 /** The gateway starts; the status line (or the debug line that says there is nothing to say). */
-function startGateway(openclawDir) {
+function startGateway(openclawDir, on = world) {
   const run = runGateway(
-    world,
+    on,
     [{ op: 'gatewayStart' }, { op: 'waitForLine', text: `${PLUGIN_ID}: ` }],
     { openclawDir, env: { OPENCLAW_LOG_LEVEL: 'debug' } },
   )
@@ -35,7 +37,10 @@ beforeAll(() => {
   world = createWorld('compaction-status')
 })
 
-afterAll(() => removeWorld(world))
+afterAll(() => {
+  removeWorld(world)
+  removeWorld(nextWorld)
+})
 
 test('an unpatched 2026.7 gateway: one line naming `openclaw-context patch`, and the dist is left as it was', () => {
   const before = distDigest(OPENCLAW_DIR)
@@ -64,4 +69,10 @@ test('after `openclaw-context patch`: nothing to say (a debug line only)', () =>
 
   const lines = startGateway(openclawDir)
   expect(lines).toEqual([`${PLUGIN_ID}: compaction cap patched (openclaw 2026.7.2-beta.4)`])
+})
+
+test('2026.9.6, where upstream fixed the cap: nothing to say', () => {
+  nextWorld = createWorld('compaction-status-next', RELEASES[1])
+  const lines = startGateway(RELEASES[1].openclawDir, nextWorld)
+  expect(lines).toEqual([`${PLUGIN_ID}: compaction cap fixed-upstream (openclaw ${RELEASES[1].name})`])
 })

@@ -1,119 +1,119 @@
 'use strict'
 // `openclaw plugins install` of this package as an operator gets it, then `openclaw plugins
-// inspect`, with the real OpenClaw 2026.7.2-beta.4 command line; then a turn through the
-// installed copy. Offline: the package is packed (`npm pack`), unpacked, and given its
-// platform package in node_modules (as npm installs it from optionalDependencies), then
-// installed as a folder. (A tarball install resolves the platform package from the
-// registry, where an unpublished version is not found.)
+// inspect` and `openclaw config validate`, with the real OpenClaw command line of each tested
+// release; then a turn through the installed copy. Offline: the package is packed, unpacked
+// and given its platform package in node_modules (as npm installs it from
+// optionalDependencies), then installed as a folder. (A tarball install resolves the
+// platform package from the registry, where an unpublished version is not found.)
 const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { FAKE_ACPX, PLUGIN_ID, ROOT, backendTurns, createWorld, parsePrompt, removeWorld, runGateway } = require('./plugin-harness')
+const {
+  FAKE_ACPX,
+  PLUGIN_ID,
+  RELEASES,
+  ROOT,
+  backendTurns,
+  createWorld,
+  packedPackage,
+  parsePrompt,
+  removeWorld,
+  runGateway,
+} = require('./plugin-harness')
 
-const { NODE22, OPENCLAW_DIR } = process.env
 const BINARY = 'openclaw-context-native.linux-x64-gnu.node'
 const CHAT = 'agent:codex:acp:installed-chat'
 
-let world
-let packageDir
+describe.each(RELEASES)('OpenClaw $name', (release) => {
+  let world
+  let packageDir
 
-/** The openclaw command line, in the scratch home. */
-function openclaw(args) {
-  const result = spawnSync(NODE22, [path.join(OPENCLAW_DIR, 'openclaw.mjs'), ...args], {
-    encoding: 'utf8',
-    timeout: 240000,
-    maxBuffer: 64 * 1024 * 1024,
-    env: {
-      ...process.env,
-      HOME: world.home,
-      OPENCLAW_STATE_DIR: world.stateDir,
-      OPENCLAW_CONFIG_PATH: path.join(world.stateDir, 'openclaw.json'),
-      PATH: `${path.dirname(NODE22)}${path.delimiter}${process.env.PATH}`,
-      NO_COLOR: '1',
-    },
+  /** The openclaw command line, in the scratch home. */
+  function openclaw(args) {
+    const result = spawnSync(release.node, [path.join(release.openclawDir, 'openclaw.mjs'), ...args], {
+      encoding: 'utf8',
+      timeout: 240000,
+      maxBuffer: 64 * 1024 * 1024,
+      env: {
+        ...process.env,
+        HOME: world.home,
+        OPENCLAW_STATE_DIR: world.stateDir,
+        OPENCLAW_CONFIG_PATH: path.join(world.stateDir, 'openclaw.json'),
+        PATH: `${path.dirname(release.node)}${path.delimiter}${process.env.PATH}`,
+        NO_COLOR: '1',
+      },
+    })
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+  }
+
+  beforeAll(() => {
+    world = createWorld(`install-${release.name}`, release)
+    packageDir = packedPackage(path.join(world.dir, 'to-install'))
   })
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr }
-}
 
-function run(command, args, cwd) {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 240000 })
-  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`)
-  return result.stdout
-}
+  afterAll(() => removeWorld(world))
 
-beforeAll(() => {
-  world = createWorld('install')
-  if (!fs.existsSync(path.join(ROOT, BINARY))) throw new Error(`${BINARY} is missing: run npm run build first`)
-  const packs = path.join(world.dir, 'packs')
-  fs.mkdirSync(packs)
-  // --ignore-scripts: the addon is built already (`prepare` would build it again).
-  const tarball = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packs], ROOT).trim().split('\n').pop()
-  run('tar', ['xzf', path.join(packs, tarball), '-C', world.dir], world.dir)
-  packageDir = path.join(world.dir, 'package')
-  const platformDir = path.join(packageDir, 'node_modules', 'openclaw-context-native-linux-x64-gnu')
-  fs.mkdirSync(platformDir, { recursive: true })
-  fs.copyFileSync(path.join(ROOT, 'npm', 'linux-x64-gnu', 'package.json'), path.join(platformDir, 'package.json'))
-  fs.copyFileSync(path.join(ROOT, BINARY), path.join(platformDir, BINARY))
-})
-
-afterAll(() => removeWorld(world))
-
-test('the packed package holds the plugin: manifest, ESM folder, the openclaw field, an optional peer', () => {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'))
-  expect(manifest.openclaw.extensions).toEqual(['./plugin/index.mjs'])
-  expect(manifest.peerDependenciesMeta.openclaw.optional).toBe(true)
-  expect(fs.existsSync(path.join(packageDir, 'openclaw.plugin.json'))).toBe(true)
-  expect(fs.existsSync(path.join(packageDir, 'plugin', 'index.mjs'))).toBe(true)
-  expect(fs.existsSync(path.join(packageDir, BINARY))).toBe(false) // it comes from the platform package
-})
-
-test('`openclaw plugins install <folder>` installs it; `openclaw plugins inspect` shows it loaded', () => {
-  const install = openclaw(['plugins', 'install', packageDir, '--force'])
-  expect(install.stderr + install.stdout).toMatch(/Installed plugin: openclaw-context-native/)
-  expect(install.code).toBe(0)
-  const installed = path.join(world.stateDir, 'extensions', PLUGIN_ID)
-  expect(fs.existsSync(path.join(installed, 'openclaw.plugin.json'))).toBe(true)
-
-  const inspect = openclaw(['plugins', 'inspect', PLUGIN_ID, '--runtime', '--json'])
-  expect(inspect.code).toBe(0)
-  const report = JSON.parse(inspect.stdout)
-  expect(report.plugin).toEqual(
-    expect.objectContaining({ id: PLUGIN_ID, status: 'loaded', rootDir: installed, source: path.join(installed, 'plugin', 'index.mjs') }),
-  )
-  expect(report.typedHooks).toEqual(
-    expect.arrayContaining([
-      { name: 'reply_dispatch', priority: 100 },
-      { name: 'before_message_write', priority: 100 },
-    ]),
-  )
-  const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'openclaw.plugin.json'), 'utf8')).configSchema
-  expect(report.plugin.configJsonSchema).toEqual(schema)
-})
-
-test("a wrong setting is refused by OpenClaw's config validation, with its name", () => {
-  const configPath = path.join(world.stateDir, 'openclaw.json')
-  const config = JSON.parse(fs.readFileSync(configPath, 'utf8'))
-  config.plugins.entries[PLUGIN_ID].config = { reloadEntries: 0, turnMetadata: ['channel', 'mood'], stateDirectory: '/tmp' }
-  fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
-  const validate = openclaw(['config', 'validate'])
-  const output = validate.stdout + validate.stderr
-  expect(validate.code).not.toBe(0)
-  expect(output).toContain(`plugins.entries.${PLUGIN_ID}.config`)
-  expect(output).toMatch(/reloadEntries/)
-  expect(output).toMatch(/stateDirectory/)
-  delete config.plugins.entries[PLUGIN_ID].config
-  fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
-})
-
-test('the installed copy runs a persistent-chat turn (found by OpenClaw, not by a load path)', () => {
-  runGateway(world, [{ op: 'create', sessionKey: CHAT }], { pluginDirs: [FAKE_ACPX] })
-  const run = runGateway(world, [{ op: 'turn', sessionKey: CHAT, text: 'Hello from an installed plugin' }], {
-    pluginDirs: [FAKE_ACPX],
+  test('the packed package holds the plugin: manifest, ESM folder, the openclaw field, an optional peer', () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'))
+    expect(manifest.openclaw.extensions).toEqual(['./plugin/index.mjs'])
+    expect(manifest.peerDependenciesMeta.openclaw.optional).toBe(true)
+    expect(fs.existsSync(path.join(packageDir, 'openclaw.plugin.json'))).toBe(true)
+    expect(fs.existsSync(path.join(packageDir, 'plugin', 'index.mjs'))).toBe(true)
+    expect(fs.existsSync(path.join(packageDir, BINARY))).toBe(false) // it comes from the platform package
   })
-  expect(run.plugins.find((p) => p.id === PLUGIN_ID).status).toBe('loaded')
-  const [turn] = backendTurns(world)
-  expect(parsePrompt(turn.text)).toEqual(expect.objectContaining({ reload: true, live: 'Hello from an installed plugin' }))
-  const root = path.join(world.stateDir, PLUGIN_ID)
-  expect(fs.readdirSync(root)).toHaveLength(1)
+
+  test('`openclaw plugins install <folder>` installs it; `openclaw plugins inspect` shows it loaded', () => {
+    let install = openclaw(['plugins', 'install', packageDir, '--force'])
+    // From 2026.8 a third-party plugin's declared hooks need the operator's consent first.
+    const consent = /requires capability consent/.test(install.stderr + install.stdout)
+    expect(consent).toBe(!release.name.startsWith('2026.7.'))
+    if (consent) install = openclaw(['plugins', 'install', packageDir, '--force', '--accept-capabilities'])
+    expect(install.stderr + install.stdout).toMatch(/Installed plugin: openclaw-context-native/)
+    expect(install.code).toBe(0)
+    const installed = path.join(world.stateDir, 'extensions', PLUGIN_ID)
+    expect(fs.existsSync(path.join(installed, 'openclaw.plugin.json'))).toBe(true)
+
+    const inspect = openclaw(['plugins', 'inspect', PLUGIN_ID, '--runtime', '--json'])
+    expect(inspect.code).toBe(0)
+    const report = JSON.parse(inspect.stdout)
+    expect(report.plugin).toEqual(
+      expect.objectContaining({ id: PLUGIN_ID, status: 'loaded', rootDir: installed, source: path.join(installed, 'plugin', 'index.mjs') }),
+    )
+    expect(report.typedHooks).toEqual(
+      expect.arrayContaining([
+        { name: 'reply_dispatch', priority: 100 },
+        { name: 'before_message_write', priority: 100 },
+      ]),
+    )
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'openclaw.plugin.json'), 'utf8')).configSchema
+    expect(report.plugin.configJsonSchema).toEqual(schema)
+  })
+
+  test("a wrong setting is refused by OpenClaw's config validation, with its name", () => {
+    const configPath = path.join(world.stateDir, 'openclaw.json')
+    const config = JSON.parse(fs.readFileSync(configPath, 'utf8'))
+    config.plugins.entries[PLUGIN_ID].config = { reloadEntries: 0, turnMetadata: ['channel', 'mood'], stateDirectory: '/tmp' }
+    fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
+    const validate = openclaw(['config', 'validate'])
+    const output = validate.stdout + validate.stderr
+    expect(validate.code).not.toBe(0)
+    expect(output).toContain(`plugins.entries.${PLUGIN_ID}.config`)
+    expect(output).toMatch(/reloadEntries/)
+    expect(output).toMatch(/stateDirectory/)
+    delete config.plugins.entries[PLUGIN_ID].config
+    fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
+  })
+
+  test('the installed copy runs a persistent-chat turn (found by OpenClaw, not by a load path)', () => {
+    runGateway(world, [{ op: 'create', sessionKey: CHAT }], { pluginDirs: [FAKE_ACPX] })
+    const run = runGateway(world, [{ op: 'turn', sessionKey: CHAT, text: 'Hello from an installed plugin' }], {
+      pluginDirs: [FAKE_ACPX],
+    })
+    expect(run.plugins.find((p) => p.id === PLUGIN_ID).status).toBe('loaded')
+    const [turn] = backendTurns(world)
+    expect(parsePrompt(turn.text)).toEqual(expect.objectContaining({ reload: true, live: 'Hello from an installed plugin' }))
+    const root = path.join(world.stateDir, PLUGIN_ID)
+    expect(fs.readdirSync(root)).toHaveLength(1)
+  })
 })
