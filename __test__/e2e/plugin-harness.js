@@ -88,6 +88,29 @@ function removeWorld(world) {
   for (const dir of [world.dir, ...(world.extraDirs ?? [])]) fs.rmSync(dir, { recursive: true, force: true })
 }
 
+/**
+ * The release's Node with `args`, in the world's scratch home and OpenClaw state (its Node
+ * first on the PATH, for the npm OpenClaw runs), with the fake backend's files.
+ */
+function spawnInWorld(world, args, env = {}) {
+  return spawnSync(world.release.node, args, {
+    encoding: 'utf8',
+    timeout: 240000,
+    maxBuffer: 64 * 1024 * 1024,
+    env: {
+      ...process.env,
+      HOME: world.home,
+      OPENCLAW_STATE_DIR: world.stateDir,
+      OPENCLAW_CONFIG_PATH: path.join(world.stateDir, 'openclaw.json'),
+      PATH: `${path.dirname(world.release.node)}${path.delimiter}${process.env.PATH}`,
+      FAKE_ACP_RECORD: world.record,
+      FAKE_ACP_FAIL_RESUME: world.failResumeFile,
+      NO_COLOR: '1',
+      ...env,
+    },
+  })
+}
+
 const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
 
 /**
@@ -118,20 +141,7 @@ function runGateway(
   )
   if (failResume) fs.writeFileSync(world.failResumeFile, '')
   else fs.rmSync(world.failResumeFile, { force: true })
-  const result = spawnSync(world.release.node, [DRIVER, jobFile], {
-    encoding: 'utf8',
-    timeout: 240000,
-    maxBuffer: 64 * 1024 * 1024,
-    env: {
-      ...process.env,
-      HOME: world.home,
-      OPENCLAW_STATE_DIR: world.stateDir,
-      FAKE_ACP_RECORD: world.record,
-      FAKE_ACP_FAIL_RESUME: world.failResumeFile,
-      NO_COLOR: '1',
-      ...env,
-    },
-  })
+  const result = spawnInWorld(world, [DRIVER, jobFile], env)
   const stdout = stripAnsi(`${result.stdout}\n${result.stderr}`)
   fs.writeFileSync(path.join(world.dir, `process-${n}.log`), stdout)
   if (result.status !== 0 || !fs.existsSync(outFile)) {
@@ -211,4 +221,5 @@ module.exports = {
   readRecord,
   removeWorld,
   runGateway,
+  spawnInWorld,
 }

@@ -5,7 +5,6 @@
 // and given its platform package in node_modules (as npm installs it from
 // optionalDependencies), then installed as a folder. (A tarball install resolves the
 // platform package from the registry, where an unpublished version is not found.)
-const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 
@@ -20,6 +19,7 @@ const {
   parsePrompt,
   removeWorld,
   runGateway,
+  spawnInWorld,
 } = require('./plugin-harness')
 
 const BINARY = 'openclaw-context-native.linux-x64-gnu.node'
@@ -31,19 +31,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
 
   /** The openclaw command line, in the scratch home. */
   function openclaw(args) {
-    const result = spawnSync(release.node, [path.join(release.openclawDir, 'openclaw.mjs'), ...args], {
-      encoding: 'utf8',
-      timeout: 240000,
-      maxBuffer: 64 * 1024 * 1024,
-      env: {
-        ...process.env,
-        HOME: world.home,
-        OPENCLAW_STATE_DIR: world.stateDir,
-        OPENCLAW_CONFIG_PATH: path.join(world.stateDir, 'openclaw.json'),
-        PATH: `${path.dirname(release.node)}${path.delimiter}${process.env.PATH}`,
-        NO_COLOR: '1',
-      },
-    })
+    const result = spawnInWorld(world, [path.join(release.openclawDir, 'openclaw.mjs'), ...args])
     return { code: result.status, stdout: result.stdout, stderr: result.stderr }
   }
 
