@@ -71,6 +71,17 @@ const describe = (error) => {
   return `${code}${String(error?.message ?? error).split("\n")[0]}`;
 };
 
+/** The hook result for a turn OpenClaw took whose own result is not known. */
+function claimed(ctx) {
+  let counts = { tool: 0, block: 0, final: 0 };
+  try {
+    counts = ctx.dispatcher?.getQueuedCounts?.() ?? counts;
+  } catch {
+    // The zero counts stand.
+  }
+  return { handled: true, queuedFinal: false, counts };
+}
+
 function turnMetadata(config, ctx, turn) {
   const fields = {};
   for (const field of config.turnMetadata) {
@@ -151,7 +162,7 @@ export function createPersistentChat({ config, acp, logger }) {
     ]);
   }
 
-  async function runTurn({ event, ctx, sessionKey, live }) {
+  async function runTurn({ event, ctx, sessionKey, live, progress }) {
     const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() };
     const files = sessionFiles(config, sessionKey);
     const problems = [];
@@ -172,6 +183,7 @@ export function createPersistentChat({ config, acp, logger }) {
 
     let result;
     try {
+      progress.dispatched = true;
       result = await acp.tryDispatchAcpReplyHook(dispatchEvent, capture.wrapContext(ctx));
     } catch (error) {
       if (!capture.reachedDispatch) {
@@ -179,7 +191,7 @@ export function createPersistentChat({ config, acp, logger }) {
         return undefined;
       }
       problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${describe(error)})`);
-      result = { handled: true, queuedFinal: false, counts: ctx.dispatcher?.getQueuedCounts?.() ?? { tool: 0, block: 0, final: 0 } };
+      result = claimed(ctx);
     } finally {
       untrack();
       for (const key of routedKeys) if (inFlight.get(key) === capture) inFlight.delete(key);
@@ -220,7 +232,15 @@ export function createPersistentChat({ config, acp, logger }) {
       if (!appliesTo(config, { sessionKey, agent: resolution.meta?.agent })) return undefined;
       const live = liveMessage(event.ctx);
       if (!live) return undefined;
-      return queue.run(sessionKey, () => runTurn({ event, ctx, sessionKey, live }));
+      // Whatever goes wrong in here, a turn OpenClaw already took is claimed: an error thrown
+      // to the hook runner would hand the turn to acpx, which would send it again.
+      const progress = { dispatched: false };
+      return queue.run(sessionKey, () =>
+        runTurn({ event, ctx, sessionKey, live, progress }).catch((error) => {
+          logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${describe(error)}`);
+          return progress.dispatched ? claimed(ctx) : undefined;
+        }),
+      );
     },
 
     /** The `before_message_write` handler. */
