@@ -16,7 +16,7 @@
 //   { op: "gatewayStart" }                        runs the gateway_start hooks
 //   { op: "waitForLine", text, timeoutMs? }       waits for a logged line containing text
 //   { op: "transcript", sessionKey }              the session's transcript messages
-// Writes { plugins, steps: [<result per step>], logs: [<plugin logger lines>] } to job.outFile
+// Writes { plugins, steps: [<result per step>], logs: [<plugin logger lines>], cost } to job.outFile
 // (OpenClaw's own logging goes to stdout).
 //
 // The session store caches what it read in a process, so a session created here is only
@@ -26,6 +26,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
+const startedAt = performance.now();
 const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const dist = path.join(job.openclawDir, "dist");
 const importDist = (rel) => import(pathToFileURL(path.join(dist, rel)).href);
@@ -200,6 +201,7 @@ async function waitForLine(step) {
 }
 
 const ops = { create, turn, reset, transcript, gatewayStart, waitForLine };
+const loadedMs = performance.now() - startedAt;
 const results = [];
 for (const step of job.steps) {
   const op = ops[step.op];
@@ -212,5 +214,11 @@ for (const step of job.steps) {
 }
 // Let fire-and-forget hook work and appends settle before the process reports.
 await new Promise((resolve) => setTimeout(resolve, 50));
-fs.writeFileSync(job.outFile, `${JSON.stringify({ plugins: pluginStatus, steps: results, logs })}\n`);
+// What the process cost: OpenClaw's import and the plugin load, then the steps; peak memory.
+const cost = {
+  loadMs: Math.round(loadedMs),
+  stepsMs: Math.round(performance.now() - startedAt - loadedMs),
+  maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+};
+fs.writeFileSync(job.outFile, `${JSON.stringify({ plugins: pluginStatus, steps: results, logs, cost })}\n`);
 process.exit(0);

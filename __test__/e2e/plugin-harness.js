@@ -83,7 +83,20 @@ function createWorld(name, release = RELEASES[0]) {
   return world
 }
 
+/** One line for the spec's log: gateway processes, their load time, steps time, peak RSS. */
+function costLine(world) {
+  const costs = world?.costs ?? []
+  if (costs.length === 0) return ''
+  const sum = (key) => costs.reduce((total, cost) => total + cost[key], 0)
+  const load = costs.map((c) => c.loadMs)
+  return (
+    `${world.release.name}: ${costs.length} gateway processes, load ${Math.min(...load)}-${Math.max(...load)} ms ` +
+    `(total ${sum('loadMs')} ms), steps ${sum('stepsMs')} ms, peak RSS ${Math.max(...costs.map((c) => c.maxRssMB))} MB`
+  )
+}
+
 function removeWorld(world) {
+  if (world?.costs) console.log(`e2e cost: ${costLine(world)}`)
   if (!world || process.env.OCCN_KEEP_E2E) return
   for (const dir of [world.dir, ...(world.extraDirs ?? [])]) fs.rmSync(dir, { recursive: true, force: true })
 }
@@ -151,6 +164,7 @@ function runGateway(
   for (const [i, step] of out.steps.entries()) {
     if (step.error) throw new Error(`gateway process ${n}, step ${i} (${JSON.stringify(steps[i])}): ${step.error}`)
   }
+  world.costs = [...(world.costs ?? []), out.cost]
   const pluginLines = [...stdout.split('\n'), ...out.logs.map((l) => l.msg)].filter((line) => line.includes(`${PLUGIN_ID}:`))
   return { ...out, pluginLines, stdout }
 }
