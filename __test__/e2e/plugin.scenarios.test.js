@@ -88,6 +88,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
           { op: 'turn', sessionKey: CHAT, text: 'Which port does it listen on?' },
           { op: 'turn', sessionKey: PLAIN, text: 'hello, plain session' },
           { op: 'turn', sessionKey: BROKEN, text: 'hello, broken state' },
+          { op: 'turn', sessionKey: CHAT, text: '/status' },
           { op: 'transcript', sessionKey: CHAT },
         ],
         { pluginConfig: config },
@@ -150,7 +151,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     })
 
     test("OpenClaw's own transcript stores the live messages, not the prompts", () => {
-      const texts = run.steps[5].messages.filter((m) => m.sessionId === chatSessionId).map((m) => [m.role, m.text])
+      const texts = run.steps[6].messages.filter((m) => m.sessionId === chatSessionId).map((m) => [m.role, m.text])
       expect(texts).toEqual([
         ['user', 'Set up the database'],
         ['assistant', 'reply to: Set up the database'],
@@ -163,12 +164,21 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
 
     test('acpx, next in line, never saw an ACP turn: the plugin claimed each one', () => {
       const acpx = readRecord(world).filter((e) => e.type === 'acpx-reply-dispatch')
-      expect(acpx.filter((e) => e.sessionKey === CHAT)).toEqual([])
+      expect(acpx.filter((e) => e.sessionKey === CHAT && e.bodyForAgent !== '/status')).toEqual([])
       expect(run.steps.slice(0, 3).map((s) => s.delivered.map((d) => d.text))).toEqual([
         ['reply to: Set up the database'],
         ['reply to: Use Postgres 16'],
         ['reply to: Which port does it listen on?'],
       ])
+    })
+
+    test('a command passes through untouched: OpenClaw answers it, the backend and the log never see it', () => {
+      const acpx = readRecord(world).filter((e) => e.type === 'acpx-reply-dispatch' && e.sessionKey === CHAT)
+      expect(acpx).toEqual([expect.objectContaining({ bodyForAgent: '/status', handled: false })])
+      expect(run.steps[5].delivered.length).toBeGreaterThan(0)
+      expect(chatTurns(0).map((t) => parsePrompt(t.text).live)).not.toContain('/status')
+      expect(readLog(chatFiles.log).map((e) => e.text)).not.toContain('/status')
+      expect(run.pluginLines.filter((line) => line.includes('/status'))).toEqual([])
     })
 
     test('a session that is not ACP passes through untouched, to OpenClaw\'s own agent', () => {
