@@ -10,8 +10,9 @@ use std::path::Path;
 
 use binding::persistent_chat::{PersistentChatLogEntry, PersistentChatPromptReport};
 use binding::promise::{spawn, Job};
+use binding::text::Utf16String;
 use binding::{budget, run, Failure, Js, DEFAULT_MAX_CHARS};
-use napi::bindgen_prelude::{PromiseRaw, Unknown, Utf16String};
+use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::Env;
 use napi_derive::napi;
 use openclaw_context_core::compaction::{self, CapReport};

@@ -7,6 +7,7 @@ pub mod js;
 pub mod params;
 pub mod persistent_chat;
 pub mod promise;
+pub mod text;
 
 use napi::{sys, Env, Status};
 

@@ -4,7 +4,7 @@
 use std::fmt::Display;
 use std::path::PathBuf;
 
-use napi::bindgen_prelude::Utf16String;
+use super::text::Utf16String;
 use napi::ValueType;
 use napi_derive::napi;
 

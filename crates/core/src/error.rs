@@ -53,35 +53,44 @@ impl CoreError {
 }
 
 fn io_error_code(err: &io::Error) -> &'static str {
-    use io::ErrorKind as Kind;
-    // errno names exactly where there is an errno; Windows error codes are
-    // other numbers, so there only the kind speaks.
-    #[cfg(unix)]
-    if let Some(errno) = err.raw_os_error() {
-        let name = match errno {
-            libc::ENOENT => Some("ENOENT"),
-            libc::EACCES => Some("EACCES"),
-            libc::EPERM => Some("EPERM"),
-            libc::ENOTDIR => Some("ENOTDIR"),
-            libc::EISDIR => Some("EISDIR"),
-            libc::ELOOP => Some("ELOOP"),
-            libc::ENAMETOOLONG => Some("ENAMETOOLONG"),
-            libc::EMFILE => Some("EMFILE"),
-            libc::EIO => Some("EIO"),
-            libc::ENXIO => Some("ENXIO"),
-            _ => None,
-        };
-        if let Some(name) = name {
-            return name;
-        }
+    // errno values differ between platforms (WASI's EACCES is Linux's ENOENT):
+    // match them by name. Windows' raw codes are not errno values at all.
+    #[cfg(any(unix, target_os = "wasi"))]
+    if let Some(code) = err.raw_os_error().and_then(errno_code) {
+        return code;
     }
+    // ERROR_CANT_RESOLVE_FILENAME: a symlink loop on Windows.
+    #[cfg(windows)]
+    if err.raw_os_error() == Some(1921) {
+        return "ELOOP";
+    }
+    use io::ErrorKind as Kind;
     match err.kind() {
         Kind::NotFound => "ENOENT",
         Kind::PermissionDenied => "EACCES",
+        Kind::NotADirectory => "ENOTDIR",
+        Kind::IsADirectory => "EISDIR",
+        Kind::InvalidFilename => "ENAMETOOLONG",
         Kind::InvalidData => "EINVAL",
-        Kind::UnexpectedEof => "EIO",
         _ => "EIO",
     }
+}
+
+#[cfg(any(unix, target_os = "wasi"))]
+fn errno_code(errno: i32) -> Option<&'static str> {
+    Some(match errno {
+        libc::ENOENT => "ENOENT",
+        libc::EACCES => "EACCES",
+        libc::EPERM => "EPERM",
+        libc::ENOTDIR => "ENOTDIR",
+        libc::EISDIR => "EISDIR",
+        libc::ELOOP => "ELOOP",
+        libc::ENAMETOOLONG => "ENAMETOOLONG",
+        libc::EMFILE => "EMFILE",
+        libc::EIO => "EIO",
+        libc::ENXIO => "ENXIO",
+        _ => return None,
+    })
 }
 
 fn io_error_reason(err: &io::Error) -> String {

@@ -14,6 +14,8 @@ use crate::error::CoreError;
 /// nothing.
 pub(crate) fn open_regular_file(path: &Path) -> Result<(File, Metadata), CoreError> {
     let shown = path.to_string_lossy();
+    #[cfg(not(unix))]
+    refuse_before_open(path, &shown)?;
     let file = open_nonblocking(path).map_err(|err| {
         // open(2) refuses a UNIX socket with ENXIO before we can fstat it:
         // name what the path is rather than "no such device or address".
@@ -53,6 +55,23 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
     OpenOptions::new().read(true).open(path)
 }
 
+/// Without `O_NONBLOCK` (WASI has no such open flag in stable std; Windows
+/// opens a directory as a handle), what the path names is checked before it
+/// is opened, so a FIFO is never opened for a blocking read. The check on the
+/// open handle still follows; a swap of the path between the two is the
+/// window these platforms leave.
+#[cfg(not(unix))]
+fn refuse_before_open(path: &Path, shown: &str) -> Result<(), CoreError> {
+    let metadata = std::fs::metadata(path).map_err(|err| CoreError::io(&err, "stat", shown))?;
+    if metadata.is_file() {
+        return Ok(());
+    }
+    Err(CoreError::NotRegularFile {
+        path: shown.to_owned(),
+        kind: path_kind(path, &metadata),
+    })
+}
+
 #[cfg(unix)]
 fn file_kind(metadata: &Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
@@ -81,6 +100,39 @@ fn file_kind(metadata: &Metadata) -> &'static str {
     }
 }
 
+#[cfg(not(any(unix, target_os = "wasi")))]
+fn path_kind(_path: &Path, metadata: &Metadata) -> &'static str {
+    file_kind(metadata)
+}
+
+/// std's WASI file types beyond file/dir/symlink are unstable; wasi-libc's
+/// `stat` gives them as a mode. WASI runtimes (Node's uvwasi) report a FIFO
+/// as a stream socket, so the two cannot be told apart there.
+#[cfg(target_os = "wasi")]
+fn path_kind(path: &Path, metadata: &Metadata) -> &'static str {
+    use std::os::wasi::ffi::OsStrExt;
+    if metadata.is_dir() {
+        return "directory";
+    }
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return "not a file";
+    };
+    // SAFETY: all-zero is a valid `stat`; a NUL-terminated path; stat writes only `mode`'s struct.
+    let mode = unsafe {
+        let mut status: libc::stat = std::mem::zeroed();
+        if libc::stat(c_path.as_ptr(), &mut status) != 0 {
+            return "not a file";
+        }
+        status.st_mode & libc::S_IFMT
+    };
+    match mode {
+        libc::S_IFCHR => "character device",
+        libc::S_IFBLK => "block device",
+        libc::S_IFSOCK => "FIFO or socket",
+        _ => "not a file",
+    }
+}
+
 /// Reads up to `buf.len()` bytes at `offset`; fewer only at end of file
 /// (the file shrank since it was opened).
 pub(crate) fn read_full_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
@@ -104,6 +156,15 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(windows)]
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+/// WASI's positioned read is behind an unstable std feature; a seek then a
+/// read does the same on the handle, which only this reader uses.
+#[cfg(not(any(unix, windows)))]
+fn read_at(mut file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::io::{Read, Seek, SeekFrom};
+    file.seek(SeekFrom::Start(offset))?;
+    file.read(buf)
 }
 
 #[cfg(test)]
