@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# `npm run build:all [-- PLATFORM...]`: builds the addon for every platform of
+# package.json's napi.targets on a Linux x64 machine, from the registries
+# alone (see pins.sh for every download). Each binary lands in
+# target/platforms/ under the name the loader and npm/<platform> expect.
+#
+#   linux-x64-gnu     napi-rs's glibc 2.17 toolchain (as `npm run build`)
+#   linux-x64-musl    zig (cargo-zigbuild), std built from source
+#   linux-arm64-gnu   napi-rs's aarch64 glibc 2.17 toolchain, std from source
+#   linux-arm64-musl  zig, std from source
+#   darwin-arm64/x64  zig, std from source, macOS 11.0 minimum
+#   win32-x64-msvc    x86_64-pc-windows-gnu by zig (official Node loads it under the msvc name)
+#   wasm32-wasip1     rust-lld and Debian's wasi-libc, std from source
+source "$(dirname "$0")/lib.sh"
+source "$cross_dir/toolchain.sh"
+
+out="$repo_root/target/platforms"
+mkdir -p "$out"
+all=(linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl darwin-arm64 darwin-x64 win32-x64-msvc wasm32-wasip1)
+platforms=("$@")
+[[ ${#platforms[@]} -gt 0 ]] || platforms=("${all[@]}")
+napi="$repo_root/node_modules/.bin/napi"
+[[ -x "$napi" ]] || die "run npm install first (no $napi)"
+[[ "$(uname -sm)" == "Linux x86_64" ]] || die "build:all runs on Linux x86_64 (this is $(uname -sm))"
+
+# Cross builds keep their own target dir: the everyday host build stays incremental.
+export CARGO_TARGET_DIR="$repo_root/target/cross"
+
+# napi build for TRIPLE into a scratch dir; moves the artifact to $out/NAME.
+napi_build() { # TRIPLE ARTIFACT_GLOB NAME [napi options...] [-- cargo options]
+  local triple="$1" glob="$2" name="$3" scratch
+  shift 3
+  scratch="$(mktemp -d "$out/.build.XXXXXX")"
+  (cd "$repo_root" && "$napi" build --platform --release --target "$triple" --output-dir "$scratch" "$@") >&2 ||
+    { rm -rf "$scratch"; return 1; }
+  local artifact
+  artifact="$(compgen -G "$scratch/$glob" | head -n 1)" || true
+  [[ -n "$artifact" ]] || { rm -rf "$scratch"; die "napi build --target $triple produced no $glob"; }
+  mv "$artifact" "$out/$name"
+  # The WASI build also writes its JS glue; keep what the package ships.
+  for extra in "$scratch"/openclaw-context-native.wasip1*; do
+    [[ -e "$extra" ]] && mv "$extra" "$out/"
+  done
+  rm -rf "$scratch"
+  log "built $out/$name ($(du -k "$out/$name" | cut -f1) KiB)"
+}
+
+aarch64_napi_cross() {
+  # The CLI pins toolchain 1.0.0 (package.json overrides) but the registry has
+  # the aarch64 one only as 1.0.3: unpack it where the CLI looks for 1.0.0.
+  local dir="$HOME/.napi-rs/cross-toolchain/1.0.0/aarch64-unknown-linux-gnu" tgz
+  [[ -f "$dir/package.json" ]] && return 0
+  tgz="$(fetch_npm "${AARCH64_TOOLCHAIN_NPM[@]}")"
+  local tmp
+  tmp="$(mktemp -d "$cache/.aarch64-tc.XXXXXX")"
+  tar xzf "$tgz" -C "$tmp"
+  mkdir -p "$dir.part"
+  tar xJf "$tmp/package/aarch64-unknown-linux-gnu.tar.xz" -C "$dir.part"
+  cp "$tmp/package/package.json" "$dir.part/"
+  rm -rf "$tmp" "$dir"
+  mv "$dir.part" "$dir"
+}
+
+# An import library for node.exe, made from its own napi_*/node_api_* exports:
+# napi-build's windows-gnu setup links `-lnode` from LIBNODE_PATH.
+libnode_for_windows() {
+  local dir="$cache/libnode-win-x64" node_exe
+  source "$cross_dir/runtimes.sh"
+  node_exe="$(win_node)"
+  if [[ "$(cat "$dir/.from" 2>/dev/null)" != "${NODE_WIN_NPM[0]}" ]]; then
+    rm -rf "$dir" && mkdir -p "$dir"
+    { printf 'LIBRARY node.exe\nEXPORTS\n'; node "$cross_dir/pe-exports.js" "$node_exe" napi_ node_api_; } > "$dir/node.def"
+    zig dlltool -d "$dir/node.def" -l "$dir/libnode.a" -m i386:x86-64 >&2 || die "zig dlltool could not make libnode.a"
+    # napi-build checks that libnode.dll exists; zig's linker takes libnode.a.
+    cp "$dir/libnode.a" "$dir/libnode.dll"
+    printf '%s' "${NODE_WIN_NPM[0]}" > "$dir/.from"
+  fi
+  export LIBNODE_PATH="$dir"
+}
+
+# A `cargo` for napi build whose `build` is cargo-zigbuild's (zig links).
+zigbuild_as_cargo() {
+  local wrapper="$cache/zig/bin/cargo-through-zigbuild"
+  printf '#!/bin/sh\nunset CARGO\nif [ "$1" = build ]; then shift; exec cargo-zigbuild zigbuild "$@"; fi\nexec cargo "$@"\n' > "$wrapper"
+  chmod +x "$wrapper"
+  printf '%s\n' "$wrapper"
+}
+
+build_one() {
+  local platform="$1" std=(-Zbuild-std=std,panic_abort)
+  case "$platform" in
+    linux-x64-gnu)
+      napi_build x86_64-unknown-linux-gnu '*.node' openclaw-context-native.linux-x64-gnu.node --use-napi-cross ;;
+    linux-x64-musl)
+      cross_toolchain && cross_zig
+      napi_build x86_64-unknown-linux-musl '*.node' openclaw-context-native.linux-x64-musl.node -x -- "${std[@]}" ;;
+    linux-arm64-gnu)
+      cross_toolchain && aarch64_napi_cross
+      napi_build aarch64-unknown-linux-gnu '*.node' openclaw-context-native.linux-arm64-gnu.node --use-napi-cross -- "${std[@]}" ;;
+    linux-arm64-musl)
+      cross_toolchain && cross_zig
+      napi_build aarch64-unknown-linux-musl '*.node' openclaw-context-native.linux-arm64-musl.node -x -- "${std[@]}" ;;
+    darwin-arm64 | darwin-x64)
+      cross_toolchain && cross_zig
+      local triple=aarch64-apple-darwin
+      [[ "$platform" == darwin-x64 ]] && triple=x86_64-apple-darwin
+      MACOSX_DEPLOYMENT_TARGET=11.0 napi_build "$triple" '*.node' "openclaw-context-native.$platform.node" -x -- "${std[@]}" ;;
+    win32-x64-msvc)
+      cross_toolchain && cross_zig && libnode_for_windows
+      # The CLI's -x is for MSVC only (cargo-xwin): run cargo-zigbuild as its cargo.
+      CARGO="$(zigbuild_as_cargo)" napi_build x86_64-pc-windows-gnu '*.node' openclaw-context-native.win32-x64-msvc.node -- "${std[@]}" ;;
+    wasm32-wasip1)
+      cross_toolchain
+      napi_build wasm32-wasip1 '*.wasm32-wasip1.wasm' openclaw-context-native.wasm32-wasip1.wasm -- "${std[@]}" ;;
+    *) die "unknown platform $platform (known: ${all[*]})" ;;
+  esac
+}
+
+# Each in a subshell: one target's failure (die) leaves the others to build.
+build_isolated() { (build_one "$1"); }
+failed=()
+for platform in "${platforms[@]}"; do
+  timed "build $platform" build_isolated "$platform" || failed+=("$platform")
+done
+ls -l "$out" >&2
+[[ ${#failed[@]} -eq 0 ]] || die "could not build: ${failed[*]}"
