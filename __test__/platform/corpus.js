@@ -1,0 +1,141 @@
+'use strict'
+// The shared corpus of the platform differential: one list of calls, the same
+// on every platform (deterministic: seeded shapes, a fixed `now`), run through
+// whichever binary the loader picked. `run(native, dir)` returns one JSON line
+// per case: its name and what came back (or the error's name and code), with
+// lone surrogates escaped by JSON.stringify, so two platforms' outputs compare
+// byte for byte.
+const fs = require('node:fs')
+const path = require('node:path')
+const { structuredBody, preservedSuffix, rng } = require('../fixtures/shapes.js')
+
+const NOW = '2026-05-15T10:00:00Z'
+const LONE = 'lone \ud800 high, \udc00 low, tail \ud83d'
+const MIXED = 'emoji 😀 👨‍👩‍👧 🇫🇷, CJK 漢字, e\u0301, NUL\u0000, CRLF\r\nline'
+
+function compactionCases() {
+  const cases = []
+  const plain = ['A'.repeat(100), `${'😀'.repeat(40)}`, `${LONE} `.repeat(30), `${MIXED}\r\n`.repeat(20), '']
+  plain.forEach((text, t) => {
+    for (const maxChars of [undefined, 0, -1, 45, 46, 46.5, 47.9, 60, 99.9, 16000, NaN, Infinity])
+      cases.push([`capCompactionSummary text${t} ${maxChars}`, 'capCompactionSummary', [text, maxChars]])
+  })
+  const bodies = [
+    structuredBody({ seed: 1, linesPerSection: 6 }),
+    structuredBody({ seed: 7, linesPerSection: 30, crlf: true }),
+    `${structuredBody({ seed: 3, linesPerSection: 4 })}\n- ${LONE}\n- ${MIXED}`,
+    'A body without headings, one long line '.repeat(40),
+  ]
+  const suffixes = [
+    preservedSuffix({ seed: 2 }),
+    preservedSuffix({ seed: 5, turns: 6, toolsPerTurn: 12, splitTurn: true, failures: 3 }),
+    preservedSuffix({ seed: 9, turns: 1, toolsPerTurn: 0, files: false, rules: true }),
+    preservedSuffix({ seed: 4, turns: 2, toolsPerTurn: 3 }).replace(/\n/g, '\r\n') + `\n- User: ${LONE}`,
+    '',
+  ]
+  const options = [
+    undefined,
+    { tokenBudget: 900 },
+    { requiredHeadings: ['## Decisions', '## Exact identifiers'], protectedIdentifiers: ['ses_7f3a9c21', 'DEADBEEFCAFE1234'] },
+  ]
+  bodies.forEach((body, b) => {
+    suffixes.forEach((suffix, s) => {
+      for (const maxChars of [16000, 6000, 2500, 700, 120, 0]) {
+        options.forEach((option, o) => {
+          const args = [body, suffix, maxChars, option]
+          cases.push([`cap body${b} suffix${s} ${maxChars} options${o}`, 'capCompactionSummaryPreservingSuffix', args])
+          if (o === 0) cases.push([`report body${b} suffix${s} ${maxChars}`, 'capCompactionSummaryReport', args])
+        })
+      }
+    })
+  })
+  return cases
+}
+
+function entries(seed, count) {
+  const next = rng(seed)
+  const roles = ['user', 'assistant', 'tool', 'system']
+  const texts = ['Set up the database', LONE, MIXED, '--- LIVE TURN ---', 'line one\r\nline two', '😀'.repeat(9)]
+  const out = []
+  for (let i = 0; i < count; i++) {
+    const role = roles[Math.floor(next() * roles.length)]
+    const entry = { ts: `2026-05-15T09:${String(i % 60).padStart(2, '0')}:00Z`, role, text: `${texts[i % texts.length]} #${i}`, session: i < count / 2 ? 'ses_old' : 'ses_new', id: `e${seed}-${i}` }
+    if (role === 'assistant') entry.status = i % 5 === 0 ? 'ACP_TURN_FAILED' : 'ok'
+    out.push(entry)
+  }
+  return out
+}
+
+const STATE = {
+  decisions: ['Use Postgres 16', { text: `Keep ${LONE}` }, 'multi\nline   decision'],
+  guardrails: ['Never print secrets'],
+  pendingThreads: [{ text: `Ask about ${MIXED}` }],
+  timers: [{ name: 'backup', status: 'scheduled', due: '2026-05-16T00:00:00Z' }, 'plain timer'],
+  modelNotes: ['long context ok'],
+  notes: ['note 😀'],
+}
+
+function chatCases() {
+  const cases = []
+  const logs = [entries(1, 0), entries(2, 6), entries(3, 40)]
+  logs.forEach((logEntries, l) => {
+    for (const reload of [true, false]) {
+      for (const maxChars of [undefined, 4000, 600]) {
+        const params = {
+          userMessage: `Are you there? ${LONE}`,
+          reload,
+          turnMetadata: { channel: 'telegram', sender: 'dana 😀' },
+          continuitySummary: reload ? `Current thread / pending next action:\n- Latest user request: ${MIXED}` : undefined,
+          logEntries,
+          maxChars,
+        }
+        cases.push([`prompt log${l} reload=${reload} ${maxChars}`, 'buildPersistentChatInjectedPrompt', [params]])
+        cases.push([`prompt report log${l} reload=${reload} ${maxChars}`, 'buildPersistentChatInjectedPromptReport', [params]])
+      }
+    }
+    for (const maxChars of [undefined, 6000, 300]) {
+      cases.push([`summary log${l} ${maxChars}`, 'rebuildPersistentChatContinuitySummary', [{ entries: logEntries, state: STATE, currentSession: 'ses_new', now: NOW, maxChars }]])
+    }
+  })
+  cases.push(['bad input: number userMessage', 'buildPersistentChatInjectedPrompt', [{ userMessage: 5, reload: true }]])
+  cases.push(['bad input: maxChars as a string', 'capCompactionSummary', ['x', '16000']])
+  return cases
+}
+
+/** A perpetual log on disk: CRLF lines, escaped lone surrogates, a torn last line. */
+function writeLog(dir) {
+  const file = path.join(dir, 'perpetual-log.jsonl')
+  const lines = entries(4, 30).map((entry) => JSON.stringify(entry))
+  lines.splice(5, 0, 'not json', '{"role":"user"}')
+  fs.writeFileSync(file, `${lines.join('\r\n')}\r\n{"role":"user","text":"torn`)
+  return file
+}
+
+function fileCases(dir) {
+  const log = writeLog(dir)
+  return [
+    ['read log 3', 'readPersistentChatLogEntries', [log, 3]],
+    ['read log 25', 'readPersistentChatLogEntries', [log, 25]],
+    ['prompt from log', 'buildPersistentChatInjectedPromptReport', [{ userMessage: 'live', reload: true, logPath: log }]],
+    ['summary from log', 'rebuildPersistentChatContinuitySummary', [{ logPath: log, state: STATE, now: NOW }]],
+  ]
+}
+
+function cases(dir) {
+  return [...compactionCases(), ...chatCases(), ...fileCases(dir)]
+}
+
+function call(native, fn, args) {
+  try {
+    return { value: native[fn](...args) }
+  } catch (error) {
+    return { error: { name: error && error.name, code: error && error.code, message: error && error.message } }
+  }
+}
+
+/** One JSON line per case, in corpus order. */
+function run(native, dir) {
+  return cases(dir).map(([name, fn, args]) => JSON.stringify({ name, ...call(native, fn, args) }))
+}
+
+module.exports = { cases, run }
