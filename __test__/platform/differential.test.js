@@ -5,6 +5,7 @@
 //
 //   OCCN_PLATFORM_WRITE=FILE     write this run's outputs to FILE (linux-x64-gnu does)
 //   OCCN_PLATFORM_EXPECTED=FILE  compare this run's outputs with FILE
+//   OCCN_EXPECT_BINDING=TEXT     the binding must be this one (e.g. wasm32-wasip1)
 // With neither (a plain `npm test`), the corpus runs twice and must agree.
 // scripts/cross/test-platforms.sh sets them.
 const fs = require('node:fs')
@@ -23,6 +24,8 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 test(`the corpus gives linux-x64-gnu's outputs, byte for byte (${binding})`, () => {
+  // The runner names the binary this platform must have loaded (no silent fallback).
+  if (process.env.OCCN_EXPECT_BINDING) expect(binding).toContain(process.env.OCCN_EXPECT_BINDING)
   const outputs = run(native, dir)
   expect(outputs.length).toBeGreaterThan(500)
   const write = process.env.OCCN_PLATFORM_WRITE

@@ -52,8 +52,9 @@ rm -f "$summary"
 # Node's own output under Wine goes to a file (through a pipe, Wine loses some).
 status=0
 (cd "$repo_root" && NODE_PATH="$node_path" OCCN_PLATFORM_EXPECTED="$built/expected.jsonl" OCCN_JEST_SUMMARY="$summary" \
-  "$wine" "$node_exe" node_modules/jest/bin/jest.js --ci --runInBand \
-  --reporters=default --reporters="$cross_dir/jest-summary-reporter.js" "$@" \
+  OCCN_EXPECT_BINDING=openclaw-context-native.win32-x64-msvc.node \
+  "$wine" "$node_exe" node_modules/jest/bin/jest.js --ci --runInBand "$@" \
+  --reporters=default --reporters="$cross_dir/jest-summary-reporter.js" \
   > "$results/win32-x64-msvc.log" 2>&1) || status=$?
 grep -E '^(PASS|FAIL) |^Tests:' "$results/win32-x64-msvc.log" >&2 || true
 [[ -f "$summary" ]] || die "win32-x64-msvc: jest wrote no summary (see $results/win32-x64-msvc.log)"

@@ -62,7 +62,8 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
 /// window these platforms leave.
 #[cfg(not(unix))]
 fn refuse_before_open(path: &Path, shown: &str) -> Result<(), CoreError> {
-    let metadata = std::fs::metadata(path).map_err(|err| CoreError::io(&err, "stat", shown))?;
+    // Reported as the open it stands for: the same error as where open() fails.
+    let metadata = std::fs::metadata(path).map_err(|err| CoreError::io(&err, "open", shown))?;
     if metadata.is_file() {
         return Ok(());
     }
