@@ -24,7 +24,7 @@ impl CoreError {
             code: io_error_code(err),
             syscall,
             path: path.to_owned(),
-            reason: io_error_reason(err),
+            reason: io_error_reason(err, io_error_code(err)),
         }
     }
 
@@ -93,7 +93,25 @@ fn errno_code(errno: i32) -> Option<&'static str> {
     })
 }
 
-fn io_error_reason(err: &io::Error) -> String {
+/// Node's (libuv's) wording for a code, so the message is the same on every
+/// platform (Windows' own text reads "file not found.", musl's and WASI's
+/// differ from glibc's); the OS's text where Node has no word for it.
+fn io_error_reason(err: &io::Error, code: &str) -> String {
+    let known = match code {
+        "ENOENT" => "no such file or directory",
+        "EACCES" => "permission denied",
+        "EPERM" => "operation not permitted",
+        "ENOTDIR" => "not a directory",
+        "EISDIR" => "illegal operation on a directory",
+        "ELOOP" => "too many symbolic links encountered",
+        "ENAMETOOLONG" => "name too long",
+        "EMFILE" => "too many open files",
+        "ENXIO" => "no such device or address",
+        _ => "",
+    };
+    if !known.is_empty() {
+        return known.to_owned();
+    }
     // `io::Error`'s Display appends "(os error N)"; Node's messages do not.
     let text = err.to_string();
     match text.find(" (os error") {
@@ -117,5 +135,19 @@ mod tests {
             core.to_string(),
             "ENOENT: no such file or directory, open '/definitely/not/here'"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn messages_use_nodes_words_whatever_the_os_says() {
+        let err = io::Error::from_raw_os_error(libc::ELOOP);
+        let core = CoreError::io(&err, "open", "/a");
+        assert_eq!(core.code(), "ELOOP");
+        assert_eq!(
+            core.to_string(),
+            "ELOOP: too many symbolic links encountered, open '/a'"
+        );
+        let other = CoreError::io(&io::Error::other("disk on fire"), "read", "/b");
+        assert_eq!(other.to_string(), "EIO: disk on fire, read '/b'");
     }
 }
