@@ -69,12 +69,20 @@ jest_run() {
   return "$status"
 }
 
+# node_first NODE: a PATH with NODE as `node` first, so that what the specs
+# start through `env node` (the Python example's CLI) runs the platform's Node.
+node_first() {
+  local dir="$cache/path-$(printf '%s' "$1" | sha256sum | cut -c1-12)"
+  mkdir -p "$dir" && ln -sf "$1" "$dir/node"
+  printf '%s:%s\n' "$dir" "$PATH"
+}
+
 test_musl_x64() {
   local node node_path
   node="$(musl_node x64)"
   node_path="$(unrs_binding UNRS_NPM_X64_MUSL)"
   place openclaw-context-native.linux-x64-musl.node
-  NODE_PATH="$node_path" OCCN_EXPECT_BINDING=openclaw-context-native.linux-x64-musl.node \
+  PATH="$(node_first "$node")" NODE_PATH="$node_path" OCCN_EXPECT_BINDING=openclaw-context-native.linux-x64-musl.node \
     jest_run linux-x64-musl with_musl_ldd "$node" -- "$@"
 }
 
@@ -131,7 +139,9 @@ test_arm64() { # gnu|musl JEST_ARGS...
   # x64 gnu, musl and Windows); two faults.log races need a reader and a writer
   # at native speed (10,000 reads; a FIFO writer filling the pipe in time).
   local slow='a writer appending during 10,000 reads|a FIFO that a writer holds open and keeps full'
-  NODE_PATH="$node_path" OCCN_EXPECT_BINDING="openclaw-context-native.linux-arm64-$libc.node" jest_run "linux-arm64-$libc" "${ldd[@]}" "$node" -- \
+  # Emulated, a call takes 10-20x as long: 30 s per test, not 5.
+  PATH="$(node_first "$node")" NODE_PATH="$node_path" OCCN_EXPECT_BINDING="openclaw-context-native.linux-arm64-$libc.node" \
+    jest_run "linux-arm64-$libc" "${ldd[@]}" "$node" -- --testTimeout=30000 \
     --testPathIgnorePatterns /fixtures/ /e2e/ 'faults\.patch\.test\.js' -t "^(?!.*($slow)).*" "$@" || status=$?
   binfmt_off
   unset QEMU_LD_PREFIX
