@@ -8,12 +8,15 @@
 #   with_musl_ldd CMD  runs CMD where /usr/bin/ldd reads as musl's
 #   unrs_binding NAME  jest's resolver binding for a platform, prints a NODE_PATH dir
 
-patchelf_bin() {
-  local dir="$cache/patchelf" deb
-  deb="$(fetch_deb "$PATCHELF_DEB")"
+# from_deb PIN DIR FILE: the deb of PIN unpacked (once) into $cache/DIR; prints DIR/FILE.
+from_deb() {
+  local deb dir="$cache/$2"
+  deb="$(fetch_deb "$1")"
   unpack_once "$deb" "$dir" extract_deb "$deb" "$dir"
-  printf '%s\n' "$dir/usr/bin/patchelf"
+  printf '%s\n' "$dir/$3"
 }
+
+patchelf_bin() { from_deb "$PATCHELF_DEB" patchelf usr/bin/patchelf; }
 
 # musl_node x64|arm64: Node from PyPI's musllinux wheel, its interpreter
 # pointed at Debian's musl (trixie's 1.2.5; bookworm's 1.2.3 crashes it). The
@@ -55,12 +58,7 @@ win_node() {
   printf '%s\n' "$dir/bin/node.exe"
 }
 
-qemu_aarch64() {
-  local dir="$cache/qemu-user" deb
-  deb="$(fetch_deb "$QEMU_USER_DEB")"
-  unpack_once "$deb" "$dir" extract_deb "$deb" "$dir"
-  printf '%s\n' "$dir/usr/bin/qemu-aarch64"
-}
+qemu_aarch64() { from_deb "$QEMU_USER_DEB" qemu-user usr/bin/qemu-aarch64; }
 
 # The cross packages install under usr/aarch64-linux-gnu: that folder is a sysroot.
 arm64_glibc_root() {
