@@ -28,6 +28,12 @@ const {
   buildPersistentChatInjectedPromptReport: buildReport,
 } = native
 
+// POSIX-only: Windows has no FIFOs, no devices under /dev and no UNIX-socket
+// files, and creates symlinks only with privileges (Wine does not follow Node's).
+const onWindows = process.platform === 'win32'
+const posixTest = onWindows ? test.skip : test
+const posixDescribe = onWindows ? describe.skip : describe
+
 const NOW = '2026-05-15T10:00:00Z'
 const MB = 1024 * 1024
 
@@ -82,7 +88,7 @@ const user = (text, id) => ({ role: 'user', text, id })
 // ---------------------------------------------------------------------------
 
 describe('paths that are not regular files are refused at once (child process, 10 s timeout)', () => {
-  test('a FIFO with no writer: ENOTREGULAR from the reader and both builders, without waiting', () => {
+  posixTest('a FIFO with no writer: ENOTREGULAR from the reader and both builders, without waiting', () => {
     const fifo = tmpPath('log.fifo')
     execFileSync('mkfifo', [fifo])
     const { results, elapsed } = callInChild(threeCalls(fifo))
@@ -94,7 +100,7 @@ describe('paths that are not regular files are refused at once (child process, 1
     expect(elapsed).toBeLessThan(8000)
   })
 
-  test('a FIFO that a writer holds open and keeps full: still refused, never read', async () => {
+  posixTest('a FIFO that a writer holds open and keeps full: still refused, never read', async () => {
     const fifo = tmpPath('busy.fifo')
     execFileSync('mkfifo', [fifo])
     // O_RDWR on a FIFO does not block on Linux; the writer fills the pipe and then blocks.
@@ -128,7 +134,7 @@ describe('paths that are not regular files are refused at once (child process, 1
     }
   })
 
-  test.each(['/dev/null', '/dev/zero', '/dev/urandom'])('the character device %s: ENOTREGULAR, not read forever', (device) => {
+  posixTest.each(['/dev/null', '/dev/zero', '/dev/urandom'])('the character device %s: ENOTREGULAR, not read forever', (device) => {
     const { results } = callInChild(threeCalls(device))
     for (const result of results) {
       expect(result).toEqual(refusal('ENOTREGULAR', device))
@@ -137,14 +143,14 @@ describe('paths that are not regular files are refused at once (child process, 1
     }
   })
 
-  test('a symlink to /dev/zero is refused like /dev/zero', () => {
+  posixTest('a symlink to /dev/zero is refused like /dev/zero', () => {
     const link = tmpPath('zero.jsonl')
     fs.symlinkSync('/dev/zero', link)
     const { results } = callInChild(threeCalls(link))
     for (const result of results) expect(result).toEqual(refusal('ENOTREGULAR', link))
   })
 
-  describe('a UNIX socket', () => {
+  posixDescribe('a UNIX socket', () => {
     let server
     let socketPath
     beforeAll(async () => {
@@ -215,7 +221,7 @@ describe('missing, unreadable and linked files', () => {
     expect(readLog(logPath, 5)).toEqual([user('secret', 's1')])
   })
 
-  test('a symlink loop: ELOOP with the path (reader and builders)', () => {
+  posixTest('a symlink loop: ELOOP with the path (reader and builders)', () => {
     const a = tmpPath('loop-a.jsonl')
     const b = tmpPath('loop-b.jsonl')
     fs.symlinkSync(b, a)
@@ -224,7 +230,7 @@ describe('missing, unreadable and linked files', () => {
     for (const result of results) expect(result).toEqual(refusal('ELOOP', a))
   })
 
-  test('a symlink (and a chain of them) to a valid log is followed', () => {
+  posixTest('a symlink (and a chain of them) to a valid log is followed', () => {
     const target = writeLines(tmpPath('real.jsonl'), [user('one', 'a'), user('two', 'b'), user('three', 'c')])
     const link = tmpPath('link.jsonl')
     const link2 = tmpPath('link2.jsonl')

@@ -166,7 +166,8 @@ describe('readPersistentChatLogEntries', () => {
     expect(error.message).toContain(tmp.dir)
   })
 
-  test(
+  // Windows has no FIFOs (mkfifo); the directory case above covers it there.
+  ;(process.platform === 'win32' ? test.skip : test)(
     'a FIFO is refused at once with ENOTREGULAR (never opened for a blocking read)',
     () => {
       const fifo = path.join(tmp.dir, 'log.fifo')
