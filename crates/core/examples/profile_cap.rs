@@ -1,7 +1,7 @@
-//! A fixed workload for profilers: the fixed cap at 16,000 on a body and a
-//! suffix given as UTF-16LE files (e.g. dumped from samples/seed-compaction.json),
-//! 2,000 times.
-//!   cargo run --release -p openclaw_context_core --example profile_cap -- BODY.u16 SUFFIX.u16
+//! A fixed workload for profilers: the fixed cap on a body and a suffix
+//! given as UTF-16LE files (e.g. dumped from samples/seed-compaction.json or
+//! benchmark/lib/body-heavy.js), 2,000 times, at MAX_CHARS (default 16,000).
+//!   cargo run --release -p openclaw_context_core --example profile_cap -- BODY.u16 SUFFIX.u16 [MAX_CHARS]
 
 use openclaw_context_core::compaction::{cap_preserving_suffix, CapOptions};
 
@@ -16,13 +16,21 @@ fn read_utf16(path: &str) -> Vec<u16> {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (Some(body), Some(suffix)) = (args.next(), args.next()) else {
-        eprintln!("usage: profile_cap BODY.u16 SUFFIX.u16");
+        eprintln!("usage: profile_cap BODY.u16 SUFFIX.u16 [MAX_CHARS]");
         std::process::exit(2);
+    };
+    let max_chars = match args.next().map(|arg| arg.parse::<f64>()) {
+        None => 16_000.0,
+        Some(Ok(max)) => max,
+        Some(Err(err)) => {
+            eprintln!("MAX_CHARS: {err}");
+            std::process::exit(2);
+        }
     };
     let (body, suffix) = (read_utf16(&body), read_utf16(&suffix));
     let mut total = 0;
     for _ in 0..2000 {
-        total += cap_preserving_suffix(&body, &suffix, 16_000.0, &CapOptions::default())
+        total += cap_preserving_suffix(&body, &suffix, max_chars, &CapOptions::default())
             .summary
             .len();
     }
