@@ -124,6 +124,51 @@ describe('capCompactionSummaryPreservingSuffix properties', () => {
   })
 })
 
+describe('capCompactionSummaryPreservingSuffix at the smallest budgets (1-200)', () => {
+  const RULES_OPEN = '<workspace-critical-rules>'
+  const RULES_CLOSE = '</workspace-critical-rules>'
+  const tiny = fc.integer({ min: 1, max: 200 })
+  // Whole markers on lines of their own (the generated text holds no marker text).
+  const markerLinesStandAlone = (out) => {
+    for (const marker of [BODY_MARKER, SUFFIX_MARKER]) {
+      const at = out.indexOf(marker)
+      if (at < 0) continue
+      expect(out.indexOf(marker, at + 1)).toBe(-1)
+      expect(at === 0 || out[at - 1] === '\n').toBe(true)
+      expect(at + marker.length === out.length || out[at + marker.length] === '\n').toBe(true)
+    }
+    for (const stub of ['[Compaction summary', '[Earlier compaction']) {
+      expect(out.split(stub).length - 1).toBe(out.includes(stub) ? 1 : 0)
+    }
+  }
+
+  test('no partial marker, no fragment of the rules block, within the budget', () => {
+    fc.assert(
+      fc.property(body, suffix, tiny, (b, s, max) => {
+        fc.pre(s !== '' && b.length + s.length > max)
+        const out = native.capCompactionSummaryPreservingSuffix(b, s, max)
+        expect(out.length).toBeLessThanOrEqual(max)
+        markerLinesStandAlone(out)
+        const rules = /<workspace-critical-rules>[\s\S]*$/.exec(s)
+        if (!rules) return
+        // The closing tag only with its opening tag; without the marker, the whole block.
+        expect(out.includes(RULES_CLOSE)).toBe(out.includes(RULES_OPEN))
+        if (out.includes(RULES_OPEN) && !out.includes(SUFFIX_MARKER)) expect(out.endsWith(rules[0])).toBe(true)
+      }),
+      { ...config, numRuns: Number(process.env.PROPERTY_RUNS || 2000) },
+    )
+  })
+
+  test("the issue's case: maxChars 60 and a suffix ending in the rules block", () => {
+    const b = '## Decisions\n- reload pending gateway restart after the deploy\n## Open TODOs\n- check the logs'
+    const s = '\n\n## Recent turns preserved verbatim\n- User: hi\n\n<workspace-critical-rules>\n## Red Lines\n- Never push to main.\n</workspace-critical-rules>'
+    expect(native.capCompactionSummaryPreservingSuffix(b, s, 60)).toBe(`## Decisions\n\n${BODY_MARKER}`)
+    // Too small for the marker: whole lines and whole words, nothing after them.
+    expect(native.capCompactionSummaryPreservingSuffix(b, s, 40)).toBe('## Decisions\n- reload pending gateway')
+    expect(native.capCompactionSummaryPreservingSuffix(b, s, 10)).toBe('')
+  })
+})
+
 describe('capCompactionSummary properties', () => {
   test('never longer than maxChars (when it caps) and never splits a pair', () => {
     fc.assert(

@@ -60,4 +60,9 @@ fuzz_target!(|input: Input| {
     if !report.body_trimmed {
         assert!(out.starts_with(&body));
     }
+    // What is kept of a cut suffix starts on a line of its own.
+    let (out_body, out_suffix) = out.split_at(report.body_len);
+    if report.suffix_trimmed && !out_body.is_empty() && !out_suffix.is_empty() {
+        assert_eq!(out_suffix[0], u16::from(b'\n'), "body and suffix share a line");
+    }
 });

@@ -246,11 +246,16 @@ pub fn trim(text: &[u16]) -> &[u16] {
         .iter()
         .position(|&u| !is_js_whitespace(u))
         .unwrap_or(text.len());
+    trim_end(&text[start..])
+}
+
+/// `text` without the white space (as JS `trimEnd()` sees it) at its end.
+pub fn trim_end(text: &[u16]) -> &[u16] {
     let end = text
         .iter()
         .rposition(|&u| !is_js_whitespace(u))
-        .map_or(start, |i| i + 1);
-    &text[start..end]
+        .map_or(0, |i| i + 1);
+    &text[..end]
 }
 
 /// JavaScript's `WhiteSpace` and `LineTerminator` code points (what `String.prototype.trim` removes).
@@ -306,6 +311,21 @@ fn find_aligned(haystack: &[u16], needle: &[u16]) -> Option<usize> {
 
 pub fn contains(haystack: &[u16], needle: &[u16]) -> bool {
     find(haystack, needle).is_some()
+}
+
+/// An ASCII string constant as UTF-16 units, at compile time (`N` is its
+/// length: `encode_ascii::<{ TEXT.len() }>(TEXT)`).
+pub const fn encode_ascii<const N: usize>(text: &str) -> [u16; N] {
+    let bytes = text.as_bytes();
+    assert!(bytes.len() == N, "N must be the text's length");
+    let mut units = [0u16; N];
+    let mut i = 0;
+    while i < N {
+        assert!(bytes[i].is_ascii(), "the text must be ASCII");
+        units[i] = bytes[i] as u16;
+        i += 1;
+    }
+    units
 }
 
 /// Encodes a Rust string literal as UTF-16, for building output.

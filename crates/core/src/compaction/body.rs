@@ -3,19 +3,14 @@
 
 use std::ops::Range;
 
-use super::SUMMARY_TRUNCATED_MARKER;
-use crate::utf16::{self, encode, grapheme_prefix, line_ranges, trim, LF};
+use super::prefix::{boundary_prefix, is_heading, NoBoundary};
+use super::SUMMARY_MARKER_UNITS;
+use crate::utf16::{self, line_ranges, trim, LF};
 
 /// One section of the body: an optional heading line and the lines under it.
 struct Section {
     heading: Option<Range<usize>>,
     lines: Vec<Range<usize>>,
-}
-
-/// A heading is a line that starts with `#` (leading blanks allowed, as
-/// OpenClaw's section check trims lines before it compares them).
-fn is_heading(line: &[u16]) -> bool {
-    trim(line).first() == Some(&u16::from(b'#'))
 }
 
 fn split_sections(body: &[u16]) -> Vec<Section> {
@@ -43,13 +38,13 @@ pub fn cap_body(
     required_headings: &[Vec<u16>],
     protected: &[Vec<u16>],
 ) -> Vec<u16> {
-    let marker = encode(SUMMARY_TRUNCATED_MARKER);
+    let marker = &SUMMARY_MARKER_UNITS;
     let sections = split_sections(body);
     let headings: Vec<Range<usize>> = sections.iter().filter_map(|s| s.heading.clone()).collect();
     // The budget for the kept lines: the marker and a possible line feed
     // after the last kept line are reserved.
     let Some(line_budget) = budget.checked_sub(marker.len() + 1) else {
-        return plain_prefix(body, budget, &marker);
+        return plain_prefix(body, budget);
     };
     let all_headings: usize = headings.iter().map(|h| h.len()).sum();
     let keep_heading: Vec<bool> = if all_headings <= line_budget {
@@ -72,7 +67,7 @@ pub fn cap_body(
             .map(|(h, _)| h.len())
             .sum();
         if required_len > line_budget {
-            return plain_prefix(body, budget, &marker);
+            return plain_prefix(body, budget);
         }
         let mut room = line_budget - required_len;
         headings
@@ -168,7 +163,7 @@ pub fn cap_body(
             }
         }
         // A section that could keep no whole line keeps the start of its
-        // first non-blank line, cut at a grapheme boundary.
+        // first non-blank line, cut at a word end (else a grapheme boundary).
         if !kept_any && partial_room > 8 {
             if let Some(first) = section
                 .lines
@@ -176,7 +171,7 @@ pub fn cap_body(
                 .find(|l| !trim(&body[(*l).clone()]).is_empty())
             {
                 let text = utf16::trim_line_end(&body[first.clone()]);
-                let piece = grapheme_prefix(text, partial_room - 1);
+                let piece = boundary_prefix(text, partial_room - 1, NoBoundary::CutAtGrapheme);
                 if !piece.is_empty() {
                     push_line(&mut out, piece);
                     partial_room -= piece.len() + 1;
@@ -187,7 +182,12 @@ pub fn cap_body(
     while out.last() == Some(&LF) || out.last() == Some(&(b'\r' as u16)) {
         out.pop();
     }
-    out.extend_from_slice(&marker);
+    if out.is_empty() {
+        // Nothing kept: the marker line alone, without its blank line.
+        out.extend_from_slice(&marker[2..]);
+        return out;
+    }
+    out.extend_from_slice(marker);
     debug_assert!(out.len() <= budget);
     out
 }
@@ -247,13 +247,23 @@ fn share_first_lines(
     room
 }
 
-/// When even the headings cannot fit: OpenClaw's shape (a prefix and the
-/// marker), but cut at a grapheme boundary.
-fn plain_prefix(body: &[u16], budget: usize, marker: &[u16]) -> Vec<u16> {
-    if budget <= marker.len() {
-        return grapheme_prefix(body, budget).to_vec();
+/// When even the headings cannot fit: a prefix and the marker, as OpenClaw
+/// does, but cut at a line or word boundary. When the marker cannot fit
+/// either, whole pieces alone (they cannot say that text is missing, so no
+/// fragment may pass for one); when no text fits beside the marker, the
+/// marker line alone, without its blank line.
+fn plain_prefix(body: &[u16], budget: usize) -> Vec<u16> {
+    let marker_line = &SUMMARY_MARKER_UNITS[2..];
+    if budget < marker_line.len() {
+        return boundary_prefix(body, budget, NoBoundary::KeepNothing).to_vec();
     }
-    let mut out = grapheme_prefix(body, budget - marker.len()).to_vec();
-    out.extend_from_slice(marker);
+    let text_room = budget.saturating_sub(SUMMARY_MARKER_UNITS.len());
+    let text = boundary_prefix(body, text_room, NoBoundary::CutAtGrapheme);
+    if text.is_empty() {
+        return marker_line.to_vec();
+    }
+    let mut out = Vec::with_capacity(text.len() + SUMMARY_MARKER_UNITS.len());
+    out.extend_from_slice(text);
+    out.extend_from_slice(&SUMMARY_MARKER_UNITS);
     out
 }

@@ -6,16 +6,26 @@
 //! its headings, and the suffix loses its oldest items first, at boundaries.
 
 mod body;
+mod prefix;
 mod suffix;
 
 use std::borrow::Cow;
 
-use crate::utf16::{encode, surrogate_safe_floor};
+use crate::utf16::{encode, encode_ascii, surrogate_safe_floor, LF};
 
-/// OpenClaw's `SUMMARY_TRUNCATED_MARKER` (46 units with its blank line).
+const CR: u16 = b'\r' as u16;
+
+/// OpenClaw's `SUMMARY_TRUNCATED_MARKER`, with its blank line.
 pub const SUMMARY_TRUNCATED_MARKER: &str = "\n\n[Compaction summary truncated to fit budget]";
 /// The marker line that stands where the suffix lost its head.
 pub const SUFFIX_TRUNCATED_MARKER: &str = "[Earlier compaction context truncated to fit budget]";
+
+/// `SUMMARY_TRUNCATED_MARKER` as UTF-16 units.
+const SUMMARY_MARKER_UNITS: [u16; SUMMARY_TRUNCATED_MARKER.len()] =
+    encode_ascii(SUMMARY_TRUNCATED_MARKER);
+/// `SUFFIX_TRUNCATED_MARKER` as UTF-16 units.
+const SUFFIX_MARKER_UNITS: [u16; SUFFIX_TRUNCATED_MARKER.len()] =
+    encode_ascii(SUFFIX_TRUNCATED_MARKER);
 /// OpenClaw's `REQUIRED_SUMMARY_SECTIONS`, checked by its `auditSummaryQuality`.
 pub const REQUIRED_SUMMARY_SECTIONS: [&str; 5] = [
     "## Decisions",
@@ -52,12 +62,12 @@ pub fn cap_compaction_summary(summary: &[u16], max_chars: f64) -> Vec<u16> {
     if max_chars <= 0.0 || (summary.len() as f64) <= max_chars {
         return summary.to_vec();
     }
-    let budget = (max_chars - 46.0).max(0.0);
+    let budget = (max_chars - SUMMARY_MARKER_UNITS.len() as f64).max(0.0);
     if budget <= 0.0 {
         return truncate_utf16_safe(summary, max_chars).to_vec();
     }
     let mut out = truncate_utf16_safe(summary, budget).to_vec();
-    out.extend(encode(SUMMARY_TRUNCATED_MARKER));
+    out.extend_from_slice(&SUMMARY_MARKER_UNITS);
     out
 }
 
@@ -77,6 +87,9 @@ pub struct CapOptions {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CapReport {
     pub summary: Vec<u16>,
+    /// How many units at the start of `summary` are the body's: the
+    /// suffix's part follows.
+    pub body_len: usize,
     pub body_trimmed: bool,
     pub suffix_trimmed: bool,
     /// Units the body was allowed (its final share of the budget).
@@ -88,6 +101,7 @@ pub struct CapReport {
 impl CapReport {
     fn untouched(summary: Vec<u16>, body_len: usize, suffix_len: usize) -> Self {
         CapReport {
+            body_len: summary.len() - suffix_len,
             summary,
             body_trimmed: false,
             suffix_trimmed: false,
@@ -149,12 +163,19 @@ pub fn cap_preserving_suffix(
         suffix::Pieces::whole(suffix)
     } else {
         // What the body could still use if the suffix came in short.
-        let body_appetite = body.len().saturating_sub(total - suffix_budget);
-        suffix::cap_suffix(suffix, suffix_budget, body_appetite)
+        let body_excess = body.len().saturating_sub(total - suffix_budget);
+        suffix::cap_suffix(suffix, suffix_budget, body_excess)
     };
     // A suffix cut at a boundary may come in under its budget: the body
     // gets what is left.
     let body_budget = (total - capped_suffix.len()).min(body.len());
+    // A cut body ends without a line break; a suffix part that starts
+    // without one (OpenClaw's always starts with a blank line) gets a line
+    // feed, so that no line is made of both.
+    let separator: &[u16] = match capped_suffix.first() {
+        Some(first) if body.len() > body_budget && first != LF && first != CR => &[LF],
+        _ => &[],
+    };
     let capped_body: Cow<[u16]> = if body.len() <= body_budget {
         Cow::Borrowed(body)
     } else {
@@ -171,17 +192,21 @@ pub fn cap_preserving_suffix(
         };
         Cow::Owned(body::cap_body(
             body,
-            body_budget,
+            body_budget.saturating_sub(separator.len()),
             required,
             &options.protected_identifiers,
         ))
     };
     // Written once: the body, then the suffix's pieces.
-    let mut summary = Vec::with_capacity(capped_body.len() + capped_suffix.len());
+    let mut summary = Vec::with_capacity(capped_body.len() + separator.len() + capped_suffix.len());
     summary.extend_from_slice(&capped_body);
+    if !capped_body.is_empty() {
+        summary.extend_from_slice(separator);
+    }
     capped_suffix.append_to(&mut summary);
     debug_assert!(summary.len() <= total);
     CapReport {
+        body_len: capped_body.len(),
         body_trimmed: capped_body.len() != body.len(),
         suffix_trimmed: capped_suffix.len() != suffix.len(),
         body_budget,

@@ -5,10 +5,10 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::SUFFIX_TRUNCATED_MARKER;
+use super::SUFFIX_MARKER_UNITS;
 use crate::utf16::{
-    encode, ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace, lfs,
-    line_start, rfind_ascii3, starts_with_ascii, trim, trim_line_end, LF,
+    ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace, lfs, line_start,
+    rfind_ascii3, starts_with_ascii, trim, trim_line_end, LF,
 };
 
 const RULES_OPEN: &str = "<workspace-critical-rules>";
@@ -215,28 +215,46 @@ fn classify_window(head: &[u16], window_start: usize) -> impl Iterator<Item = Li
     classify(head, 0, window_start, Context::START)
 }
 
-/// Where the closing rules block starts (with the blank lines before it),
-/// when the suffix ends with one. Reads only the block, from the end.
-fn rules_block_start(suffix: &[u16]) -> Option<usize> {
+/// The closing rules block of a suffix that ends with one.
+struct RulesBlock {
+    /// Where it starts, with the blank lines before it.
+    start: usize,
+    /// Where its opening tag's line starts.
+    opener: usize,
+}
+
+/// The closing rules block, when the suffix ends with one. Reads only the
+/// block, from the end.
+fn rules_block(suffix: &[u16]) -> Option<RulesBlock> {
     let end = suffix.iter().rposition(|&u| !is_js_whitespace(u))? + 1;
     if !ends_with_ascii(&suffix[..end], RULES_CLOSE) {
         return None;
     }
     // From the closing tag's line back to the opening tag's.
-    let mut start = line_start(suffix, end);
+    let mut opener = line_start(suffix, end);
     loop {
-        if equals_ascii(trim(line_at(suffix, start)), RULES_OPEN) {
+        if equals_ascii(trim(line_at(suffix, opener)), RULES_OPEN) {
             break;
         }
-        if start == 0 {
+        if opener == 0 {
             return None;
         }
-        start = previous_line_start(suffix, start);
+        opener = previous_line_start(suffix, opener);
     }
-    while start > 0 && is_js_whitespace(suffix[start - 1]) {
-        start -= 1;
+    // The blank lines above it, from the line feed that ends the text above
+    // them (that line's trailing blanks are the line's, not the block's).
+    let mut start = opener;
+    while start > 0 {
+        let above = previous_line_start(suffix, start);
+        if !is_blank(&suffix[above..start]) {
+            break;
+        }
+        start = above;
     }
-    Some(start)
+    Some(RulesBlock {
+        start: start.saturating_sub(1),
+        opener,
+    })
 }
 
 /// A capped suffix as pieces of the original and of the marker, so the
@@ -257,6 +275,10 @@ impl<'a> Pieces<'a> {
         }
     }
 
+    pub(super) fn first(&self) -> Option<u16> {
+        self.0.first().and_then(|piece| piece.first().copied())
+    }
+
     pub(super) fn len(&self) -> usize {
         self.0.iter().map(|piece| piece.len()).sum()
     }
@@ -269,59 +291,115 @@ impl<'a> Pieces<'a> {
 }
 
 /// Caps `suffix` (longer than `budget`) to at most `budget` units.
-/// `body_appetite` is how many more units the body could use: budget the
-/// suffix leaves unused goes there, so it is not wasted.
-pub(super) fn cap_suffix(suffix: &[u16], budget: usize, body_appetite: usize) -> Pieces<'_> {
-    match rules_block_start(suffix) {
-        Some(start) if suffix.len() - start <= budget => {
-            let (head, rules) = suffix.split_at(start);
-            cut_head(head, rules, budget, body_appetite).unwrap_or_else(|| Pieces::whole(rules))
+/// `body_excess` is how much of the body lies beyond its share of the
+/// budget: budget the suffix leaves unused goes there, so it is not wasted.
+pub(super) fn cap_suffix(suffix: &[u16], budget: usize, body_excess: usize) -> Pieces<'_> {
+    match rules_block(suffix) {
+        Some(block) if suffix.len() - block.start <= budget => {
+            let (head, rules) = suffix.split_at(block.start);
+            Plan::new(head, rules)
+                .cut(budget, body_excess)
+                .unwrap_or_else(|| Pieces::whole(rules))
         }
-        // No rules block, or one that cannot fit whole: cut the suffix as one.
-        _ => cut_head(suffix, &[], budget, body_appetite)
-            .unwrap_or_else(|| Pieces::whole(bare_tail(suffix, budget))),
+        // A block longer than the budget: everything before it goes, and the
+        // block loses its head like a section, under its repeated opening tag.
+        Some(block) => Plan::inside_block(&suffix[block.opener..])
+            .cut(budget, body_excess)
+            .unwrap_or_default(),
+        None => Plan::new(suffix, &[])
+            .cut(budget, body_excess)
+            .unwrap_or_else(|| Pieces::whole(standalone_tail(suffix, budget))),
     }
 }
 
-/// A tail of at most `budget` units, for budgets too small even for the
-/// marker: from a line start when one is in reach, else from a grapheme
-/// boundary, without leading blank space.
-fn bare_tail(suffix: &[u16], budget: usize) -> &[u16] {
-    let mut tail = grapheme_suffix(suffix, budget);
-    let starts_a_line = tail.len() == suffix.len() || suffix[suffix.len() - tail.len() - 1] == LF;
-    if !starts_a_line {
-        if let Some(lf) = find_lf(tail, 0) {
-            if lf + 1 < tail.len() {
-                tail = &tail[lf + 1..];
-            }
+/// For a budget too small for the marker: the longest tail of whole
+/// sections or whole items (not items of a tag block, which would lose
+/// their opening tag), from the line feed before it; else nothing.
+fn standalone_tail(suffix: &[u16], budget: usize) -> &[u16] {
+    // A tail from the line start `p` takes `len - p + 1` units.
+    let earliest = (suffix.len() + 1).saturating_sub(budget).max(1);
+    for line in classify_window(suffix, line_start_at_or_after(suffix, earliest)) {
+        let stands_alone = match line.kind {
+            LineKind::SectionHeader => true,
+            LineKind::ItemStart => !line
+                .section_header
+                .is_some_and(|header| is_open_tag(trim(&suffix[header]))),
+            LineKind::Blank | LineKind::Continuation => false,
+        };
+        if stands_alone {
+            return &suffix[line.range.start - 1..];
         }
     }
-    let skip = tail.iter().take_while(|&&u| is_js_whitespace(u)).count();
-    &tail[skip..]
+    &[]
 }
 
+/// The marker with its blank lines, as it stands before kept text.
+const LEAD: [&[u16]; 3] = [&[LF, LF], &SUFFIX_MARKER_UNITS, &[LF, LF]];
+const LEAD_LEN: usize = SUFFIX_MARKER_UNITS.len() + 4;
+/// The marker at the end, when nothing of the text is kept: without the
+/// blank lines after it.
+const MARKER_ALONE_LEN: usize = SUFFIX_MARKER_UNITS.len() + 2;
+
+/// How a text is cut from its head: what stays whole after it, and the
+/// opening tag repeated above the kept lines when the cut is inside a block.
 struct Plan<'a> {
-    head: &'a [u16],
+    text: &'a [u16],
+    /// Kept whole after what is kept of `text`.
     rules: &'a [u16],
-    /// `"\n\n" + marker + "\n\n"`, before what is kept of the head.
-    lead: Vec<u16>,
+    /// The opening tag's line of a block cut inside (`text` starts with it).
+    opener: Option<Range<usize>>,
+    /// Cuts start before this: a block's closing tag alone is not kept.
+    cuts_end: usize,
 }
 
 impl<'a> Plan<'a> {
-    /// The output for a cut at `cut` (`None` keeps nothing of the head).
+    fn new(text: &'a [u16], rules: &'a [u16]) -> Self {
+        Plan {
+            text,
+            rules,
+            opener: None,
+            cuts_end: text.len(),
+        }
+    }
+
+    /// `block` starts with its opening tag's line and ends with its closing tag.
+    fn inside_block(block: &'a [u16]) -> Self {
+        Plan {
+            text: block,
+            rules: &[],
+            opener: Some(header_text(line_at(block, 0), 0)),
+            cuts_end: last_non_blank_line_start(block).unwrap_or(block.len()),
+        }
+    }
+
+    /// The header lines written above a cut at `line`: the block's opening
+    /// tag, then the line's own section header (unless it is that tag).
+    fn headers<'l>(&'l self, line: &'l Line) -> impl Iterator<Item = &'l Range<usize>> {
+        let own = line
+            .section_header
+            .as_ref()
+            .filter(|header| Some(*header) != self.opener.as_ref());
+        self.opener.iter().chain(own)
+    }
+
+    /// The output for a cut at `cut` (`None` keeps nothing of the text).
     fn render(&self, cut: Option<&Line>) -> Pieces<'a> {
         let mut out = Pieces::default();
         match cut {
             Some(line) => {
-                out.push(self.lead.clone());
-                if let Some(header) = &line.section_header {
-                    out.push(&self.head[header.clone()]);
-                    out.push(vec![LF]);
+                for piece in LEAD {
+                    out.push(piece);
                 }
-                out.push(&self.head[line.range.start..]);
+                for header in self.headers(line) {
+                    out.push(&self.text[header.clone()]);
+                    out.push(&[LF][..]);
+                }
+                out.push(&self.text[line.range.start..]);
             }
-            // Nothing kept of the head: the marker ends without blank lines.
-            None => out.push(self.lead[..self.lead.len() - 2].to_vec()),
+            None => {
+                out.push(LEAD[0]);
+                out.push(LEAD[1]);
+            }
         }
         out.push(self.rules);
         out
@@ -330,11 +408,87 @@ impl<'a> Plan<'a> {
     fn rendered_len(&self, cut: Option<&Line>) -> usize {
         match cut {
             Some(line) => {
-                let header = line.section_header.as_ref().map_or(0, |h| h.len() + 1);
-                self.lead.len() + header + (self.head.len() - line.range.start) + self.rules.len()
+                let headers: usize = self.headers(line).map(|header| header.len() + 1).sum();
+                LEAD_LEN + headers + (self.text.len() - line.range.start) + self.rules.len()
             }
-            None => self.lead.len() - 2 + self.rules.len(),
+            None => MARKER_ALONE_LEN + self.rules.len(),
         }
+    }
+
+    /// Cuts the text from its head so that the marker, the rest of the text
+    /// and `rules` fit `budget`. None when not even the marker and `rules` fit.
+    fn cut(&self, budget: usize, body_excess: usize) -> Option<Pieces<'a>> {
+        let text = self.text;
+        // No cut before this can fit: only the lines from here on are read.
+        let room = budget.saturating_sub(LEAD_LEN + self.rules.len());
+        let window_start = line_start_at_or_after(text, text.len().saturating_sub(room));
+        let fits = |line: &Line| {
+            line.range.start < self.cuts_end && self.rendered_len(Some(line)) <= budget
+        };
+        // The first line that fits, and the first item start that fits, in one
+        // forward pass that stops at the item (usually within one item).
+        let mut line_cut = None;
+        let mut item_cut = None;
+        for line in classify_window(text, window_start) {
+            if line.kind == LineKind::Blank || !fits(&line) {
+                continue;
+            }
+            let is_item = matches!(line.kind, LineKind::SectionHeader | LineKind::ItemStart);
+            if is_item {
+                item_cut = Some(line);
+                break;
+            }
+            line_cut.get_or_insert(line);
+        }
+        if let Some(item) = item_cut {
+            // Whole items first; but when dropping a whole item would leave more
+            // than a quarter of the budget unused (the body cannot take it),
+            // cut at a line start inside it instead.
+            let unused = budget - self.rendered_len(Some(&item));
+            let wasted = unused - unused.min(body_excess);
+            let cut = match line_cut {
+                Some(line) if wasted > budget / 4 => line,
+                _ => item,
+            };
+            return Some(self.render(Some(&cut)));
+        }
+        if let Some(line) = line_cut {
+            return Some(self.render(Some(&line)));
+        }
+        if self.rendered_len(None) > budget {
+            return None;
+        }
+        Some(
+            self.long_line_tail(budget)
+                .unwrap_or_else(|| self.render(None)),
+        )
+    }
+
+    /// When no whole line fits: the tail of the last non-blank line, from a
+    /// grapheme boundary, after the marker. Not for a header or a closing tag
+    /// (a piece of one would look like structure), nor inside a block (its
+    /// last line is the closing tag).
+    fn long_line_tail(&self, budget: usize) -> Option<Pieces<'a>> {
+        if self.opener.is_some() {
+            return None;
+        }
+        let last = &self.text[last_non_blank_line_start(self.text)?..];
+        if is_section_header(last) || starts_with_ascii(trim(last), "</") {
+            return None;
+        }
+        let room = (budget - self.rendered_len(None)).saturating_sub(2);
+        let tail = grapheme_suffix(last, room);
+        if tail.is_empty() {
+            return None;
+        }
+        let mut out = Pieces::default();
+        for piece in LEAD {
+            out.push(piece);
+        }
+        out.push(tail);
+        out.push(self.rules);
+        debug_assert!(out.len() <= budget);
+        Some(out)
     }
 }
 
@@ -351,71 +505,6 @@ fn header_text(line: &[u16], start: usize) -> Range<usize> {
 fn line_at(text: &[u16], start: usize) -> &[u16] {
     let end = find_lf(text, start).map_or(text.len(), |lf| lf + 1);
     &text[start..end]
-}
-
-/// Cuts `head` from its start so that the marker, the rest of `head` and
-/// `rules` fit `budget`. None when not even the marker and `rules` fit.
-fn cut_head<'a>(
-    head: &'a [u16],
-    rules: &'a [u16],
-    budget: usize,
-    body_appetite: usize,
-) -> Option<Pieces<'a>> {
-    let lead = encode(&format!("\n\n{SUFFIX_TRUNCATED_MARKER}\n\n"));
-    let plan = Plan { head, rules, lead };
-    // No cut before this can fit: only the lines from here on are read.
-    let room = budget.saturating_sub(plan.lead.len() + rules.len());
-    let window_start = line_start_at_or_after(head, head.len().saturating_sub(room));
-    // The first line that fits, and the first item start that fits, in one
-    // forward pass that stops at the item (usually within one item).
-    let fits = |line: &Line| plan.rendered_len(Some(line)) <= budget;
-    let mut line_cut = None;
-    let mut item_cut = None;
-    for line in classify_window(head, window_start) {
-        if line.kind == LineKind::Blank || !fits(&line) {
-            continue;
-        }
-        let is_item = matches!(line.kind, LineKind::SectionHeader | LineKind::ItemStart);
-        if is_item {
-            item_cut = Some(line);
-            break;
-        }
-        line_cut.get_or_insert(line);
-    }
-    if let Some(item) = item_cut {
-        // Whole items first; but when dropping a whole item would leave more
-        // than a quarter of the budget unused (the body cannot take it),
-        // cut at a line start inside it instead.
-        let unused = budget - plan.rendered_len(Some(&item));
-        let wasted = unused - unused.min(body_appetite);
-        let cut = match line_cut {
-            Some(line) if wasted > budget / 4 => line,
-            _ => item,
-        };
-        return Some(plan.render(Some(&cut)));
-    }
-    if let Some(line) = line_cut {
-        return Some(plan.render(Some(&line)));
-    }
-    if plan.rendered_len(None) > budget {
-        return None;
-    }
-    // One line alone is longer than the budget: keep the tail of the last
-    // non-blank line, from a grapheme boundary.
-    let last_start = last_non_blank_line_start(head)?;
-    let room = budget - plan.rendered_len(None);
-    let room = room.saturating_sub(2);
-    let text = &head[last_start..];
-    let tail = grapheme_suffix(text, room);
-    if tail.is_empty() {
-        return Some(plan.render(None));
-    }
-    let mut out = Pieces::default();
-    out.push(plan.lead.clone());
-    out.push(tail);
-    out.push(rules);
-    debug_assert!(out.len() <= budget);
-    Some(out)
 }
 
 /// The start of the last line of `text` that is not blank.
