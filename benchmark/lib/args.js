@@ -1,0 +1,34 @@
+'use strict'
+// The bench's command line (see bench.js for what each flag does).
+const { parseArgs } = require('node:util')
+
+const SECTIONS = ['compaction', 'logs', 'chat', 'load']
+
+/** Parses `argv`; throws an Error with a usage message on a bad flag. */
+function parseBenchArgs(argv) {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      quick: { type: 'boolean', default: false },
+      only: { type: 'string' },
+      'no-setup': { type: 'boolean', default: false },
+      'no-reexec': { type: 'boolean', default: false },
+      'no-write': { type: 'boolean', default: false },
+    },
+  })
+  const only = values.only === undefined ? null : new Set(values.only.split(','))
+  for (const name of only ?? []) {
+    if (!SECTIONS.includes(name)) throw new Error(`--only: unknown section ${name} (sections: ${SECTIONS.join(', ')})`)
+  }
+  return {
+    quick: values.quick,
+    only,
+    setup: !values['no-setup'],
+    reexec: !values['no-reexec'],
+    write: !values['no-write'],
+    runs: (section) => !only || only.has(section),
+  }
+}
+
+module.exports = { parseBenchArgs, SECTIONS }
