@@ -2,8 +2,8 @@
 // `npm run bench`: side-by-side timings in ONE process (the machine may be shared and noisy:
 // compare the ratios, measured in interleaved rounds, rather than the absolute numbers).
 //
-//   1. capCompactionSummaryPreservingSuffix at maxChars 16000 (sections/compaction.js), by input
-//      size, against the copy floor and OpenClaw's own functions.
+//   1. capCompactionSummaryPreservingSuffix (sections/compaction.js): by input size at maxChars
+//      16000 and on body-heavy shapes, against the copy floor and OpenClaw's own functions.
 //   2. readPersistentChatLogEntries(path, 25) on 10 MB / 256 MB / 1 GB logs (sections/logs.js).
 //   3. the persistent-chat builders (sections/chat.js).
 //   4. require() time and .node size (sections/load.js).
@@ -14,7 +14,8 @@
 //
 // Flags: --quick (smaller sizes, 10 MB and 256 MB logs only), --only=compaction,logs,chat,load,
 //        --no-setup (do not run scripts/setup-bench.sh), --no-reexec (stay on this Node),
-//        --no-write (do not write benchmark/results.md).
+//        --no-write (do not write benchmark/results.md),
+//        --baseline=OLD.node (another build's cap, timed in the same rounds as this one's).
 'use strict'
 
 const fs = require('node:fs')
@@ -72,18 +73,20 @@ async function main(argv) {
   if (rerun !== null) return rerun
 
   const native = require(ROOT)
+  const baseline = args.baseline ? require(path.resolve(args.baseline)) : null
   const machine = machineLine()
   const fuzzAtStart = fuzzerProcesses()
   console.log(`\nbench: ${machine}`)
   console.log(
     `bench: addon ${native.__napiBindingTarget}; load average ${loadAverage()}; ` +
-      `fuzzer ${fuzzAtStart ? `RUNNING (${fuzzAtStart} processes): numbers are noisier` : 'not running'}`,
+      `fuzzer ${fuzzAtStart ? `RUNNING (${fuzzAtStart} processes): numbers are noisier` : 'not running'}` +
+      (baseline ? `; baseline ${path.resolve(args.baseline)}` : ''),
   )
 
   const started = now()
   const report = new Report()
   for (const section of SECTIONS.filter((s) => args.runs(s.name))) {
-    await section.run({ root: ROOT, native, setup, quick: args.quick, rec: report.section(section.order) })
+    await section.run({ root: ROOT, native, baseline, setup, quick: args.quick, rec: report.section(section.order) })
   }
 
   const fuzzAtEnd = fuzzerProcesses()

@@ -15,6 +15,7 @@ function parseBenchArgs(argv) {
       'no-setup': { type: 'boolean', default: false },
       'no-reexec': { type: 'boolean', default: false },
       'no-write': { type: 'boolean', default: false },
+      baseline: { type: 'string' },
     },
   })
   const only = values.only === undefined ? null : new Set(values.only.split(','))
@@ -27,6 +28,7 @@ function parseBenchArgs(argv) {
     setup: !values['no-setup'],
     reexec: !values['no-reexec'],
     write: !values['no-write'],
+    baseline: values.baseline ?? null,
     runs: (section) => !only || only.has(section),
   }
 }

@@ -1,19 +1,25 @@
 'use strict'
-// capCompactionSummaryPreservingSuffix at maxChars 16000, side by side in one process, on inputs
-// from the seed's sample to 16 Mi UTF-16 units, against OpenClaw 2026.7.2's function (the buggy
-// original), OpenClaw 2026.9.6's budgetCompactionSummary (the upstream fix), a plain JS version
-// of the seed's proposed rule, and the addon's copy floor (capCompactionSummary(input, 0): copy
-// in and out).
+// capCompactionSummaryPreservingSuffix, side by side in one process:
+//   - at maxChars 16000 on inputs from the seed's sample to 16 Mi UTF-16 units, against OpenClaw
+//     2026.7.2's function (the buggy original), OpenClaw 2026.9.6's budgetCompactionSummary (the
+//     upstream fix), a plain JS version of the seed's proposed rule, and the addon's copy floor
+//     (capCompactionSummary(input, 0): copy in and out);
+//   - on body-heavy shapes (issue 11: 15,000–40,000-unit bodies of short bullets, suffixes of
+//     1,000–33,000, budgets 2,000–20,000) against the copy floor and 2026.9.6.
+// With a baseline build (--baseline=OLD.node), that build's cap runs in the same rounds, so that
+// (cap − floor) / floor before and after is measured side by side.
 const fs = require('node:fs')
 const path = require('node:path')
 
 const shapes = require('../../__test__/fixtures/shapes.js')
+const { bodyHeavyCase, BODY_HEAVY_SHAPES } = require('../lib/body-heavy.js')
 const { compare, now } = require('../lib/harness.js')
 const { fmtUs, fmtX, fmtUnits, fmtRatio, mdTable } = require('../lib/format.js')
 
 const MAX_CHARS = 16000
 const KI = 1024
-const OVER_FLOOR_TARGET = 0.5
+// Both of the issue's targets for (cap − floor) / floor: on the body-heavy shapes and overall.
+const OVER_FLOOR_TARGET = 0.3
 
 /** Body ≈ 1/4, suffix ≈ 3/4 of `units` (a structured body; 13 tool results a turn, as in the seed). */
 function inputOfSize(units) {
@@ -33,11 +39,11 @@ async function loadPeersLogged(setup) {
 }
 
 /**
- * The timed calls on one input: ours, the copy floor, the seed's JS rule, 2026.7.2, and
- * 2026.9.6, alone and, as the session store does next, with the JSON.stringify of its result
- * (ours too).
+ * The timed calls on one input: ours and the copy floor always; the baseline build's cap; the
+ * seed's JS rule and 2026.7.2 (`withOldPeers`); 2026.9.6, alone and, as the session store
+ * does next, with the JSON.stringify of its result (ours too).
  */
-function contendersFor({ native, peers }, { body, suffix, maxChars }) {
+function contendersFor({ native, baseline, peers, withOldPeers }, { body, suffix, maxChars }) {
   // Flat strings (Array#join builds sequential strings): no rope flattening inside the timed calls.
   body = [body].join('')
   suffix = [suffix].join('')
@@ -46,8 +52,11 @@ function contendersFor({ native, peers }, { body, suffix, maxChars }) {
     { name: 'ours', fn: () => native.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) },
     { name: 'floor', fn: () => native.capCompactionSummary(joined, 0) },
   ]
-  list.push({ name: 'seedJs', fn: () => shapes.seedProposedRule(body, suffix, maxChars, native.capCompactionSummary) })
-  if (peers.v7) list.push({ name: 'oc7', fn: () => peers.v7.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) })
+  if (baseline) list.push({ name: 'base', fn: () => baseline.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) })
+  if (withOldPeers) {
+    list.push({ name: 'seedJs', fn: () => shapes.seedProposedRule(body, suffix, maxChars, native.capCompactionSummary) })
+    if (peers.v7) list.push({ name: 'oc7', fn: () => peers.v7.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) })
+  }
   if (peers.v9) {
     const structured = peers.structuredSuffix(suffix)
     list.push({ name: 'oc9', fn: () => peers.v9.budgetCompactionSummary(body, structured, maxChars) })
@@ -78,6 +87,8 @@ function measure(ctx, input, { label, budgetMs, minRounds }) {
     ours: r.ours.us,
     floor: r.floor.us,
     overFloor: over('ours'),
+    base: r.base?.us,
+    baseOverFloor: over('base'),
     seedJs: r.seedJs?.us,
     oc7: r.oc7?.us,
     oc9: r.oc9?.us,
@@ -94,10 +105,11 @@ function measure(ctx, input, { label, budgetMs, minRounds }) {
 const overText = (x) => (x == null ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(2)}`)
 
 function logRow(row) {
-  const old = ` | 2026.7.2 ${fmtUs(row.oc7)} (${fmtX(row.oc7 && row.ours / row.oc7)}) | seed JS ${fmtUs(row.seedJs)} (${fmtX(row.seedJs && row.ours / row.seedJs)})`
+  const base = row.base == null ? '' : ` | baseline ${fmtUs(row.base)} (${overText(row.baseOverFloor)})`
+  const old = row.oc7 == null && row.seedJs == null ? '' : ` | 2026.7.2 ${fmtUs(row.oc7)} (${fmtX(row.oc7 && row.ours / row.oc7)}) | seed JS ${fmtUs(row.seedJs)} (${fmtX(row.seedJs && row.ours / row.seedJs)})`
   console.log(
     `${row.label.padEnd(11)} ${fmtUnits(row.units).padStart(8)}: ours ${fmtUs(row.ours)} [${row.spread}] ${row.nsPerUnit.toFixed(2)} ns/unit | ` +
-      `floor ${fmtUs(row.floor)} (ours ${overText(row.overFloor)}) | ` +
+      `floor ${fmtUs(row.floor)} (ours ${overText(row.overFloor)})${base} | ` +
       `2026.9.6 ${fmtUs(row.oc9)} (ours ${fmtX(row.oc9 && row.ours / row.oc9)}; with stringify ${fmtX(row.oc9S && row.oursS / row.oc9S)})${old} | ` +
       `headings ${['ours', 'oc9', 'oc7', 'seedJs'].map((k) => row.kept[k] ?? '–').join('/')}`,
   )
@@ -114,7 +126,7 @@ function bySize(ctx, { root, quick }) {
   for (const { label, body, suffix } of cases) {
     const big = body.length + suffix.length >= 4 << 20
     const budgetMs = (big ? 2500 : 1500) / (quick ? 2 : 1)
-    const row = measure(ctx, { body, suffix, maxChars: MAX_CHARS }, { label, budgetMs, minRounds: big ? 5 : 9 })
+    const row = measure({ ...ctx, withOldPeers: true }, { body, suffix, maxChars: MAX_CHARS }, { label, budgetMs, minRounds: big ? 5 : 9 })
     rows.push(row)
     logRow(row)
   }
@@ -122,13 +134,28 @@ function bySize(ctx, { root, quick }) {
   return rows
 }
 
-function costTable(rows) {
+/** Issue 11's body-heavy shapes, each at its own budget. */
+function bodyHeavy(ctx, { quick }) {
+  console.log('\n== capCompactionSummaryPreservingSuffix, body-heavy shapes ==')
+  const rows = []
+  for (const [index, [bodyUnits, suffixUnits, maxChars]] of BODY_HEAVY_SHAPES.entries()) {
+    const input = bodyHeavyCase(100 + index, bodyUnits, suffixUnits, maxChars)
+    const label = `${fmtUnits(input.body.length)} + ${fmtUnits(input.suffix.length)} @ ${maxChars}`
+    const row = measure({ ...ctx, withOldPeers: false }, input, { label, budgetMs: quick ? 750 : 1500, minRounds: 9 })
+    rows.push(row)
+    logRow(row)
+  }
+  return rows
+}
+
+function costTable(rows, { withBudget }) {
   return rows.map((r) => ({
     input: r.label,
-    'units (body + suffix)': `${fmtUnits(r.units)} (${fmtUnits(r.body)} + ${fmtUnits(r.suffix)})`,
+    ...(withBudget ? {} : { 'units (body + suffix)': `${fmtUnits(r.units)} (${fmtUnits(r.body)} + ${fmtUnits(r.suffix)})` }),
     ours: fmtUs(r.ours),
     'copy floor': fmtUs(r.floor),
     '(ours − floor) / floor': fmtRatio(r.overFloor),
+    ...(r.base == null ? {} : { baseline: fmtUs(r.base), '(baseline − floor) / floor': fmtRatio(r.baseOverFloor) }),
     'ours ns/unit': r.nsPerUnit.toFixed(2),
     'floor ns/unit': r.floorNsPerUnit.toFixed(2),
   }))
@@ -141,24 +168,41 @@ function peerTable(rows) {
     '2026.9.6 `budgetCompactionSummary`': fmtUs(r.oc9),
     'ours / 2026.9.6': fmtX(r.oc9 && r.ours / r.oc9),
     'ours / 2026.9.6, both + `JSON.stringify`': fmtX(r.oc9S && r.oursS / r.oc9S),
-    '2026.7.2 (buggy)': fmtUs(r.oc7),
-    'ours / 2026.7.2': fmtX(r.oc7 && r.ours / r.oc7),
-    'seed JS rule': fmtUs(r.seedJs),
-    'ours / seed JS': fmtX(r.seedJs && r.ours / r.seedJs),
-    'headings kept /5 (ours, 9.6, 7.2, seed JS)': ['ours', 'oc9', 'oc7', 'seedJs'].map((k) => r.kept[k] ?? '–').join(', '),
+    ...(r.oc7 === undefined && r.seedJs === undefined
+      ? { 'headings kept /5 (ours, 9.6)': ['ours', 'oc9'].map((k) => r.kept[k] ?? '–').join(', ') }
+      : {
+          '2026.7.2 (buggy)': fmtUs(r.oc7),
+          'ours / 2026.7.2': fmtX(r.oc7 && r.ours / r.oc7),
+          'seed JS rule': fmtUs(r.seedJs),
+          'ours / seed JS': fmtX(r.seedJs && r.ours / r.seedJs),
+          'headings kept /5 (ours, 9.6, 7.2, seed JS)': ['ours', 'oc9', 'oc7', 'seedJs'].map((k) => r.kept[k] ?? '–').join(', '),
+        }),
   }))
 }
 
 const worst = (rows, value) => rows.reduce((a, r) => (value(r) > value(a) ? r : a))
 
-function recordTargets(rec, sizeRows, peers) {
-  const worstSize = worst(sizeRows, (r) => r.overFloor)
+function recordTargets(rec, sizeRows, heavyRows, peers) {
+  const all = [...sizeRows, ...heavyRows]
+  const worstAll = worst(all, (r) => r.overFloor)
   rec.target(
-    'cap overhead over copy floor, (ours−floor)/floor, all sizes',
+    'cap overhead over copy floor, (ours−floor)/floor, all inputs',
     `≤ ${OVER_FLOOR_TARGET}`,
-    `${worstSize.overFloor.toFixed(2)} (worst, ${worstSize.label}); seed sample ${sizeRows[0].overFloor.toFixed(2)}`,
-    worstSize.overFloor <= OVER_FLOOR_TARGET,
+    `${worstAll.overFloor.toFixed(2)} (worst, ${worstAll.label}); seed sample ${sizeRows[0].overFloor.toFixed(2)}`,
+    worstAll.overFloor <= OVER_FLOOR_TARGET,
   )
+  const worstHeavy = worst(heavyRows, (r) => r.overFloor)
+  rec.target('  same, body-heavy shapes', `≤ ${OVER_FLOOR_TARGET}`, `${worstHeavy.overFloor.toFixed(2)} (worst, ${worstHeavy.label})`, worstHeavy.overFloor <= OVER_FLOOR_TARGET)
+  if (all[0].base != null) {
+    const worstBase = worst(all, (r) => r.baseOverFloor)
+    const worstBaseHeavy = worst(heavyRows, (r) => r.baseOverFloor)
+    rec.target(
+      '  baseline build, same rounds',
+      'informational',
+      `${worstBase.baseOverFloor.toFixed(2)} (worst, ${worstBase.label}); body-heavy ${worstBaseHeavy.baseOverFloor.toFixed(2)}`,
+      'info',
+    )
+  }
   if (peers.v9) {
     const ratio = (r) => r.ours / r.oc9
     const w = worst(sizeRows, ratio)
@@ -166,6 +210,8 @@ function recordTargets(rec, sizeRows, peers) {
     const ratioS = (r) => r.oursS / r.oc9S
     const wS = worst(sizeRows, ratioS)
     rec.target('  same, both + JSON.stringify of the result', 'informational', `${fmtX(ratioS(wS))} (worst, ${wS.label}); seed sample ${fmtX(ratioS(sizeRows[0]))}`, 'info')
+    const wH = worst(heavyRows, ratioS)
+    rec.target('  same, body-heavy shapes', 'informational', `${fmtX(ratioS(wH))} (worst, ${wH.label}); alone ${fmtX(ratio(worst(heavyRows, ratio)))} (worst)`, 'info')
   } else {
     rec.target('ours / OpenClaw 2026.9.6 budgetCompactionSummary', '≤ 1.5×', 'not measured (peer unavailable)', null)
   }
@@ -176,24 +222,35 @@ function recordTargets(rec, sizeRows, peers) {
   }
 }
 
-async function benchCompaction({ root, native, setup, quick, rec }) {
+async function benchCompaction({ root, native, baseline, setup, quick, rec }) {
   const peers = await loadPeersLogged(setup)
-  const ctx = { native, peers }
+  const ctx = { native, baseline, peers }
   const sizeRows = bySize(ctx, { root, quick })
+  const heavyRows = bodyHeavy(ctx, { quick })
+  const baselineNote = baseline ? ' "baseline" is the build given with `--baseline`, timed in the same rounds.' : ''
   rec.markdown(
     '### `capCompactionSummaryPreservingSuffix` (maxChars 16000, median per call)\n\n' +
-      mdTable(costTable(sizeRows)) +
+      mdTable(costTable(sizeRows, { withBudget: false })) +
       '\n\nAgainst the JS functions, measured side by side in the same process:\n\n' +
       mdTable(peerTable(sizeRows)) +
       '\n\n"copy floor" is the addon\'s `capCompactionSummary(body + suffix, 0)`: it copies the same units in and out and does nothing else. ' +
       'The JS peers return ropes/slices of their inputs (V8 does not copy a `slice` or a `+`), so their time hardly grows with the input; ' +
       'an N-API function must copy its string arguments into native memory first. ' +
-      'The "+ JSON.stringify" ratio times both with the serialisation the session store applies next (which flattens the rope 2026.9.6 returns).',
+      'The "+ JSON.stringify" ratio times both with the serialisation the session store applies next (which flattens the rope 2026.9.6 returns).' +
+      baselineNote,
   )
-  recordTargets(rec, sizeRows, peers)
-  const lostAny = sizeRows.filter((r) => r.headingsLost)
+  rec.markdown(
+    '### Body-heavy shapes (body + suffix @ maxChars, median per call)\n\n' +
+      'Bodies of the five headings and hundreds of 3–17-word bullets (some CJK and emoji), OpenClaw-shaped suffixes ' +
+      '(`benchmark/lib/body-heavy.js`).\n\n' +
+      mdTable(costTable(heavyRows, { withBudget: true })) +
+      '\n\n' +
+      mdTable(peerTable(heavyRows)),
+  )
+  recordTargets(rec, sizeRows, heavyRows, peers)
+  const lostAny = [...sizeRows, ...heavyRows].filter((r) => r.headingsLost)
   if (lostAny.length) console.log(`note: ours lost required headings at ${lostAny.map((r) => r.label).join(', ')}`)
-  return { sizeRows }
+  return { sizeRows, heavyRows }
 }
 
 module.exports = { benchCompaction }
