@@ -32,7 +32,7 @@ const ITEM_STARTS = ['- User: ', '- Assistant: ', '- Tool result (exec): ', '- T
 const WORDS = [
   'a', 'Z', 'deploy', 'the', 'gateway', 'https://x.example/a?b=1#frag', '/srv/app/state.json', 'ses_9f8e7d6c', 'PR', '#1187',
   'a<b', 'x*y', 'C#', '<div>', '**', '*', '#', '<', '{"k":[1,2]}', '漢字', 'テスト', '上', '😀', '👨‍👩‍👧', '🇯🇵', '🇫🇷', 'e\u0301',
-  '\u0301', '\u200d', 'क्षि', '\ud800', '\udc00', '\udbff\udfff', '\u0000', '\u00a0', '\u3000', '\u2028', '\ufeff', 'ACP_TURN_FAILED',
+  '\u0301', '\u200d', '\u2323', '\u4e23', '\u0a0a', '\u230a', 'क्षि', '\ud800', '\udc00', '\udbff\udfff', '\u0000', '\u00a0', '\u3000', '\u2028', '\ufeff', 'ACP_TURN_FAILED',
 ]
 const BLANKS = ['', '', '', ' ', '  ', '\t', ' \t ', '\u00a0', '\u3000']
 const EOLS = ['\n', '\n', '\n', '\n', '\r\n', '\r\n', '\r']
