@@ -159,34 +159,86 @@ fn lf_at_byte(text: &[u16], byte: usize) -> Option<usize> {
     (byte % 2 == LOW_BYTE && text[byte / 2] == LF).then_some(byte / 2)
 }
 
-/// The first LF at or after `from` (memchr speed: lines are searched a lot).
-pub fn find_lf(text: &[u16], from: usize) -> Option<usize> {
-    let from = from.min(text.len());
-    memchr::memchr_iter(b'\n', as_bytes(&text[from..]))
-        .find_map(|byte| lf_at_byte(&text[from..], byte))
-        .map(|unit| from + unit)
+/// How far a line-feed search looks by itself before it hands the rest to
+/// memchr: lines are mostly short, and memchr's set-up costs more than a
+/// short line.
+const NEAR: usize = 64;
+const BLOCK: usize = 16;
+
+/// Whether a block holds `unit`: one comparison of all its units, which the
+/// compiler makes two vector compares and a mask test.
+fn block_holds(block: &[u16; BLOCK], unit: u16) -> bool {
+    block.iter().fold(false, |any, &u| any | (u == unit))
 }
 
-/// Every LF at or after `from`, in order. Lines are mostly short: each
-/// search looks at the next few units directly and only then hands the rest
-/// to memchr, whose set-up would otherwise dominate.
-pub fn lfs(text: &[u16], from: usize) -> impl Iterator<Item = usize> + '_ {
-    const NEAR: usize = 48;
+// Not inlined: merged into the block loop, it keeps the compiler from
+// vectorising the loop's test.
+#[inline(never)]
+fn first_in_block(block: &[u16; BLOCK], unit: u16) -> usize {
+    block.iter().position(|&u| u == unit).unwrap_or(BLOCK)
+}
+
+#[inline(never)]
+fn last_in_block(block: &[u16; BLOCK], unit: u16) -> usize {
+    block.iter().rposition(|&u| u == unit).unwrap_or(0)
+}
+
+/// The first `unit` in `text` (short: up to `NEAR` units), a block at a time.
+fn position_near(text: &[u16], unit: u16) -> Option<usize> {
+    let (blocks, rest) = text.as_chunks::<BLOCK>();
+    for (i, block) in blocks.iter().enumerate() {
+        if block_holds(block, unit) {
+            return Some(i * BLOCK + first_in_block(block, unit));
+        }
+    }
+    rest.iter()
+        .position(|&u| u == unit)
+        .map(|at| blocks.len() * BLOCK + at)
+}
+
+/// The last `unit` in `text` (short: up to `NEAR` units), a block at a time.
+fn rposition_near(text: &[u16], unit: u16) -> Option<usize> {
+    let (rest, blocks) = text.as_rchunks::<BLOCK>();
+    for (i, block) in blocks.iter().enumerate().rev() {
+        if block_holds(block, unit) {
+            return Some(rest.len() + i * BLOCK + last_in_block(block, unit));
+        }
+    }
+    rest.iter().rposition(|&u| u == unit)
+}
+
+/// The first LF at or after `from`: the next `NEAR` units directly, then
+/// memchr's vectorised search over the bytes.
+pub fn find_lf(text: &[u16], from: usize) -> Option<usize> {
+    let from = from.min(text.len());
+    let near_end = (from + NEAR).min(text.len());
+    if let Some(at) = position_near(&text[from..near_end], LF) {
+        return Some(from + at);
+    }
+    memchr::memchr_iter(b'\n', as_bytes(&text[near_end..]))
+        .find_map(|byte| lf_at_byte(&text[near_end..], byte))
+        .map(|unit| near_end + unit)
+}
+
+/// Every LF at or after `from`, in order.
+pub fn line_feeds(text: &[u16], from: usize) -> impl Iterator<Item = usize> + '_ {
     let mut pos = from.min(text.len());
     std::iter::from_fn(move || {
-        let near_end = (pos + NEAR).min(text.len());
-        let found = match text[pos..near_end].iter().position(|&unit| unit == LF) {
-            Some(offset) => Some(pos + offset),
-            None => find_lf(text, near_end),
-        };
+        let found = find_lf(text, pos);
         pos = found.map_or(text.len(), |lf| lf + 1);
         found
     })
 }
 
-/// The last LF before `end`.
+/// The last LF before `end`: the `NEAR` units before it directly, then
+/// memchr's search backwards.
 pub fn rfind_lf(text: &[u16], end: usize) -> Option<usize> {
-    let text = &text[..end.min(text.len())];
+    let end = end.min(text.len());
+    let near_start = end.saturating_sub(NEAR);
+    if let Some(at) = rposition_near(&text[near_start..end], LF) {
+        return Some(near_start + at);
+    }
+    let text = &text[..near_start];
     memchr::memrchr_iter(b'\n', as_bytes(text)).find_map(|byte| lf_at_byte(text, byte))
 }
 
@@ -204,7 +256,7 @@ pub fn rfind_ascii3(text: &[u16], end: usize, [a, b, c]: [u8; 3]) -> Option<usiz
 /// Each line of `text` with its terminating LF (the last one may lack it).
 /// A CR before the LF belongs to the line, so CRLF text comes back unchanged.
 pub fn line_ranges(text: &[u16]) -> impl Iterator<Item = Range<usize>> + '_ {
-    let mut line_feeds = lfs(text, 0);
+    let mut line_feeds = line_feeds(text, 0);
     let mut start = 0;
     std::iter::from_fn(move || {
         let end = match line_feeds.next() {
@@ -413,10 +465,10 @@ mod tests {
 
     #[test]
     fn lf_searches_agree_with_a_scan() {
-        // Line feeds at every distance from the search start (`lfs` looks
-        // 48 units ahead directly, then asks memchr), among units holding
-        // 0x0A bytes.
-        for len in [0usize, 1, 47, 48, 49, 97, 200] {
+        // Line feeds at every distance from the search start (the searches
+        // look 64 units ahead in blocks of 16 directly, then ask memchr),
+        // among units holding 0x0A bytes.
+        for len in [0usize, 1, 15, 16, 17, 47, 63, 64, 65, 80, 97, 129, 200] {
             for lf_at in [
                 None,
                 Some(0),
@@ -424,24 +476,31 @@ mod tests {
                 Some(len / 2),
                 Some(len.saturating_sub(1)),
             ] {
-                let mut text: Vec<u16> = (0..len).map(|i| [0x0A0A, 0x0A00, 0x61][i % 3]).collect();
-                if let Some(at) = lf_at.filter(|&at| at < len) {
-                    text[at] = LF;
-                }
-                for end in 0..=len {
-                    let expected = text[..end].iter().rposition(|&unit| unit == LF);
-                    assert_eq!(
-                        rfind_lf(&text, end),
-                        expected,
-                        "len {len}, lf {lf_at:?}, end {end}"
-                    );
-                    assert_eq!(line_start(&text, end), expected.map_or(0, |lf| lf + 1));
-                    let forward = text[end..]
-                        .iter()
-                        .position(|&unit| unit == LF)
-                        .map(|at| end + at);
-                    assert_eq!(find_lf(&text, end), forward);
-                    assert_eq!(lfs(&text, end).next(), forward);
+                for second in [None, Some(1), Some(17)] {
+                    let mut text: Vec<u16> =
+                        (0..len).map(|i| [0x0A0A, 0x0A00, 0x61][i % 3]).collect();
+                    if let Some(at) = lf_at.filter(|&at| at < len) {
+                        text[at] = LF;
+                        if let Some(after) = second.map(|gap| at + gap).filter(|&after| after < len)
+                        {
+                            text[after] = LF;
+                        }
+                    }
+                    for end in 0..=len {
+                        let expected = text[..end].iter().rposition(|&unit| unit == LF);
+                        assert_eq!(
+                            rfind_lf(&text, end),
+                            expected,
+                            "len {len}, lf {lf_at:?}, end {end}"
+                        );
+                        assert_eq!(line_start(&text, end), expected.map_or(0, |lf| lf + 1));
+                        let forward = text[end..]
+                            .iter()
+                            .position(|&unit| unit == LF)
+                            .map(|at| end + at);
+                        assert_eq!(find_lf(&text, end), forward);
+                        assert_eq!(line_feeds(&text, end).next(), forward);
+                    }
                 }
             }
         }

@@ -7,8 +7,8 @@ use std::ops::Range;
 
 use super::SUFFIX_MARKER_UNITS;
 use crate::utf16::{
-    ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace, lfs, line_start,
-    rfind_ascii3, starts_with_ascii, trim, trim_line_end, LF,
+    ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace, line_feeds,
+    line_start, rfind_ascii3, starts_with_ascii, trim, trim_line_end, LF,
 };
 
 const RULES_OPEN: &str = "<workspace-critical-rules>";
@@ -111,7 +111,7 @@ fn classify(
     emit_from: usize,
     mut context: Context,
 ) -> impl Iterator<Item = Line> + '_ {
-    let mut ends = lfs(text, from)
+    let mut ends = line_feeds(text, from)
         .map(|lf| lf + 1)
         .chain(std::iter::once(text.len()));
     let mut start = from;
