@@ -242,6 +242,15 @@ pub fn rfind_lf(text: &[u16], end: usize) -> Option<usize> {
     memchr::memrchr_iter(b'\n', as_bytes(text)).find_map(|byte| lf_at_byte(text, byte))
 }
 
+/// Every position of the ASCII character `ascii` in `text`, in order (one
+/// memchr search over the bytes; a byte match counts only where it is a
+/// whole unit).
+pub fn ascii_positions(text: &[u16], ascii: u8) -> impl Iterator<Item = usize> + '_ {
+    memchr::memchr_iter(ascii, as_bytes(text)).filter_map(move |byte| {
+        (byte % 2 == LOW_BYTE && text[byte / 2] == u16::from(ascii)).then_some(byte / 2)
+    })
+}
+
 /// The last unit before `end` that is one of three ASCII characters
 /// (memchr over the bytes; a byte match counts only where it is a whole unit).
 pub fn rfind_ascii3(text: &[u16], end: usize, [a, b, c]: [u8; 3]) -> Option<usize> {
@@ -251,6 +260,19 @@ pub fn rfind_ascii3(text: &[u16], end: usize, [a, b, c]: [u8; 3]) -> Option<usiz
         (byte % 2 == LOW_BYTE && u8::try_from(text[unit]).is_ok_and(|u| u == a || u == b || u == c))
             .then_some(unit)
     })
+}
+
+/// Where the line holding `pos` starts, when only white space precedes
+/// `pos` on it (what a trimmed line's first unit is); else `None`.
+pub fn start_of_line_led_by(text: &[u16], pos: usize) -> Option<usize> {
+    let mut start = pos.min(text.len());
+    while start > 0 && text[start - 1] != LF {
+        if !is_js_whitespace(text[start - 1]) {
+            return None;
+        }
+        start -= 1;
+    }
+    Some(start)
 }
 
 /// Each line of `text` with its terminating LF (the last one may lack it).
@@ -522,6 +544,17 @@ mod tests {
                 .rposition(|&u| matches!(u, 0x23 | 0x3C | 0x2A));
             assert_eq!(rfind_ascii3(&text, end, marks), expected);
         }
+    }
+
+    #[test]
+    fn a_line_led_by_a_position() {
+        let text = u("ab\n  # x\n\u{3000}#\n#");
+        assert_eq!(start_of_line_led_by(&text, 5), Some(3));
+        assert_eq!(start_of_line_led_by(&text, 7), None);
+        assert_eq!(start_of_line_led_by(&text, 1), None);
+        assert_eq!(start_of_line_led_by(&text, 0), Some(0));
+        assert_eq!(start_of_line_led_by(&text, 10), Some(9));
+        assert_eq!(start_of_line_led_by(&text, 12), Some(12));
     }
 
     #[test]

@@ -9,9 +9,7 @@ mod body;
 mod prefix;
 mod suffix;
 
-use std::borrow::Cow;
-
-use crate::utf16::{encode, encode_ascii, surrogate_safe_floor, LF};
+use crate::utf16::{encode_ascii, surrogate_safe_floor, LF};
 
 const CR: u16 = b'\r' as u16;
 
@@ -176,38 +174,32 @@ pub fn cap_preserving_suffix(
         Some(first) if body.len() > body_budget && first != LF && first != CR => &[LF],
         _ => &[],
     };
-    let capped_body: Cow<[u16]> = if body.len() <= body_budget {
-        Cow::Borrowed(body)
+    // Written once: the body, then the suffix's pieces.
+    let mut summary = Vec::with_capacity(body_budget + capped_suffix.len());
+    if body.len() <= body_budget {
+        summary.extend_from_slice(body);
     } else {
-        let default_headings: Vec<Vec<u16>>;
-        let required: &[Vec<u16>] = match &options.required_headings {
-            Some(headings) => headings,
-            None => {
-                default_headings = REQUIRED_SUMMARY_SECTIONS
-                    .iter()
-                    .map(|h| encode(h))
-                    .collect();
-                &default_headings
-            }
+        let required = match &options.required_headings {
+            Some(headings) => body::Required::These(headings),
+            None => body::Required::OpenClaws,
         };
-        Cow::Owned(body::cap_body(
+        body::cap_body(
             body,
             body_budget.saturating_sub(separator.len()),
             required,
             &options.protected_identifiers,
-        ))
-    };
-    // Written once: the body, then the suffix's pieces.
-    let mut summary = Vec::with_capacity(capped_body.len() + separator.len() + capped_suffix.len());
-    summary.extend_from_slice(&capped_body);
-    if !capped_body.is_empty() {
+            &mut summary,
+        );
+    }
+    let body_len = summary.len();
+    if body_len > 0 {
         summary.extend_from_slice(separator);
     }
     capped_suffix.append_to(&mut summary);
     debug_assert!(summary.len() <= total);
     CapReport {
-        body_len: capped_body.len(),
-        body_trimmed: capped_body.len() != body.len(),
+        body_len,
+        body_trimmed: body_len != body.len(),
         suffix_trimmed: capped_suffix.len() != suffix.len(),
         body_budget,
         // The suffix's final share: what the body did not take back.
