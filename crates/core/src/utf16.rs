@@ -251,11 +251,16 @@ pub fn ascii_positions(text: &[u16], ascii: u8) -> impl Iterator<Item = usize> +
     })
 }
 
-/// The last unit before `end` that is one of three ASCII characters
-/// (memchr over the bytes; a byte match counts only where it is a whole unit).
-pub fn rfind_ascii3(text: &[u16], end: usize, [a, b, c]: [u8; 3]) -> Option<usize> {
+/// Every position before `end` of one of three ASCII characters, last
+/// first (one memchr search backwards over the bytes; a byte match counts
+/// only where it is a whole unit).
+pub fn ascii_positions_rev(
+    text: &[u16],
+    end: usize,
+    [a, b, c]: [u8; 3],
+) -> impl Iterator<Item = usize> + '_ {
     let text = &text[..end.min(text.len())];
-    memchr::memrchr3_iter(a, b, c, as_bytes(text)).find_map(|byte| {
+    memchr::memrchr3_iter(a, b, c, as_bytes(text)).filter_map(move |byte| {
         let unit = byte / 2;
         (byte % 2 == LOW_BYTE && u8::try_from(text[unit]).is_ok_and(|u| u == a || u == b || u == c))
             .then_some(unit)
@@ -529,21 +534,24 @@ mod tests {
     }
 
     #[test]
-    fn rfind_ascii3_sees_only_whole_units() {
+    fn ascii_searches_see_only_whole_units() {
         // U+2300 and U+2A2A hold '#'/'*' bytes but are not those characters.
-        let text: Vec<u16> = vec![0x23, 0x61, 0x2300, 0x2A2A, 0x3C, 0x62, 0x3C00, 0x2A];
+        let text: Vec<u16> = vec![0x23, 0x61, 0x2300, 0x2A2A, 0x3C, 0x62, 0x3C00, 0x2A, 0x2323];
         let marks = *b"#<*";
-        assert_eq!(rfind_ascii3(&text, 8, marks), Some(7));
-        assert_eq!(rfind_ascii3(&text, 7, marks), Some(4));
-        assert_eq!(rfind_ascii3(&text, 4, marks), Some(0));
-        assert_eq!(rfind_ascii3(&text, 0, marks), None);
-        assert_eq!(rfind_ascii3(&text, 99, marks), Some(7));
+        let rev = |end| ascii_positions_rev(&text, end, marks).collect::<Vec<_>>();
+        assert_eq!(rev(9), [7, 4, 0]);
+        assert_eq!(rev(7), [4, 0]);
+        assert_eq!(rev(0), Vec::<usize>::new());
+        assert_eq!(rev(99), [7, 4, 0]);
         for end in 0..=text.len() {
-            let expected = text[..end]
-                .iter()
-                .rposition(|&u| matches!(u, 0x23 | 0x3C | 0x2A));
-            assert_eq!(rfind_ascii3(&text, end, marks), expected);
+            let expected: Vec<usize> = (0..end)
+                .rev()
+                .filter(|&at| matches!(text[at], 0x23 | 0x3C | 0x2A))
+                .collect();
+            assert_eq!(rev(end), expected);
         }
+        assert_eq!(ascii_positions(&text, b'#').collect::<Vec<_>>(), [0]);
+        assert_eq!(ascii_positions(&text, b'*').collect::<Vec<_>>(), [7]);
     }
 
     #[test]

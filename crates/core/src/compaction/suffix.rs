@@ -7,8 +7,8 @@ use std::ops::Range;
 
 use super::SUFFIX_MARKER_UNITS;
 use crate::utf16::{
-    ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace, line_feeds,
-    line_start, rfind_ascii3, starts_with_ascii, trim, trim_line_end, LF,
+    ascii_positions_rev, ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace,
+    line_feeds, line_start, start_of_line_led_by, starts_with_ascii, trim, trim_line_end, LF,
 };
 
 const RULES_OPEN: &str = "<workspace-critical-rules>";
@@ -191,9 +191,12 @@ fn classify_window(head: &[u16], window_start: usize) -> impl Iterator<Item = Li
     // line. An opener's first unit (trimmed) is '#', '<' or '*', far rarer
     // than line feeds in tool output: only lines holding one are looked at,
     // from the window upwards, each once.
-    let mut search_end = window_start;
-    while let Some(mark) = rfind_ascii3(head, search_end, *b"#<*") {
-        let candidate = line_start(head, mark);
+    let mut looked_at = window_start;
+    for mark in ascii_positions_rev(head, window_start, *b"#<*") {
+        // A mark after the first unit of its line cannot lead an opener.
+        let Some(candidate) = start_of_line_led_by(head, mark).filter(|&at| at < looked_at) else {
+            continue;
+        };
         let above = (candidate > 0).then(|| previous_line_start(head, candidate));
         let after_blank = above.is_none_or(|above| is_blank(&head[above..candidate]));
         let line = line_at(head, candidate);
@@ -210,7 +213,7 @@ fn classify_window(head: &[u16], window_start: usize) -> impl Iterator<Item = Li
             }
             return classify(head, candidate, window_start, Context::START);
         }
-        search_end = candidate;
+        looked_at = candidate;
     }
     classify(head, 0, window_start, Context::START)
 }
