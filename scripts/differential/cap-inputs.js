@@ -114,13 +114,13 @@ function budget(r, total) {
 }
 
 function options(r, body) {
-  if (r.chance(0.75)) return undefined
+  if (r.chance(0.6)) return undefined
   const out = {}
   if (r.chance(0.3)) out.tokenBudget = r.pick([0, -1, NaN, Infinity, r.int(1, 50), r.int(50, 5000), 12.5])
   if (r.chance(0.4)) out.requiredHeadings = r.chance(0.5) ? [r.pick(shapes.REQUIRED_SECTIONS)] : [r.pick(LOOK_ALIKES), '## Keep me', '']
-  if (r.chance(0.5) && body.length > 10) {
+  if (r.chance(0.6) && body.length > 10) {
     const ids = []
-    for (let i = r.int(1, 3); i > 0; i--) {
+    for (let i = r.int(1, 6); i > 0; i--) {
       const at = r.int(0, body.length - 5)
       ids.push(body.slice(at, at + r.int(1, 24)))
     }
