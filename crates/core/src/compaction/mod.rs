@@ -207,6 +207,3 @@ pub fn cap_preserving_suffix(
         summary,
     }
 }
-
-#[cfg(test)]
-mod tests;

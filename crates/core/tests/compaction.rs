@@ -1,5 +1,11 @@
-use super::*;
-use crate::utf16::{contains, encode, line_ranges, trim};
+//! The fixed cap and OpenClaw's plain cap, on examples: through the crate's
+//! public API (the properties are in compaction_props.rs).
+
+use openclaw_context_core::compaction::{
+    cap_compaction_summary, cap_preserving_suffix, CapOptions, CapReport,
+    REQUIRED_SUMMARY_SECTIONS, SUFFIX_TRUNCATED_MARKER, SUMMARY_TRUNCATED_MARKER,
+};
+use openclaw_context_core::utf16::{contains, encode, line_ranges, trim};
 
 fn s(units: &[u16]) -> String {
     String::from_utf16_lossy(units)
