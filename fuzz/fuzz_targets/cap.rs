@@ -6,6 +6,8 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::compaction::{cap_compaction_summary, cap_preserving_suffix, CapOptions};
 
+mod digest;
+
 #[derive(Arbitrary, Debug)]
 struct Input {
     body: Vec<u16>,
@@ -36,10 +38,16 @@ fn splice(mut text: Vec<u16>, pieces: &[(u8, u8)], which: u8) -> Vec<u16> {
 }
 
 fuzz_target!(|input: Input| {
+    let key = digest::enabled().then(|| format!("{input:?}"));
     let body = splice(input.body, &input.pieces, 0);
     let suffix = splice(input.suffix, &input.pieces, 1);
     let max = f64::from(input.max_chars) + if input.fraction { 0.5 } else { 0.0 };
     let report = cap_preserving_suffix(&body, &suffix, max, &CapOptions::default());
+    if let Some(key) = &key {
+        let r = &report;
+        let plain = cap_compaction_summary(&[body.as_slice(), suffix.as_slice()].concat(), max);
+        digest::record(key, &(&r.summary, r.body_trimmed, r.suffix_trimmed, r.body_budget, r.suffix_budget, plain));
+    }
     let out = &report.summary;
     let total = body.len() + suffix.len();
     if suffix.is_empty() {

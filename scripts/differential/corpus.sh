@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# The persistent-chat fuzz targets' outputs on their corpora, as digests, to
+# The fuzz targets' outputs on their corpora, as digests, to
 # compare two versions of the core:
 #
 #   scripts/differential/corpus.sh OUT_DIR [COMMIT]
 #
-# builds the targets prompt, summary, log_line and tail_reader (of COMMIT's
+# builds the targets prompt, summary, log_line, tail_reader and cap (of COMMIT's
 # tree when given, else of this checkout), runs each once over every input of
 # this checkout's fuzz/corpus/<target> (libFuzzer -runs=0) with
 # OCCN_FUZZ_DIGEST set, and writes OUT_DIR/<target>.digest: one sorted line
 # per input, `<hash of the input> <hash of the output>`. Then
 # `diff -r OUT_A OUT_B` shows every input whose output changed. COMMIT must
-# have the digest hook (fuzz/fuzz_targets/digest.rs).
+# have the digest hook (fuzz/fuzz_targets/digest.rs) in each target (cap got
+# it after the others: an older COMMIT gives an empty cap.digest).
 # FUZZ_TARGET_DIR (builds, kept between runs) defaults to .cache/differential-fuzz.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -29,7 +30,7 @@ if [[ -n "$commit" ]]; then
   printf '[workspace]\nmembers = ["crates/core"]\nresolver = "2"\n' >"$src/Cargo.toml"
 fi
 cd "$src/fuzz"
-for target in prompt summary log_line tail_reader; do
+for target in prompt summary log_line tail_reader cap; do
   cargo fuzz build -s none --target-dir "$target_dir" "$target"
   rm -f "$out/$target.digest.raw"
   OCCN_FUZZ_DIGEST="$out/$target.digest.raw" cargo fuzz run -s none --target-dir "$target_dir" "$target" "$root/fuzz/corpus/$target" -- \
