@@ -34,6 +34,21 @@ fn body(lines_per_section: usize) -> Vec<u16> {
     text.encode_utf16().collect()
 }
 
+/// The five headings and `bullets` bullets of 3 to 17 words, in turn.
+fn bullet_body(bullets: usize) -> Vec<u16> {
+    const WORDS: [&str; 8] = [
+        "deploy", "the", "gateway", "漢字", "😀", "ses_7f3a", "PR", "#1187",
+    ];
+    let mut sections: Vec<String> = HEADINGS.iter().map(|h| format!("{h}\n")).collect();
+    for n in 0..bullets {
+        let words: Vec<&str> = (0..3 + n % 15)
+            .map(|w| WORDS[(n + w) % WORDS.len()])
+            .collect();
+        sections[n % HEADINGS.len()].push_str(&format!("- {}\n", words.join(" ")));
+    }
+    sections.concat().encode_utf16().collect()
+}
+
 fn suffix(turns: usize) -> Vec<u16> {
     let mut text = String::from("\n\n## Recent turns preserved verbatim\n");
     for t in 0..turns {
@@ -66,6 +81,29 @@ fn cap(c: &mut Criterion) {
                         black_box(body),
                         black_box(suffix),
                         16_000.0,
+                        &CapOptions::default(),
+                    )
+                })
+            },
+        );
+    }
+    group.finish();
+    // Body-heavy (issue 11): bodies of short bullets, a small suffix, the
+    // budgets up to 20,000 going mostly to the body.
+    let mut group = c.benchmark_group("cap_preserving_suffix/body-heavy");
+    for (bullets, max_chars) in [(250usize, 2_000.0), (400, 12_000.0), (600, 20_000.0)] {
+        let body = bullet_body(bullets);
+        let suffix = suffix(1);
+        group.throughput(Throughput::Elements((body.len() + suffix.len()) as u64));
+        group.bench_with_input(
+            BenchmarkId::from_parameter(format!("{}@{max_chars}", body.len())),
+            &(body, suffix),
+            |b, (body, suffix)| {
+                b.iter(|| {
+                    cap_preserving_suffix(
+                        black_box(body),
+                        black_box(suffix),
+                        max_chars,
                         &CapOptions::default(),
                     )
                 })
