@@ -1,9 +1,10 @@
 //! Capping the structured summary body: every heading stays, the text under
 //! each heading shrinks to its first lines.
 //!
-//! Only the headings are looked for in the whole body; the lines under them
-//! are read as far as they are kept (and one more), so the cost follows the
-//! budget, not the body's length.
+//! Only the headings are looked for in the whole body; the lines under a
+//! heading are looked at only where a share of the budget ends (and where
+//! protected identifiers are asked for), so the cost follows the budget and
+//! the number of headings, not the body's length.
 
 use std::ops::Range;
 
