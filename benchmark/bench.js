@@ -73,7 +73,7 @@ async function main(argv) {
   if (rerun !== null) return rerun
 
   const native = require(ROOT)
-  const baseline = args.baseline ? require(path.resolve(args.baseline)) : null
+  const baseline = args.baseline ? { name: path.basename(args.baseline), addon: require(path.resolve(args.baseline)) } : null
   const machine = machineLine()
   const fuzzAtStart = fuzzerProcesses()
   console.log(`\nbench: ${machine}`)

@@ -222,12 +222,13 @@ function recordTargets(rec, sizeRows, heavyRows, peers) {
   }
 }
 
+/** `baseline`: { name, addon } of the build given with --baseline, or null. */
 async function benchCompaction({ root, native, baseline, setup, quick, rec }) {
   const peers = await loadPeersLogged(setup)
-  const ctx = { native, baseline, peers }
+  const ctx = { native, baseline: baseline?.addon, peers }
   const sizeRows = bySize(ctx, { root, quick })
   const heavyRows = bodyHeavy(ctx, { quick })
-  const baselineNote = baseline ? ' "baseline" is the build given with `--baseline`, timed in the same rounds.' : ''
+  const baselineNote = baseline ? ` "baseline" is \`${baseline.name}\`, the build given with \`--baseline\`, timed in the same rounds.` : ''
   rec.markdown(
     '### `capCompactionSummaryPreservingSuffix` (maxChars 16000, median per call)\n\n' +
       mdTable(costTable(sizeRows, { withBudget: false })) +
