@@ -7,12 +7,14 @@
 //   2. readPersistentChatLogEntries(path, 25) on 10 MB / 256 MB / 1 GB logs (sections/logs.js).
 //   3. the persistent-chat builders (sections/chat.js).
 //   4. require() time and .node size (sections/load.js).
+//   5. the WASI fallback beside the native build on the same cases (sections/wasi.js; skipped, with
+//      the reason, when no WASI build is there: `npm run build:all -- wasm32-wasip1` makes one).
 // Then a summary of the targets (PASS/MISS) and a markdown table, also written to benchmark/results.md.
 //
 // Peers and Node 22/24 come from scripts/setup-bench.sh (run here, idempotent). On Node < 24 the
 // bench re-runs itself under the cached Node 24 (2026.9.6 needs >= 24.16; 2026.7.2 >= 22.22).
 //
-// Flags: --quick (smaller sizes, 10 MB and 256 MB logs only), --only=compaction,logs,chat,load,
+// Flags: --quick (smaller sizes, 10 MB and 256 MB logs only), --only=compaction,logs,chat,load,wasi,
 //        --no-setup (do not run scripts/setup-bench.sh), --no-reexec (stay on this Node),
 //        --no-write (do not write benchmark/results.md),
 //        --baseline=OLD.node (another build's cap, timed in the same rounds as this one's).
@@ -31,6 +33,7 @@ const { benchCompaction } = require('./sections/compaction.js')
 const { benchLogs } = require('./sections/logs.js')
 const { benchChat } = require('./sections/chat.js')
 const { benchLoad } = require('./sections/load.js')
+const { benchWasi } = require('./sections/wasi.js')
 
 const ROOT = path.resolve(__dirname, '..')
 
@@ -40,6 +43,7 @@ const ROOT = path.resolve(__dirname, '..')
 const SECTIONS = [
   { name: 'chat', order: 3, run: benchChat },
   { name: 'load', order: 4, run: benchLoad },
+  { name: 'wasi', order: 5, run: benchWasi },
   { name: 'logs', order: 2, run: benchLogs },
   { name: 'compaction', order: 1, run: benchCompaction },
 ]
@@ -63,7 +67,7 @@ function resultsDocument({ report, machine, noise }) {
 async function main(argv) {
   let args
   try {
-    args = parseBenchArgs(argv)
+    args = parseBenchArgs(argv, SECTIONS.map((s) => s.name))
   } catch (error) {
     console.error(`bench: ${error.message}`)
     return 2

@@ -2,10 +2,11 @@
 // The bench's command line (see bench.js for what each flag does).
 const { parseArgs } = require('node:util')
 
-const SECTIONS = ['compaction', 'logs', 'chat', 'load']
-
-/** Parses `argv`; throws an Error with a usage message on a bad flag. */
-function parseBenchArgs(argv) {
+/**
+ * Parses `argv` against the section names (bench.js's SECTIONS, the one list); throws an Error
+ * with a usage message on a bad flag.
+ */
+function parseBenchArgs(argv, sections) {
   const { values } = parseArgs({
     args: argv,
     strict: true,
@@ -20,7 +21,7 @@ function parseBenchArgs(argv) {
   })
   const only = values.only === undefined ? null : new Set(values.only.split(','))
   for (const name of only ?? []) {
-    if (!SECTIONS.includes(name)) throw new Error(`--only: unknown section ${name} (sections: ${SECTIONS.join(', ')})`)
+    if (!sections.includes(name)) throw new Error(`--only: unknown section ${name} (sections: ${sections.join(', ')})`)
   }
   return {
     quick: values.quick,
@@ -33,4 +34,4 @@ function parseBenchArgs(argv) {
   }
 }
 
-module.exports = { parseBenchArgs, SECTIONS }
+module.exports = { parseBenchArgs }

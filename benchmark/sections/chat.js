@@ -9,11 +9,15 @@ const { compare } = require('../lib/harness.js')
 const { benchCacheDir } = require('../lib/setup.js')
 const { fmtUs, mdTable } = require('../lib/format.js')
 
-function benchChat({ native, quick, root, rec }) {
-  console.log('\n== persistent chat: injected prompt and continuity summary ==')
+/**
+ * The builders' inputs, as a gateway would have them: a 200-entry log whose newest entry is the
+ * live message already appended, a memory state, the continuity summary built from them; the
+ * reload and continuous prompt params, and (when the bench's 10 MB log exists) a reload that reads
+ * its entries from `logPath`. Shared with sections/wasi.js, so both time the same calls.
+ */
+function chatInputs({ native, root }) {
   const all = gen.entries(201)
   const userMessage = 'Can you re-run the staging migration and tell me if p99 latency is back under 200 ms? ' + gen.words(gen.rng(3), 40)
-  // As a gateway would have it: the live message is already the newest log entry.
   const live = { ...all[200], role: 'user', text: userMessage }
   const entries200 = [...all.slice(1, 200), live]
   const state = gen.memoryState()
@@ -26,6 +30,12 @@ function benchChat({ native, quick, root, rec }) {
   const continuousParams = { userMessage, reload: false, turnMetadata, logEntries: entries200.slice(-3) }
   const logFile = path.join(benchCacheDir(root), 'logs/perpetual-10MB.jsonl')
   const reloadFromLog = fs.existsSync(logFile) ? { userMessage, reload: true, turnMetadata, continuitySummary, logPath: logFile } : null
+  return { summaryParams, continuitySummary, reloadParams, continuousParams, reloadFromLog }
+}
+
+function benchChat({ native, quick, root, rec }) {
+  console.log('\n== persistent chat: injected prompt and continuity summary ==')
+  const { summaryParams, continuitySummary, reloadParams, continuousParams, reloadFromLog } = chatInputs({ native, root })
 
   const reloadReport = native.buildPersistentChatInjectedPromptReport(reloadParams)
   const contReport = native.buildPersistentChatInjectedPromptReport(continuousParams)
@@ -52,4 +62,4 @@ function benchChat({ native, quick, root, rec }) {
   return r
 }
 
-module.exports = { benchChat }
+module.exports = { benchChat, chatInputs }

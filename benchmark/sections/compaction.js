@@ -254,4 +254,4 @@ async function benchCompaction({ root, native, baseline, setup, quick, rec }) {
   return { sizeRows, heavyRows }
 }
 
-module.exports = { benchCompaction }
+module.exports = { benchCompaction, inputOfSize }
