@@ -13,19 +13,29 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  * The text injected before a persistent chat's message.
  *
  * `reload: false` (the backend remembers the conversation): turn metadata,
- * at most `continuousEntries` log entries (default 2, clamped to 0..2) that
- * the backend session `currentSession` does not hold yet, then
- * `--- LIVE TURN ---` and the message. `reload: true`: turn metadata,
- * `--- BOOTSTRAP CONTEXT (already resolved) ---` with the continuity
- * summary and the last `reloadEntries` log entries (default 25), then the
- * live turn. Each entry appears once at most; separator look-alikes in
- * injected text are neutralised; `userMessage` is last and never cut.
+ * at most `continuousEntries` log entries (default 2, clamped to 0..2), then
+ * `--- LIVE TURN ---` and the message. Given `currentSession`, the
+ * candidates are only the entries after that backend session's newest
+ * entry, whoever wrote them: the backend holds the log up to there (its
+ * turns, its reload's excerpt, what earlier prompts injected). Without it,
+ * or when no entry has that `session`, the newest entries are injected.
+ *
+ * `reload: true`: turn metadata, `--- BOOTSTRAP CONTEXT (already resolved) ---`
+ * with the continuity summary and the last `reloadEntries` log entries
+ * (default 25; `currentSession` plays no part), then the live turn.
+ *
+ * Each entry appears once at most (repeats by `id`, or by role, text and ts;
+ * the live message already appended to the log is not repeated); separator
+ * look-alikes in injected text are neutralised; `userMessage` is last and
+ * never cut. `maxChars` (default no cap) drops the oldest entries first, then
+ * shrinks the summary. A `logPath` that does not exist yet reads as empty.
  */
 export declare function buildPersistentChatInjectedPrompt(params: InjectedPromptParams): string
 
 /**
- * `buildPersistentChatInjectedPrompt` on the libuv thread pool (the log
- * read there): the same params, result and errors (a rejection, never a throw).
+ * `buildPersistentChatInjectedPrompt` off the event loop: the params are
+ * read now, the log and the work run on the libuv thread pool. The same
+ * result, and the same errors as a rejection (never a throw).
  */
 export declare function buildPersistentChatInjectedPromptAsync(params: InjectedPromptParams): Promise<string>
 
@@ -36,8 +46,8 @@ export declare function buildPersistentChatInjectedPromptAsync(params: InjectedP
 export declare function buildPersistentChatInjectedPromptReport(params: InjectedPromptParams): PersistentChatPromptReport
 
 /**
- * `buildPersistentChatInjectedPromptReport` on the libuv thread pool: the
- * same params, result and errors (a rejection, never a throw).
+ * `buildPersistentChatInjectedPromptReport` off the event loop, as
+ * `buildPersistentChatInjectedPromptAsync` is.
  */
 export declare function buildPersistentChatInjectedPromptReportAsync(params: InjectedPromptParams): Promise<PersistentChatPromptReport>
 
@@ -91,11 +101,26 @@ export declare function capCompactionSummary(summary: string, maxChars?: number)
  *
  * Unchanged: an empty `suffix` gives `capCompactionSummary(summaryBody, maxChars)`;
  * `maxChars <= 0` or a total that fits gives `summaryBody + suffix`.
- * Otherwise `result.length <= maxChars` and: the body keeps at least
- * `min(summaryBody.length, ceil(maxChars / 2))` units and every heading
- * line; the suffix loses its oldest items first, cut at item or line
- * starts, with `[Earlier compaction context truncated to fit budget]` where
- * text was removed; a closing `<workspace-critical-rules>` block stays whole.
+ * Otherwise `result.length <= maxChars` and:
+ * - the body keeps at least `min(summaryBody.length, ceil(maxChars / 2))`
+ *   units and every heading line (the required ones first when not all
+ *   fit), each section its first lines; `[Compaction summary truncated to
+ *   fit budget]` says once that text was removed;
+ * - the suffix loses its oldest items and sections first, cut at item or
+ *   line starts, under `[Earlier compaction context truncated to fit
+ *   budget]`; a closing `<workspace-critical-rules>` block stays whole when
+ *   it fits (it wins over the marker); a block longer than the suffix's
+ *   budget loses its head like a section, its opening tag repeated after
+ *   the marker;
+ * - a part whose budget cannot hold its marker keeps only whole pieces that
+ *   stand alone (the whole block, whole items or lines) or nothing, never a
+ *   fragment such as a closing tag without its block;
+ * - the body is cut after a whole line or at a word end when one fits (at a
+ *   grapheme boundary only when none does and its marker follows); a heading
+ *   line is never cut; when no text fits beside the marker, the body is the
+ *   marker line alone;
+ * - a cut body and a suffix part that does not start with a line break get a
+ *   line feed between them: no line is made of both.
  */
 export declare function capCompactionSummaryPreservingSuffix(summaryBody: string, suffix: string, maxChars?: number, options?: CapCompactionOptions): string
 
@@ -106,7 +131,10 @@ export declare function capCompactionSummaryReport(summaryBody: string, suffix: 
 export interface ContinuitySummaryParams {
   /** Log entries, oldest first; wins over `logPath`. */
   entries?: PersistentChatLogEntry[]
-  /** The perpetual log (JSON Lines); its last 200 entries are read. */
+  /**
+   * The perpetual log (JSON Lines); its last 200 entries are read. A file
+   * that does not exist yet reads as empty.
+   */
   logPath?: string
   /** The memory state; wins over `statePath`. */
   state?: PersistentChatMemoryState
@@ -119,7 +147,7 @@ export interface ContinuitySummaryParams {
   currentSession?: string
   /** ISO-8601 or epoch milliseconds; default the current time. */
   now?: string | number
-  /** Default 6000; `Infinity` or `<= 0`: no cap. */
+  /** Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap. */
   maxChars?: number
 }
 
@@ -135,9 +163,10 @@ export interface InjectedPromptParams {
    * its reload's excerpt, what earlier prompts injected), so only entries
    * appended after that one are injected, at most `continuousEntries`:
    * another channel's, another backend session's, an outside writer's, or
-   * ones without a `session`. Without it, or when no entry has this
-   * `session`, the newest entries are injected. A reload ignores it: the
-   * new backend holds none of the log.
+   * ones without a `session`; an older entry of another session is held
+   * too. Without it, or when no entry has this `session`, the newest
+   * entries are injected. A reload ignores it: the new backend holds none
+   * of the log.
    */
   currentSession?: string
   /**
@@ -149,15 +178,22 @@ export interface InjectedPromptParams {
   continuitySummary?: string
   /** Log entries, oldest first; wins over `logPath`. */
   logEntries?: PersistentChatLogEntry[]
-  /** The perpetual log (JSON Lines); only its end is read. */
+  /**
+   * The perpetual log (JSON Lines); only its end is read (twice the
+   * entries shown, plus one). A file that does not exist yet reads as empty.
+   */
   logPath?: string
-  /** Entries on a continuous session: default 2, clamped to 0..2. */
+  /**
+   * Entries on a continuous session: default 2 (also for `NaN`), clamped
+   * to 0..2.
+   */
   continuousEntries?: number
-  /** Entries on a reload: default 25. */
+  /** Entries on a reload: default 25 (also for `NaN`), at least 0. */
   reloadEntries?: number
   /**
    * Cap on the prompt's length: the oldest entries go first, then the
-   * summary shrinks; metadata and the live turn stay whole. Default: no cap.
+   * summary shrinks; metadata and the live turn stay whole. Default (also
+   * `NaN`, `Infinity` and `<= 0`): no cap.
    */
   maxChars?: number
 }
@@ -253,8 +289,9 @@ export interface PersistentChatTimer {
 export declare function readPersistentChatLogEntries(path: string, limit: number): PersistentChatLogEntry[]
 
 /**
- * `readPersistentChatLogEntries` on the libuv thread pool: the same
- * arguments, result and errors (a rejection, never a throw).
+ * `readPersistentChatLogEntries` off the event loop: the arguments are read
+ * now, the file on the libuv thread pool. The same result, and the same
+ * errors as a rejection (never a throw).
  */
 export declare function readPersistentChatLogEntriesAsync(path: string, limit: number): Promise<PersistentChatLogEntry[]>
 
@@ -272,7 +309,8 @@ export declare function readPersistentChatLogEntriesAsync(path: string, limit: n
 export declare function rebuildPersistentChatContinuitySummary(params: ContinuitySummaryParams): string
 
 /**
- * `rebuildPersistentChatContinuitySummary` on the libuv thread pool (files
- * read there): the same params, result and errors (a rejection, never a throw).
+ * `rebuildPersistentChatContinuitySummary` off the event loop: the params
+ * are read now, the files and the work run on the libuv thread pool. The
+ * same result, and the same errors as a rejection (never a throw).
  */
 export declare function rebuildPersistentChatContinuitySummaryAsync(params: ContinuitySummaryParams): Promise<string>

@@ -105,11 +105,26 @@ fn cap_with_suffix(
 ///
 /// Unchanged: an empty `suffix` gives `capCompactionSummary(summaryBody, maxChars)`;
 /// `maxChars <= 0` or a total that fits gives `summaryBody + suffix`.
-/// Otherwise `result.length <= maxChars` and: the body keeps at least
-/// `min(summaryBody.length, ceil(maxChars / 2))` units and every heading
-/// line; the suffix loses its oldest items first, cut at item or line
-/// starts, with `[Earlier compaction context truncated to fit budget]` where
-/// text was removed; a closing `<workspace-critical-rules>` block stays whole.
+/// Otherwise `result.length <= maxChars` and:
+/// - the body keeps at least `min(summaryBody.length, ceil(maxChars / 2))`
+///   units and every heading line (the required ones first when not all
+///   fit), each section its first lines; `[Compaction summary truncated to
+///   fit budget]` says once that text was removed;
+/// - the suffix loses its oldest items and sections first, cut at item or
+///   line starts, under `[Earlier compaction context truncated to fit
+///   budget]`; a closing `<workspace-critical-rules>` block stays whole when
+///   it fits (it wins over the marker); a block longer than the suffix's
+///   budget loses its head like a section, its opening tag repeated after
+///   the marker;
+/// - a part whose budget cannot hold its marker keeps only whole pieces that
+///   stand alone (the whole block, whole items or lines) or nothing, never a
+///   fragment such as a closing tag without its block;
+/// - the body is cut after a whole line or at a word end when one fits (at a
+///   grapheme boundary only when none does and its marker follows); a heading
+///   line is never cut; when no text fits beside the marker, the body is the
+///   marker line alone;
+/// - a cut body and a suffix part that does not start with a line break get a
+///   line feed between them: no line is made of both.
 #[napi(
     catch_unwind,
     ts_args_type = "summaryBody: string, suffix: string, maxChars?: number, options?: CapCompactionOptions",
@@ -167,8 +182,9 @@ pub fn read_persistent_chat_log_entries(
     run(&env, || log_read(path, limit)?.run_here())
 }
 
-/// `readPersistentChatLogEntries` on the libuv thread pool: the same
-/// arguments, result and errors (a rejection, never a throw).
+/// `readPersistentChatLogEntries` off the event loop: the arguments are read
+/// now, the file on the libuv thread pool. The same result, and the same
+/// errors as a rejection (never a throw).
 #[napi(
     catch_unwind,
     ts_args_type = "path: string, limit: number",
@@ -215,8 +231,9 @@ pub fn rebuild_persistent_chat_continuity_summary(
     run(&env, || summary_rebuild(params)?.run_here())
 }
 
-/// `rebuildPersistentChatContinuitySummary` on the libuv thread pool (files
-/// read there): the same params, result and errors (a rejection, never a throw).
+/// `rebuildPersistentChatContinuitySummary` off the event loop: the params
+/// are read now, the files and the work run on the libuv thread pool. The
+/// same result, and the same errors as a rejection (never a throw).
 #[napi(
     catch_unwind,
     ts_args_type = "params: ContinuitySummaryParams",
@@ -237,13 +254,22 @@ fn summary_rebuild(params: Unknown) -> Result<Job<Vec<u16>, Utf16String>, Failur
 /// The text injected before a persistent chat's message.
 ///
 /// `reload: false` (the backend remembers the conversation): turn metadata,
-/// at most `continuousEntries` log entries (default 2, clamped to 0..2) that
-/// the backend session `currentSession` does not hold yet, then
-/// `--- LIVE TURN ---` and the message. `reload: true`: turn metadata,
-/// `--- BOOTSTRAP CONTEXT (already resolved) ---` with the continuity
-/// summary and the last `reloadEntries` log entries (default 25), then the
-/// live turn. Each entry appears once at most; separator look-alikes in
-/// injected text are neutralised; `userMessage` is last and never cut.
+/// at most `continuousEntries` log entries (default 2, clamped to 0..2), then
+/// `--- LIVE TURN ---` and the message. Given `currentSession`, the
+/// candidates are only the entries after that backend session's newest
+/// entry, whoever wrote them: the backend holds the log up to there (its
+/// turns, its reload's excerpt, what earlier prompts injected). Without it,
+/// or when no entry has that `session`, the newest entries are injected.
+///
+/// `reload: true`: turn metadata, `--- BOOTSTRAP CONTEXT (already resolved) ---`
+/// with the continuity summary and the last `reloadEntries` log entries
+/// (default 25; `currentSession` plays no part), then the live turn.
+///
+/// Each entry appears once at most (repeats by `id`, or by role, text and ts;
+/// the live message already appended to the log is not repeated); separator
+/// look-alikes in injected text are neutralised; `userMessage` is last and
+/// never cut. `maxChars` (default no cap) drops the oldest entries first, then
+/// shrinks the summary. A `logPath` that does not exist yet reads as empty.
 #[napi(
     catch_unwind,
     ts_args_type = "params: InjectedPromptParams",
@@ -256,8 +282,9 @@ pub fn build_persistent_chat_injected_prompt(
     run(&env, || prompt_build(params, prompt_only)?.run_here())
 }
 
-/// `buildPersistentChatInjectedPrompt` on the libuv thread pool (the log
-/// read there): the same params, result and errors (a rejection, never a throw).
+/// `buildPersistentChatInjectedPrompt` off the event loop: the params are
+/// read now, the log and the work run on the libuv thread pool. The same
+/// result, and the same errors as a rejection (never a throw).
 #[napi(
     catch_unwind,
     ts_args_type = "params: InjectedPromptParams",
@@ -280,8 +307,8 @@ pub fn build_persistent_chat_injected_prompt_report(
     run(&env, || prompt_build(params, Into::into)?.run_here())
 }
 
-/// `buildPersistentChatInjectedPromptReport` on the libuv thread pool: the
-/// same params, result and errors (a rejection, never a throw).
+/// `buildPersistentChatInjectedPromptReport` off the event loop, as
+/// `buildPersistentChatInjectedPromptAsync` is.
 #[napi(
     catch_unwind,
     ts_args_type = "params: InjectedPromptParams",

@@ -60,7 +60,8 @@ pub struct ContinuitySummaryParams {
     /// Log entries, oldest first; wins over `logPath`.
     #[napi(ts_type = "PersistentChatLogEntry[]")]
     pub entries: Option<Vec<PersistentChatLogEntry>>,
-    /// The perpetual log (JSON Lines); its last 200 entries are read.
+    /// The perpetual log (JSON Lines); its last 200 entries are read. A file
+    /// that does not exist yet reads as empty.
     pub log_path: Option<String>,
     /// The memory state; wins over `statePath`.
     pub state: Option<PersistentChatMemoryState>,
@@ -72,7 +73,7 @@ pub struct ContinuitySummaryParams {
     /// ISO-8601 or epoch milliseconds; default the current time.
     #[napi(ts_type = "string | number")]
     pub now: Option<Either<String, f64>>,
-    /// Default 6000; `Infinity` or `<= 0`: no cap.
+    /// Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap.
     pub max_chars: Option<f64>,
 }
 
@@ -92,9 +93,10 @@ pub struct InjectedPromptParams {
     /// its reload's excerpt, what earlier prompts injected), so only entries
     /// appended after that one are injected, at most `continuousEntries`:
     /// another channel's, another backend session's, an outside writer's, or
-    /// ones without a `session`. Without it, or when no entry has this
-    /// `session`, the newest entries are injected. A reload ignores it: the
-    /// new backend holds none of the log.
+    /// ones without a `session`; an older entry of another session is held
+    /// too. Without it, or when no entry has this `session`, the newest
+    /// entries are injected. A reload ignores it: the new backend holds none
+    /// of the log.
     pub current_session: Option<String>,
     /// Shown first: a string as is, or a `key: value` line for each of the
     /// object's own enumerable string keys, in `Object.keys` order.
@@ -105,13 +107,16 @@ pub struct InjectedPromptParams {
     /// Log entries, oldest first; wins over `logPath`.
     #[napi(ts_type = "PersistentChatLogEntry[]")]
     pub log_entries: Option<Vec<PersistentChatLogEntry>>,
-    /// The perpetual log (JSON Lines); only its end is read.
+    /// The perpetual log (JSON Lines); only its end is read (twice the
+    /// entries shown, plus one). A file that does not exist yet reads as empty.
     pub log_path: Option<String>,
-    /// Entries on a continuous session: default 2, clamped to 0..2.
+    /// Entries on a continuous session: default 2 (also for `NaN`), clamped
+    /// to 0..2.
     pub continuous_entries: Option<f64>,
-    /// Entries on a reload: default 25.
+    /// Entries on a reload: default 25 (also for `NaN`), at least 0.
     pub reload_entries: Option<f64>,
     /// Cap on the prompt's length: the oldest entries go first, then the
-    /// summary shrinks; metadata and the live turn stay whole. Default: no cap.
+    /// summary shrinks; metadata and the live turn stay whole. Default (also
+    /// `NaN`, `Infinity` and `<= 0`): no cap.
     pub max_chars: Option<f64>,
 }
