@@ -26,10 +26,11 @@ function openclawRuleModel(body, tail, maxChars) {
   return native.capCompactionSummary(body, maxChars - tail.length) + tail
 }
 
-// The real function, when scripts/setup-oracle.sh has installed it.
+// The real function, when scripts/setup-oracle.sh has installed it (in $ORACLE_DIR, as there).
 function realOpenClaw() {
-  const node22 = path.join(root, '.cache/oracle/node22/bin/node')
-  const dir = path.join(root, '.cache/oracle/openclaw-2026.7/node_modules/openclaw')
+  const oracle = process.env.ORACLE_DIR ? path.resolve(process.env.ORACLE_DIR) : path.join(root, '.cache/oracle')
+  const node22 = path.join(oracle, 'node22/bin/node')
+  const dir = path.join(oracle, 'openclaw-2026.7/node_modules/openclaw')
   if (!fs.existsSync(node22) || !fs.existsSync(dir)) return null
   const script = `
     import { loadOpenClawTesting } from ${JSON.stringify(path.join(root, '__test__/e2e/openclaw-oracle.mjs'))};
