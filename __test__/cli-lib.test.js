@@ -90,7 +90,15 @@ describe('arguments (util.parseArgs, strict)', () => {
 
 describe('the addon probe (cli/lib/probe-addon.js)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-probe-'))
-  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+  // On Windows the copy's .node stays loaded in this process (probe() loads it here),
+  // and a loaded DLL cannot be deleted: that one file is left in the temp folder.
+  afterAll(() => {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true })
+    } catch (err) {
+      if (process.platform !== 'win32' || err.code !== 'EPERM') throw err
+    }
+  })
   const install = writeFakeInstall(dir)
   const stub = (name, body) => {
     const file = path.join(dir, name)
@@ -98,9 +106,9 @@ describe('the addon probe (cli/lib/probe-addon.js)', () => {
     return file
   }
 
-  test('by name from the chunk: loads this package (through the node_modules link) and caps a small case', () => {
+  test('by name from the chunk: loads this package (the link or copy in node_modules) and caps a small case', () => {
     const result = probe(install.chunk, ['openclaw-context-native'])
-    expect(result).toEqual({ ok: true, id: 'openclaw-context-native', resolved: path.join(fs.realpathSync(ROOT), 'index.js'), version: require('../package.json').version })
+    expect(result).toEqual({ ok: true, id: 'openclaw-context-native', resolved: path.join(install.addon, 'index.js'), version: require('../package.json').version })
   })
 
   test('each failing candidate says why; the next one is tried', () => {

@@ -14,13 +14,16 @@ const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const native = require('../index.js')
 const { locateFunction } = require('../cli/lib/js-scan')
 
-const { HEADINGS, FAKE_FUNCTION, FAKE_FUNCTION_A, FAKE_WRAPPER, fakeChunk, writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
+const { HEADINGS, FAKE_FUNCTION, FAKE_FUNCTION_A, FAKE_WRAPPER, fakeChunk, writeFakeInstall, callChunk } = require('./fixtures/fake-openclaw-dist.js')
 const { planPatch } = require('../cli/lib/patch-text')
+const { onWindows, underWine, posixTest, testUnless } = require('./fixtures/platform.js')
 
 const BODY = HEADINGS.map((h, i) => `${h}\n- item ${i}`).join('\n\n')
 const CHUNK = 'selection-XYZ.js'
 // The command prints native paths (dist\\x.js on Windows).
 const DIST_CHUNK = path.join('dist', CHUNK)
+// The fake chunk's mode (0o640), as Windows keeps it: it has only a read-only attribute.
+const CHUNK_MODE = onWindows ? 0o666 : 0o640
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 // The same flaw, written so that naive brace counting ends the function too early.
@@ -65,23 +68,6 @@ const bytes = (file) => fs.readFileSync(file)
 const sha = (file) => crypto.createHash('sha256').update(bytes(file)).digest('hex')
 const strays = (dir) => fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))
 
-/** Imports the chunk in a fresh node and calls its capCompactionSummaryPreservingSuffix. */
-function callChunk(chunk, body, suffix, maxChars) {
-  const script = `
-    const mod = await import(${JSON.stringify(require('node:url').pathToFileURL(chunk).href)});
-    let out;
-    try {
-      const summary = mod.c(${JSON.stringify(body)}, ${JSON.stringify(suffix)}${maxChars === undefined ? '' : `, ${maxChars}`});
-      out = { summary, after: mod.a() };
-    } catch (err) {
-      out = { error: err.message, after: mod.a() };
-    }
-    console.log(JSON.stringify(out));`
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60000 })
-  if (result.status !== 0) throw new Error(`node failed: ${result.stderr}`)
-  return JSON.parse(result.stdout.trim().split('\n').pop())
-}
-
 const LONG_SUFFIX = `\n\n## Recent turns preserved verbatim\n${Array.from({ length: 400 }, (_, i) => `- Tool result (web_fetch): {"id":"evt_${i}","body":"lorem ipsum dolor"}`).join('\n')}`
 
 describe('patch', () => {
@@ -117,7 +103,7 @@ describe('patch', () => {
     expect(text).toContain('/* openclaw-context-native patch v1 BEGIN')
     expect(text).toContain('function capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {')
     expect(text).not.toContain('sliceUtf16Safe(suffix, -maxChars)')
-    expect(fs.statSync(install.chunk).mode & 0o777).toBe(0o640)
+    expect(fs.statSync(install.chunk).mode & 0o777).toBe(CHUNK_MODE)
     expect(strays(install.dist)).toEqual([])
   })
 
@@ -151,7 +137,7 @@ describe('patch', () => {
   test('--check exits 0 when patched and the addon loads', () => {
     const { code, stdout, stderr } = cli(['patch', install.pkg, '--check'])
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
-    expect(stdout).toContain(fs.realpathSync(path.join(ROOT, 'index.js')))
+    expect(stdout).toContain(path.join(install.addon, 'index.js'))
   })
 
   test('--revert restores the original bytes; then --check fails and --revert has nothing to do', () => {
@@ -159,7 +145,7 @@ describe('patch', () => {
     expect(reverted.code).toBe(0)
     expect(reverted.stdout).toMatch(/reverted: .*byte for byte/)
     expect(bytes(install.chunk).equals(original)).toBe(true)
-    expect(fs.statSync(install.chunk).mode & 0o777).toBe(0o640)
+    expect(fs.statSync(install.chunk).mode & 0o777).toBe(CHUNK_MODE)
 
     const check = cli(['patch', install.pkg, '--check'])
     expect(check.code).toBe(1)
@@ -292,7 +278,7 @@ describe('patch in other situations', () => {
     expect(cli(['patch', install.pkg, '--check']).code).toBe(0)
   })
 
-  test('a read-only dist: exit 1, nothing changed', () => {
+  posixTest('folder permissions are not how Windows makes a file read-only (the read-only chunk case below is)')('a read-only dist: exit 1, nothing changed', () => {
     const install = fakeInstall()
     fs.chmodSync(install.chunk, 0o644) // readable by the unprivileged user
     const before = bytes(install.chunk)
@@ -320,6 +306,23 @@ describe('patch in other situations', () => {
     expect(bytes(install.chunk).equals(before)).toBe(true)
     expect(strays(install.dist)).toEqual([])
   })
+
+  // Windows refuses to replace a read-only file (MoveFileExW: access denied); the
+  // rename is retried as for a file in use, then the run fails. Wine replaces it.
+  testUnless(!onWindows || underWine, onWindows ? 'under Wine: it replaces a read-only file, which Windows refuses' : `on ${process.platform}: the read-only attribute is Windows'`)(
+    'a read-only chunk (the read-only attribute): exit 1 after the in-use retries, nothing changed',
+    () => {
+      const install = fakeInstall()
+      fs.chmodSync(install.chunk, 0o444)
+      const before = bytes(install.chunk)
+      const result = cli(['patch', install.pkg])
+      expect(result.code).toBe(1)
+      expect(result.stderr.trim().split('\n')).toHaveLength(1)
+      expect(result.stderr).toMatch(/cannot write .*selection-XYZ\.js \((EACCES|EPERM)\): the chunk is in use or read-only.*nothing was changed/)
+      expect(bytes(install.chunk).equals(before)).toBe(true)
+      expect(strays(install.dist)).toEqual([])
+    },
+  )
 
   test('an operator-patched persistent chat: files and adapter listed, not modified', () => {
     const extra = {
@@ -395,8 +398,11 @@ describe('usage', () => {
     expect(cli(['patch', '--help']).code).toBe(0)
   })
 
-  test('is executable with a node shebang', () => {
+  test('starts with a node shebang', () => {
     expect(fs.readFileSync(CLI, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true)
+  })
+
+  posixTest('Windows has no execute bit (npm makes an openclaw-context.cmd there)')('is executable', () => {
     expect(fs.statSync(CLI).mode & 0o111).toBeTruthy()
   })
 

@@ -28,11 +28,12 @@ const {
   buildPersistentChatInjectedPromptReport: buildReport,
 } = native
 
-// POSIX-only: Windows has no FIFOs, no devices under /dev and no UNIX-socket
-// files, and creates symlinks only with privileges (Wine does not follow Node's).
-const onWindows = process.platform === 'win32'
-const posixTest = onWindows ? test.skip : test
-const posixDescribe = onWindows ? describe.skip : describe
+// POSIX-only cases, skipped on win32 with the reason in their names.
+const { underWine, posixTest, posixDescribe } = require('./fixtures/platform.js')
+const NO_FIFOS = 'Windows has no FIFOs (the directory case covers non-regular files there)'
+const NO_DEVICES = 'Windows has no /dev character devices'
+const NO_SYMLINKS = 'a symlink needs a privilege on Windows (and Wine 8 makes none that Windows programs follow)'
+const NO_UIDS = 'Windows has no uid to run a child as'
 
 const NOW = '2026-05-15T10:00:00Z'
 const MB = 1024 * 1024
@@ -88,7 +89,7 @@ const user = (text, id) => ({ role: 'user', text, id })
 // ---------------------------------------------------------------------------
 
 describe('paths that are not regular files are refused at once (child process, 10 s timeout)', () => {
-  posixTest('a FIFO with no writer: ENOTREGULAR from the reader and both builders, without waiting', () => {
+  posixTest(NO_FIFOS)('a FIFO with no writer: ENOTREGULAR from the reader and both builders, without waiting', () => {
     const fifo = tmpPath('log.fifo')
     execFileSync('mkfifo', [fifo])
     const { results, elapsed } = callInChild(threeCalls(fifo))
@@ -100,7 +101,7 @@ describe('paths that are not regular files are refused at once (child process, 1
     expect(elapsed).toBeLessThan(8000)
   })
 
-  posixTest('a FIFO that a writer holds open and keeps full: still refused, never read', async () => {
+  posixTest(NO_FIFOS)('a FIFO that a writer holds open and keeps full: still refused, never read', async () => {
     const fifo = tmpPath('busy.fifo')
     execFileSync('mkfifo', [fifo])
     // O_RDWR on a FIFO does not block on Linux; the writer fills the pipe and then blocks.
@@ -134,7 +135,7 @@ describe('paths that are not regular files are refused at once (child process, 1
     }
   })
 
-  posixTest.each(['/dev/null', '/dev/zero', '/dev/urandom'])('the character device %s: ENOTREGULAR, not read forever', (device) => {
+  posixTest(NO_DEVICES).each(['/dev/null', '/dev/zero', '/dev/urandom'])('the character device %s: ENOTREGULAR, not read forever', (device) => {
     const { results } = callInChild(threeCalls(device))
     for (const result of results) {
       expect(result).toEqual(refusal('ENOTREGULAR', device))
@@ -143,14 +144,15 @@ describe('paths that are not regular files are refused at once (child process, 1
     }
   })
 
-  posixTest('a symlink to /dev/zero is refused like /dev/zero', () => {
+  posixTest(NO_DEVICES)('a symlink to /dev/zero is refused like /dev/zero', () => {
     const link = tmpPath('zero.jsonl')
     fs.symlinkSync('/dev/zero', link)
     const { results } = callInChild(threeCalls(link))
     for (const result of results) expect(result).toEqual(refusal('ENOTREGULAR', link))
   })
 
-  posixDescribe('a UNIX socket', () => {
+  // Node's net.Server on Windows listens on a named pipe, not on a socket file.
+  posixDescribe('Node listens on named pipes there, not on socket files')('a UNIX socket', () => {
     let server
     let socketPath
     beforeAll(async () => {
@@ -196,18 +198,23 @@ describe('missing, unreadable and linked files', () => {
     expect(rebuild({ logPath: missing, now: NOW })).toBe(rebuild({ entries: [], now: NOW }))
   })
 
-  test('a missing parent folder and a dangling symlink are ENOENT too, and empty for the builders', () => {
-    const inMissingDir = path.join(tmpPath('no-such-dir'), 'log.jsonl')
-    const dangling = tmpPath('dangling.jsonl')
-    fs.symlinkSync(path.join(tmp, 'nothing-here'), dangling)
-    for (const logPath of [inMissingDir, dangling]) {
-      expect(thrown(() => readLog(logPath, 5))).toEqual(expect.objectContaining({ code: 'ENOENT', message: expect.stringContaining(logPath) }))
-      expect(buildReport({ userMessage: 'x', reload: true, logPath }).entriesInjected).toBe(0)
-      expect(rebuild({ logPath, now: NOW })).toBe(rebuild({ entries: [], now: NOW }))
-    }
+  const expectMissing = (logPath) => {
+    expect(thrown(() => readLog(logPath, 5))).toEqual(expect.objectContaining({ code: 'ENOENT', message: expect.stringContaining(logPath) }))
+    expect(buildReport({ userMessage: 'x', reload: true, logPath }).entriesInjected).toBe(0)
+    expect(rebuild({ logPath, now: NOW })).toBe(rebuild({ entries: [], now: NOW }))
+  }
+
+  test('a missing parent folder is ENOENT too, and empty for the builders', () => {
+    expectMissing(path.join(tmpPath('no-such-dir'), 'log.jsonl'))
   })
 
-  test('a file uid 65534 may not read: EACCES with the path (reader and builders, not an empty log)', () => {
+  posixTest(NO_SYMLINKS)('a dangling symlink is ENOENT too, and empty for the builders', () => {
+    const dangling = tmpPath('dangling.jsonl')
+    fs.symlinkSync(path.join(tmp, 'nothing-here'), dangling)
+    expectMissing(dangling)
+  })
+
+  posixTest(NO_UIDS)('a file uid 65534 may not read: EACCES with the path (reader and builders, not an empty log)', () => {
     const logPath = writeLines(tmpPath('private.jsonl'), [user('secret', 's1')])
     fs.chmodSync(logPath, 0o600)
     const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 10000 })
@@ -221,7 +228,7 @@ describe('missing, unreadable and linked files', () => {
     expect(readLog(logPath, 5)).toEqual([user('secret', 's1')])
   })
 
-  posixTest('a symlink loop: ELOOP with the path (reader and builders)', () => {
+  posixTest(NO_SYMLINKS)('a symlink loop: ELOOP with the path (reader and builders)', () => {
     const a = tmpPath('loop-a.jsonl')
     const b = tmpPath('loop-b.jsonl')
     fs.symlinkSync(b, a)
@@ -230,7 +237,7 @@ describe('missing, unreadable and linked files', () => {
     for (const result of results) expect(result).toEqual(refusal('ELOOP', a))
   })
 
-  posixTest('a symlink (and a chain of them) to a valid log is followed', () => {
+  posixTest(NO_SYMLINKS)('a symlink (and a chain of them) to a valid log is followed', () => {
     const target = writeLines(tmpPath('real.jsonl'), [user('one', 'a'), user('two', 'b'), user('three', 'c')])
     const link = tmpPath('link.jsonl')
     const link2 = tmpPath('link2.jsonl')
@@ -427,10 +434,14 @@ async function race(mode, logPath, writerOptions, loopOptions) {
   return { stats, writerStats }
 }
 
-describe('a writer appending during 10,000 reads', () => {
+// Under Wine a read and a report take ~7 ms while the writer appends (0.4 ms on
+// Linux): 10,000 of them would take 75 s, so Wine runs 2,000 (~15 s).
+const APPEND_READS = underWine ? 2000 : 10000
+
+describe(`a writer appending during ${APPEND_READS.toLocaleString('en')} reads${underWine ? ' (10,000 natively; fewer under Wine, for time)' : ''}`, () => {
   test('every read returns only whole entries that were written, consecutive, in order, at most 25', async () => {
     const logPath = tmpPath('appended.jsonl')
-    const { stats, writerStats } = await race('append', logPath, { seed: 42 }, { reads: 10000, limit: 25, consecutive: true, growing: true, report: true, reportEntries: 2 })
+    const { stats, writerStats } = await race('append', logPath, { seed: 42 }, { reads: APPEND_READS, limit: 25, consecutive: true, growing: true, report: true, reportEntries: 2 })
     console.log(
       `append race: ${stats.reads} reads in ${stats.ms} ms, ${stats.entries} entries checked, ${stats.emptyReads} empty reads, ` +
         `torn last lines seen (by the builder's report, one per read): ${stats.tornSeen} of ${stats.reportReads}; ` +
@@ -440,7 +451,7 @@ describe('a writer appending during 10,000 reads', () => {
     expect(stats.forgedSamples).toEqual([])
     expect(stats.forged).toBe(0)
     expect(stats.errors).toEqual({})
-    expect(stats.reads).toBe(10000)
+    expect(stats.reads).toBe(APPEND_READS)
     expect(stats.maxReturned).toBe(25)
     expect(writerStats.splitWrites).toBeGreaterThan(0)
     expect(stats.tornSeen).toBeGreaterThan(0)

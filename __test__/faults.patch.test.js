@@ -25,6 +25,7 @@ const {
   sha256,
   fileSha,
 } = require('./fixtures/faults/fake-openclaw.js')
+const { posixTest } = require('./fixtures/platform.js')
 
 const ORIGINAL_SHA = sha256(Buffer.from(CHUNK_TEXT))
 const DIST_FILES = ['compact-Fault123.js', 'entry.js', 'utf16-slice-FAKE.js']
@@ -208,6 +209,7 @@ test('--revert killed at 12 moments: the chunk is the patched or the original by
 }, 40000)
 
 describe('a dist the user may not write (root-owned, run as uid 65534)', () => {
+  // Windows' read-only chunk: __test__/cli.test.js.
   const canRunAsNobody = () => {
     if (!process.getuid || process.getuid() !== 0) return 'not running as root'
     const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(PACKAGE_ROOT)})`], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 10000 })
@@ -215,7 +217,7 @@ describe('a dist the user may not write (root-owned, run as uid 65534)', () => {
     return null
   }
 
-  test('patch and --revert exit 1 with a one-line reason; the chunk is unchanged; --check still works', () => {
+  posixTest('Windows has no uid to run a child as')('patch and --revert exit 1 with a one-line reason; the chunk is unchanged; --check still works', () => {
     const why = canRunAsNobody()
     if (why) {
       console.log(`skipped the read-only dist case: ${why}`)

@@ -9,6 +9,7 @@
 
 const fs = require('node:fs')
 const path = require('node:path')
+const { posixTest } = require('./fixtures/platform.js')
 const { spawnSync, execFileSync } = require('node:child_process')
 const native = require('../index.js')
 const { useTempDir, writeLog, appendRaw, lines, thrown, user, assistant, expectTypeError, conversation } = require('./fixtures/chat.js')
@@ -166,8 +167,7 @@ describe('readPersistentChatLogEntries', () => {
     expect(error.message).toContain(tmp.dir)
   })
 
-  // Windows has no FIFOs (mkfifo); the directory case above covers it there.
-  ;(process.platform === 'win32' ? test.skip : test)(
+  posixTest('Windows has no FIFOs (the directory case above covers non-regular files there)')(
     'a FIFO is refused at once with ENOTREGULAR (never opened for a blocking read)',
     () => {
       const fifo = path.join(tmp.dir, 'log.fifo')

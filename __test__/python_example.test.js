@@ -10,7 +10,9 @@ const native = require('../index.js')
 const root = path.resolve(__dirname, '..')
 const script = path.join(root, 'examples', 'persistent_chat_memory.py')
 const python = spawnSync('python3', ['--version']).status === 0 ? 'python3' : null
-const maybe = python ? test : test.skip
+const { testUnless } = require('./fixtures/platform.js')
+// Where no python3 runs (Windows' Python is python.exe or py.exe; Wine here has none).
+const maybe = testUnless(!python, 'without python3 on PATH')
 
 describe('examples/persistent_chat_memory.py', () => {
   let dir
