@@ -5,12 +5,12 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { candidatesFor, nodeModulesCandidates } = require('../cli/lib/find-openclaw')
+const { candidatesFor, nodeModulesCandidates, npmRootCommand } = require('../cli/lib/find-openclaw')
 const { quoteArg } = require('../cli/lib/shell-quote')
 const { parseCommandArgs } = require('../cli/lib/args')
 const { UsageError } = require('../cli/lib/errors')
 const { probe, probeAddon } = require('../cli/lib/probe-addon')
-const { writeFailure } = require('../cli/lib/write-atomic')
+const { writeFailure, renameReplacing } = require('../cli/lib/write-atomic')
 const { writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
 
 const ROOT = path.resolve(__dirname, '..')
@@ -41,6 +41,13 @@ describe('finding the install, on Windows paths', () => {
   })
 })
 
+test('npm root -g: npm.cmd through cmd.exe on Windows, as one command line (no DEP0190 warning on Node 24)', () => {
+  const [command, args, options] = npmRootCommand('win32')
+  expect([command, args, options.shell]).toEqual(['npm.cmd root -g', [], true])
+  const [posixCommand, posixArgs, posixOptions] = npmRootCommand('linux')
+  expect([posixCommand, posixArgs, posixOptions.shell]).toEqual(['npm', ['root', '-g'], undefined])
+})
+
 test('a failed write says why in the user\'s terms, on each platform', () => {
   const err = (code) => Object.assign(new Error(`${code}: operation failed`), { code })
   expect(writeFailure(err('EACCES'), 'linux')).toMatch(/^the dist is read-only for this user/)
@@ -49,11 +56,49 @@ test('a failed write says why in the user\'s terms, on each platform', () => {
   expect(writeFailure(err('ENOSPC'), 'linux')).toBe('ENOSPC: operation failed')
 })
 
+describe('replacing the chunk: the rename waits out a Windows file in use', () => {
+  const failing = (codes) => {
+    const calls = []
+    const rename = (from, to) => {
+      calls.push([from, to])
+      const code = codes[calls.length - 1]
+      if (code) throw Object.assign(new Error(`${code}: rename`), { code })
+    }
+    return { rename, calls }
+  }
+
+  test('on win32, EPERM, EACCES and EBUSY (the target held open) are retried until the rename succeeds', () => {
+    const { rename, calls } = failing(['EPERM', 'EACCES', 'EBUSY'])
+    renameReplacing('a.tmp', 'a.js', { platform: 'win32', rename })
+    expect(calls).toEqual(Array(4).fill(['a.tmp', 'a.js']))
+  })
+
+  test('on win32 a file that stays in use fails after the retry time, with its error', () => {
+    const { rename, calls } = failing(Array(1000).fill('EPERM'))
+    const started = Date.now()
+    expect(() => renameReplacing('a.tmp', 'a.js', { platform: 'win32', rename, retryMs: 200 })).toThrow(expect.objectContaining({ code: 'EPERM' }))
+    expect(Date.now() - started).toBeLessThan(2000)
+    expect(calls.length).toBeGreaterThan(2)
+  })
+
+  test('elsewhere, and for other errors, one attempt', () => {
+    for (const [platform, code] of [['linux', 'EPERM'], ['darwin', 'EACCES'], ['win32', 'ENOENT'], ['win32', 'EXDEV']]) {
+      const { rename, calls } = failing([code])
+      expect(() => renameReplacing('a.tmp', 'a.js', { platform, rename })).toThrow(expect.objectContaining({ code }))
+      expect(calls).toHaveLength(1)
+    }
+  })
+})
+
 test('quoting a path for the command to paste back', () => {
   expect(quoteArg('/srv/gw/node_modules/openclaw', 'linux')).toBe('/srv/gw/node_modules/openclaw')
   expect(quoteArg("/srv/my gw/it's", 'linux')).toBe("'/srv/my gw/it'\\''s'")
   expect(quoteArg('C:\\Users\\me\\openclaw', 'win32')).toBe('C:\\Users\\me\\openclaw')
   expect(quoteArg('C:\\Program Files\\gw', 'win32')).toBe('"C:\\Program Files\\gw"')
+  expect(quoteArg('Z:/srv/gw', 'win32')).toBe('Z:/srv/gw')
+  // PowerShell reads `a,b` as an array, cmd splits there: quoted.
+  expect(quoteArg('C:\\gw\\a,b', 'win32')).toBe('"C:\\gw\\a,b"')
+  expect(quoteArg('/srv/a,b', 'linux')).toBe('/srv/a,b')
 })
 
 describe('arguments (util.parseArgs, strict)', () => {

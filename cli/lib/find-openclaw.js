@@ -36,10 +36,19 @@ function openclawVersion(openclawDir) {
   return typeof version === 'string' && version !== '' ? version : '?'
 }
 
+/**
+ * How to run `npm root -g`: `[command, args, options]` for spawnSync. npm is a .cmd on
+ * Windows, which Node runs only through a shell (cmd.exe); there the whole fixed command
+ * line is one string, since Node 24 warns (DEP0190) on arguments passed with a shell.
+ */
+function npmRootCommand(platform = process.platform) {
+  const options = { encoding: 'utf8', timeout: 30000, windowsHide: true }
+  if (platform === 'win32') return ['npm.cmd root -g', [], { ...options, shell: true }]
+  return ['npm', ['root', '-g'], options]
+}
+
 function npmGlobalRoot() {
-  // npm is a .cmd on Windows, which Node runs only through a shell; the arguments are fixed.
-  const windows = process.platform === 'win32'
-  const result = spawnSync(windows ? 'npm.cmd' : 'npm', ['root', '-g'], { encoding: 'utf8', timeout: 30000, shell: windows, windowsHide: true })
+  const result = spawnSync(...npmRootCommand())
   return result.status === 0 ? result.stdout.trim() : null
 }
 
@@ -68,4 +77,4 @@ function findOpenClaw(dir) {
   )
 }
 
-module.exports = { candidatesFor, nodeModulesCandidates, openclawAt, findOpenClaw, openclawVersion }
+module.exports = { candidatesFor, nodeModulesCandidates, npmRootCommand, openclawAt, findOpenClaw, openclawVersion }

@@ -44,9 +44,36 @@ function removeStaleTempFiles(file) {
 
 const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS'])
 
+// Windows refuses to rename over a file that any process has open, even one whose every
+// handle shares delete: Node's fs.rename is MoveFileExW without POSIX semantics, and it
+// answers EPERM (EACCES, EBUSY). The holders are brief (a concurrent run reading the
+// chunk, the gateway importing it, a virus scanner), so on Windows the rename is retried
+// for a while before the failure is reported, as npm's graceful-fs does.
+const RENAME_BUSY_CODES = new Set(['EPERM', 'EACCES', 'EBUSY'])
+const RENAME_RETRY_MS = 3000
+const sleeper = new Int32Array(new SharedArrayBuffer(4))
+
+/**
+ * `rename(from, to)`, retried on Windows while the target is in use (see above), with
+ * waits of 5 ms doubling to 100 ms, for `retryMs`. Elsewhere, and for other errors, once.
+ */
+function renameReplacing(from, to, { platform = process.platform, rename = fs.renameSync, retryMs = RENAME_RETRY_MS } = {}) {
+  const deadline = Date.now() + retryMs
+  for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+    try {
+      rename(from, to)
+      return
+    } catch (err) {
+      if (platform !== 'win32' || !RENAME_BUSY_CODES.has(err.code) || Date.now() + wait > deadline) throw err
+    }
+    Atomics.wait(sleeper, 0, 0, wait)
+  }
+}
+
 /** Why a write failed, in the user's terms. */
 function writeFailure(err, platform = process.platform) {
-  // Windows refuses to replace a file another process holds open (EPERM, EBUSY).
+  // Windows refuses to replace a file another process holds open (EPERM, EBUSY), also
+  // after renameReplacing's retries.
   if (platform === 'win32' && (err.code === 'EPERM' || err.code === 'EBUSY')) {
     return 'the chunk is in use or read-only; stop the gateway, or run as the user that owns the OpenClaw install'
   }
@@ -73,7 +100,7 @@ function writeAtomic(file, text) {
     fs.fsyncSync(fd)
     fs.closeSync(fd)
     fd = undefined
-    fs.renameSync(tmp, file)
+    renameReplacing(tmp, file)
   } catch (err) {
     if (fd !== undefined) try { fs.closeSync(fd) } catch { /* already failing */ }
     try { fs.unlinkSync(tmp) } catch { /* never created */ }
@@ -87,4 +114,4 @@ function writeAtomic(file, text) {
   } catch { /* best effort */ }
 }
 
-module.exports = { writeAtomic, writeFailure }
+module.exports = { writeAtomic, writeFailure, renameReplacing }
