@@ -17,6 +17,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { isDeepStrictEqual } = require('node:util')
+const { rng } = require('../../__test__/fixtures/shapes.js')
 
 const args = process.argv.slice(2)
 const option = (name, fallback) => {
@@ -44,17 +45,7 @@ const builds = args.map(load)
 // ---------------------------------------------------------------------------
 // Generators (deterministic for a seed)
 
-function mulberry32(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-let random = mulberry32(SEED)
+let random = rng(SEED)
 const chance = (p) => random() < p
 const int = (low, high) => low + Math.floor(random() * (high - low + 1))
 const pick = (list) => list[Math.floor(random() * list.length)]
@@ -379,7 +370,7 @@ async function main() {
   const errorCodes = {}
   let asyncCalls = 0
   for (let index = 0; index < CASES; index++) {
-    random = mulberry32((Math.imul(SEED, 0x9e3779b1) + index) >>> 0) // each case reproducible by seed and index alone
+    random = rng((Math.imul(SEED, 0x9e3779b1) + index) >>> 0) // each case reproducible by seed and index alone
     const [name, , make] = kind()
     const argsList = make()
     const [before, after] = builds.map((build) => call(build, name, argsList))
