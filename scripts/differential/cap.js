@@ -12,50 +12,13 @@
 'use strict'
 
 const path = require('node:path')
-const { parseArgs } = require('node:util')
 const { caseAt } = require('./cap-inputs.js')
+const { parseCommandLine, loadBuild, outcome } = require('./lib.js')
 
-function usage(message) {
-  console.error(`${message}\nusage: node scripts/differential/cap.js OLD.node NEW.node [--cases N] [--seed S] [--show K] [--case I]`)
-  process.exit(2)
-}
-
-function parse() {
-  let parsed
-  try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      strict: true,
-      options: { cases: { type: 'string' }, seed: { type: 'string' }, show: { type: 'string' }, case: { type: 'string' } },
-    })
-  } catch (error) {
-    usage(error.message)
-  }
-  const { positionals, values } = parsed
-  if (positionals.length !== 2) usage('give the two builds to compare')
-  const count = (name, fallback) => {
-    if (values[name] === undefined) return fallback
-    const n = Number(values[name])
-    if (!Number.isSafeInteger(n) || n < 0) usage(`--${name} must be a whole number, not ${values[name]}`)
-    return n
-  }
-  return {
-    builds: positionals.map((file) => path.resolve(file)),
-    cases: count('cases', 20000),
-    seed: count('seed', 1),
-    show: count('show', 5),
-    only: values.case === undefined ? null : count('case', 0),
-  }
-}
+const USAGE = 'node scripts/differential/cap.js OLD.node NEW.node [--cases N] [--seed S] [--show K] [--case I]'
 
 /** The comparable outcome of one call: its value, or the error it threw. */
-function outcome(call) {
-  try {
-    return { value: call() }
-  } catch (error) {
-    return { error: `${error.code || error.name}: ${error.message}` }
-  }
-}
+const capOutcome = (call) => outcome(call, (error) => `${error.code || error.name}: ${error.message}`)
 
 function sameOutcome(a, b) {
   if ('error' in a || 'error' in b) return a.error === b.error
@@ -98,34 +61,28 @@ function describe(index, c, calls) {
 }
 
 function main() {
-  const args = parse()
-  const [oldBuild, newBuild] = args.builds.map((file) => {
-    try {
-      return require(file)
-    } catch (error) {
-      return usage(`cannot load ${file}: ${error.message}`)
-    }
-  })
+  const args = parseCommandLine(USAGE, { counts: { cases: 20000, seed: 1, show: 5, case: null } })
+  const [oldBuild, newBuild] = args.builds.map((file) => loadBuild(file, USAGE))
   const tally = new Map() // "kind budget-range" -> { cases, suffixTrimmed, bodyTrimmed, differ }
   const shown = []
   let differ = 0
   const started = performance.now()
-  const indices = args.only === null ? Array.from({ length: args.cases }, (_, i) => i) : [args.only]
+  const indices = args.case === null ? Array.from({ length: args.cases }, (_, i) => i) : [args.case]
   for (const index of indices) {
     const c = caseAt(args.seed, index)
     const calls = [
       {
         name: 'capCompactionSummaryReport',
-        old: outcome(() => oldBuild.capCompactionSummaryReport(c.body, c.suffix, c.maxChars, c.options)),
-        now: outcome(() => newBuild.capCompactionSummaryReport(c.body, c.suffix, c.maxChars, c.options)),
+        old: capOutcome(() => oldBuild.capCompactionSummaryReport(c.body, c.suffix, c.maxChars, c.options)),
+        now: capOutcome(() => newBuild.capCompactionSummaryReport(c.body, c.suffix, c.maxChars, c.options)),
       },
     ]
     if (index % 4 === 0) {
       const text = c.body + c.suffix
       calls.push({
         name: 'capCompactionSummary',
-        old: outcome(() => oldBuild.capCompactionSummary(text, c.maxChars)),
-        now: outcome(() => newBuild.capCompactionSummary(text, c.maxChars)),
+        old: capOutcome(() => oldBuild.capCompactionSummary(text, c.maxChars)),
+        now: capOutcome(() => newBuild.capCompactionSummary(text, c.maxChars)),
       })
     }
     const key = `${c.kind.padEnd(11)} ${budgetRange(c.maxChars)}`

@@ -11,36 +11,22 @@
 // collapsed), legacy transcript blocks, separator look-alikes, lone
 // surrogates, CRLF, emoji, metadata of every shape, and hostile values in
 // random fields. A tenth of the calls also go through the Promise variants.
-// Standalone: needs only Node and the two .node files. Exit 1 on a difference.
+// Standalone: needs only Node and the two .node files. Exit 1 on a difference,
+// 2 on bad usage.
 'use strict'
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { isDeepStrictEqual } = require('node:util')
 const { rng } = require('../../__test__/fixtures/shapes.js')
+const { parseCommandLine, loadBuild, outcome, outcomeAsync } = require('./lib.js')
 
-const args = process.argv.slice(2)
-const option = (name, fallback) => {
-  const at = args.indexOf(name)
-  if (at === -1) return fallback
-  const value = args[at + 1]
-  args.splice(at, 2)
-  return value
-}
-const CASES = Number(option('--cases', 30000))
-const SEED = Number(option('--seed', 20260515))
-const VERBOSE = args.includes('--verbose') && args.splice(args.indexOf('--verbose'), 1)
-if (args.length !== 2) {
-  console.error('usage: node scripts/differential/chat.js OLD.node NEW.node [--cases N] [--seed S] [--verbose]')
-  process.exit(2)
-}
-
-function load(file) {
-  const module = { exports: {} }
-  process.dlopen(module, path.resolve(file))
-  return module.exports
-}
-const builds = args.map(load)
+const USAGE = 'node scripts/differential/chat.js OLD.node NEW.node [--cases N] [--seed S] [--verbose]'
+const args = parseCommandLine(USAGE, { counts: { cases: 30000, seed: 20260515 }, flags: ['verbose'] })
+const CASES = args.cases
+const SEED = args.seed
+const VERBOSE = args.verbose
+const builds = args.builds.map((file) => loadBuild(file, USAGE))
 
 // ---------------------------------------------------------------------------
 // Generators (deterministic for a seed)
@@ -330,21 +316,8 @@ const shape = (error) =>
       ? { name: error.name, code: error.code, message: error.message, path: error.path, syscall: error.syscall }
       : { thrown: String(error) }
 
-function call(build, name, argsList) {
-  try {
-    return { value: build[name](...argsList) }
-  } catch (error) {
-    return { error: shape(error) }
-  }
-}
-
-async function callAsync(build, name, argsList) {
-  try {
-    return { value: await build[`${name}Async`](...argsList) }
-  } catch (error) {
-    return { error: shape(error) }
-  }
-}
+const call = (build, name, argsList) => outcome(() => build[name](...argsList), shape)
+const callAsync = (build, name, argsList) => outcomeAsync(() => build[`${name}Async`](...argsList), shape)
 
 const KINDS = [
   ['buildPersistentChatInjectedPrompt', 0.3, () => [promptCase()]],
@@ -391,7 +364,7 @@ async function main() {
     if (VERBOSE && index % 5000 === 0) console.log(`… ${index} cases`)
   }
   fs.rmSync(dir, { recursive: true, force: true })
-  console.log(`differential ${args[0]} vs ${args[1]} (seed ${SEED}):`)
+  console.log(`differential ${args.given[0]} vs ${args.given[1]} (seed ${SEED}):`)
   for (const [name, n] of Object.entries(counts)) console.log(`  ${name}: ${n} calls`)
   console.log(`  ${CASES} calls in all, ${asyncCalls} of them also through the Promise variants`)
   console.log(`  ${errors} threw: ${Object.entries(errorCodes).map(([code, n]) => `${code} ${n}`).join(', ')}`)
