@@ -13,10 +13,13 @@
 // summarizeInStages returns the same body; without it, `fetch` is stubbed to fail, so no
 // request ever leaves the process (`llmCalls` counts either).
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { findDistChunk, loadOpenClawTesting } from "./openclaw-oracle.mjs";
+import { loadOpenClawTesting } from "./openclaw-oracle.mjs";
+
+const { findChunk } = createRequire(import.meta.url)("../../cli/lib/dist-scan.js");
 
 const openclawDir = process.argv[2];
 if (!openclawDir) {
@@ -49,7 +52,7 @@ const TESTING_MARKER = "openclaw.compactionSafeguardTestApi";
 
 /** The chunk with the extension factories: `{ testing?, module, chunkPath }`. */
 async function loadHandlerChunk() {
-  const chunkPath = findDistChunk(openclawDir, FACTORY_MARKER);
+  const chunkPath = findChunk(openclawDir, FACTORY_MARKER);
   if (chunkPath && fs.readFileSync(chunkPath, "latin1").includes(TESTING_MARKER)) return loadOpenClawTesting(openclawDir);
   if (!chunkPath) throw new Error(`no dist/*.js under ${openclawDir} defines buildEmbeddedExtensionFactories`);
   // The real code stays away from the user's OpenClaw state and is quiet.

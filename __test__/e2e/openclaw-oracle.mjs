@@ -7,6 +7,7 @@
 // Needs Node >= 22.22.3 (the dist uses `fs.globSync`); scripts/setup-oracle.sh installs
 // both Node 22 and the package. Importing the chunk costs 2-4 s and ~330 MB: do it once.
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,20 +15,7 @@ import { pathToFileURL } from "node:url";
 const CHUNK_MARKER = "\nfunction capCompactionSummaryPreservingSuffix(";
 const LOGGER_MARKER = "\nfunction setLoggerOverride(";
 const TESTING_SYMBOL = Symbol.for("openclaw.compactionSafeguardTestApi");
-
-/** Finds the first `dist/*.js` file whose text contains `marker`; null when none does. */
-export function findDistChunk(openclawDir, marker = CHUNK_MARKER) {
-  const distDir = path.join(openclawDir, "dist");
-  const names = fs
-    .readdirSync(distDir)
-    .filter((name) => name.endsWith(".js"))
-    .sort();
-  for (const name of names) {
-    const file = path.join(distDir, name);
-    if (fs.readFileSync(file, "utf8").includes(marker)) return file;
-  }
-  return null;
-}
+const { findChunk } = createRequire(import.meta.url)("../../cli/lib/dist-scan.js");
 
 function withEnv(overrides, fn) {
   const saved = new Map();
@@ -65,7 +53,7 @@ function isolateOpenClaw() {
 }
 
 async function silenceLogger(openclawDir, stateDir) {
-  const loggerChunk = findDistChunk(openclawDir, LOGGER_MARKER);
+  const loggerChunk = findChunk(openclawDir, LOGGER_MARKER);
   if (!loggerChunk) return;
   const mod = await import(pathToFileURL(loggerChunk).href);
   const setLoggerOverride = Object.values(mod).find(
@@ -88,7 +76,7 @@ async function silenceLogger(openclawDir, stateDir) {
  *   `module` is the chunk's namespace (its export `S` is buildEmbeddedExtensionFactories).
  */
 export async function loadOpenClawTesting(openclawDir) {
-  const chunkPath = findDistChunk(openclawDir);
+  const chunkPath = findChunk(openclawDir, CHUNK_MARKER);
   if (!chunkPath) {
     throw new Error(
       `no dist/*.js under ${openclawDir} defines capCompactionSummaryPreservingSuffix ` +

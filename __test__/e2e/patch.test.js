@@ -10,22 +10,21 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const distScan = require('../../cli/lib/dist-scan.js')
 
 const { NODE22, OPENCLAW_DIR, OPENCLAW_OLD_DIR } = process.env
 const ROOT = path.resolve(__dirname, '..', '..')
 const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const HANDLER = path.join(__dirname, 'handler.mjs')
 const HEADINGS = ['## Decisions', '## Open TODOs', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers']
-const CHUNK_MARKER = Buffer.from('\nfunction capCompactionSummaryPreservingSuffix(')
+const CHUNK_MARKER = '\nfunction capCompactionSummaryPreservingSuffix('
 
 const sha = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
 
 function findChunk(openclawDir) {
-  const dist = path.join(openclawDir, 'dist')
-  const name = fs.readdirSync(dist).filter((n) => /\.m?js$/.test(n)).sort()
-    .find((n) => fs.readFileSync(path.join(dist, n)).includes(CHUNK_MARKER))
-  if (!name) throw new Error(`no chunk in ${dist} defines capCompactionSummaryPreservingSuffix`)
-  return path.join(dist, name)
+  const chunk = distScan.findChunk(openclawDir, CHUNK_MARKER)
+  if (!chunk) throw new Error(`no chunk in ${path.join(openclawDir, 'dist')} defines capCompactionSummaryPreservingSuffix`)
+  return chunk
 }
 
 function cli(args, options = {}) {

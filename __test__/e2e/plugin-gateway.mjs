@@ -23,6 +23,7 @@
 // seen by a later process: create sessions in a process of their own.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -30,16 +31,16 @@ const startedAt = performance.now();
 const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 const dist = path.join(job.openclawDir, "dist");
 const importDist = (rel) => import(pathToFileURL(path.join(dist, rel)).href);
+const { chunksHolding } = createRequire(import.meta.url)("../../cli/lib/dist-scan.js");
 
 /**
  * A function of the dist that no public module exports, by its name: chunk names are
  * content hashes and export names are letters, both different in every release.
  */
 async function distFunction(chunkPrefix, name) {
-  const marker = new RegExp(`\n(async )?function ${name}\\(`);
-  for (const file of fs.readdirSync(dist).filter((n) => n.startsWith(chunkPrefix) && /\.m?js$/.test(n)).sort()) {
-    if (!marker.test(fs.readFileSync(path.join(dist, file), "utf8"))) continue;
-    const found = Object.values(await importDist(file)).find((value) => typeof value === "function" && value.name === name);
+  const markers = [`\nfunction ${name}(`, `\nasync function ${name}(`];
+  for (const file of chunksHolding(job.openclawDir, markers, { prefix: chunkPrefix })) {
+    const found = Object.values(await importDist(path.basename(file))).find((value) => typeof value === "function" && value.name === name);
     if (found) return found;
   }
   throw new Error(`no dist/${chunkPrefix}* chunk exports ${name}`);

@@ -14,14 +14,15 @@ import { pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
 const { locateFunction } = require("../../cli/lib/js-scan.js");
+const { findChunk } = require("../../cli/lib/dist-scan.js");
 
 const [openclawDir, inputsFile] = process.argv.slice(2);
 const MARKER = "\nfunction capCompactionSummary(";
 const dist = path.join(openclawDir, "dist");
-const chunkName = fs.readdirSync(dist).filter((n) => /\.m?js$/.test(n)).sort()
-  .find((n) => fs.readFileSync(path.join(dist, n), "latin1").includes(MARKER));
-if (!chunkName) throw new Error(`no chunk of ${dist} defines capCompactionSummary`);
-const text = fs.readFileSync(path.join(dist, chunkName), "utf8");
+const chunk = findChunk(openclawDir, MARKER);
+if (!chunk) throw new Error(`no chunk of ${dist} defines capCompactionSummary`);
+const chunkName = path.basename(chunk);
+const text = fs.readFileSync(chunk, "utf8");
 const fn = locateFunction(text, text.indexOf(MARKER) + 1, "capCompactionSummary");
 const source = text.slice(fn.start, fn.end);
 

@@ -12,20 +12,13 @@
 // Order matters: importing 2026.9.6 after 2026.7.2 fails (its task-registry-state chunk finds a
 // process-wide singleton that 2026.7 created with another shape), 2026.9.6 first works.
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const TESTING_SYMBOL = Symbol.for('openclaw.compactionSafeguardTestApi')
-
-function findChunk(openclawDir, marker) {
-  const dist = path.join(openclawDir, 'dist')
-  for (const name of fs.readdirSync(dist).filter((n) => /\.m?js$/.test(n)).sort()) {
-    const file = path.join(dist, name)
-    if (fs.readFileSync(file, 'utf8').includes(marker)) return file
-  }
-  return null
-}
+const { findChunk } = createRequire(import.meta.url)('../../cli/lib/dist-scan.js')
 
 function isolate() {
   if (!process.env.OPENCLAW_STATE_DIR) {

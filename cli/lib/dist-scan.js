@@ -2,7 +2,8 @@
 // Reads an installed OpenClaw's dist/ once: the chunks that define (or carry the patch of)
 // capCompactionSummaryPreservingSuffix, whether upstream's fix is there, and the files that
 // define the operator's own persistent-chat functions. Chunk names are content hashes, so
-// chunks are found by their text. From 2026.9.3 on chunks are `.mjs`.
+// chunks are found by their text. From 2026.9.3 on chunks are `.mjs`. chunksHolding and
+// findChunk find chunks by any other text (the test oracles, the bench, the e2e drivers).
 const fs = require('node:fs')
 const path = require('node:path')
 const { FUNCTION_MARKER, BEGIN } = require('./patch-text')
@@ -12,30 +13,38 @@ const CHUNK_NAME = /\.m?js$/
 const UPSTREAM_FIX_MARKER = '\nfunction budgetCompactionSummary('
 const PERSISTENT_CHAT_FUNCTIONS = ['rebuildPersistentChatContinuitySummary', 'buildPersistentChatInjectedPrompt']
 
+/** The chunk names of `distDir` (`*.js`, `*.mjs`), sorted; a PatchError when it cannot be read. */
+function chunkNames(distDir) {
+  try {
+    return fs.readdirSync(distDir).filter((name) => CHUNK_NAME.test(name)).sort()
+  } catch (err) {
+    throw new PatchError(`cannot read ${distDir}: ${err.code || err.message}`)
+  }
+}
+
+/** A chunk's bytes; null for a directory named like a chunk; a PatchError when it cannot be read. */
+function readChunk(file) {
+  try {
+    return fs.readFileSync(file)
+  } catch (err) {
+    if (err.code === 'EISDIR') return null
+    throw new PatchError(`cannot read ${file}: ${err.code || err.message}`)
+  }
+}
+
 /**
  * `{ distDir, chunks: [{ file, text }], upstreamFix, persistentChat: [{ file, functions }] }`;
  * `text` is the chunk's bytes as a latin1 string, `file` its real path.
  */
 function scanDist(openclawDir) {
   const distDir = path.join(openclawDir, 'dist')
-  let names
-  try {
-    names = fs.readdirSync(distDir).filter((name) => CHUNK_NAME.test(name)).sort()
-  } catch (err) {
-    throw new PatchError(`cannot read ${distDir}: ${err.code || err.message}`)
-  }
   const chunks = []
   const persistentChat = []
   let upstreamFix = false
-  for (const name of names) {
+  for (const name of chunkNames(distDir)) {
     const file = path.join(distDir, name)
-    let bytes
-    try {
-      bytes = fs.readFileSync(file)
-    } catch (err) {
-      if (err.code === 'EISDIR') continue
-      throw new PatchError(`cannot read ${file}: ${err.code || err.message}`)
-    }
+    const bytes = readChunk(file)
+    if (bytes === null) continue
     // The markers are ASCII: a byte search finds them without decoding every chunk.
     if (bytes.includes(FUNCTION_MARKER) || bytes.includes(BEGIN)) chunks.push({ file: fs.realpathSync(file), text: bytes.toString('latin1') })
     if (!upstreamFix && bytes.includes(UPSTREAM_FIX_MARKER)) upstreamFix = true
@@ -45,4 +54,25 @@ function scanDist(openclawDir) {
   return { distDir, chunks, upstreamFix, persistentChat }
 }
 
-module.exports = { scanDist, PERSISTENT_CHAT_FUNCTIONS }
+/**
+ * The chunks of `openclawDir`'s dist/ whose bytes hold `marker` (a string, as UTF-8, or a
+ * list of them: any one will do), as `dist/<name>` paths in name order, read one at a time;
+ * `prefix` keeps only the names that start with it.
+ */
+function* chunksHolding(openclawDir, marker, { prefix = '' } = {}) {
+  const distDir = path.join(openclawDir, 'dist')
+  const markers = [marker].flat()
+  for (const name of chunkNames(distDir)) {
+    if (!name.startsWith(prefix)) continue
+    const file = path.join(distDir, name)
+    const bytes = readChunk(file)
+    if (bytes !== null && markers.some((m) => bytes.includes(m))) yield file
+  }
+}
+
+/** The first chunk chunksHolding gives (the rest are not read), or null. */
+function findChunk(openclawDir, marker, options) {
+  return chunksHolding(openclawDir, marker, options).next().value ?? null
+}
+
+module.exports = { scanDist, chunksHolding, findChunk, PERSISTENT_CHAT_FUNCTIONS }
