@@ -14,10 +14,8 @@
 // request ever leaves the process (`llmCalls` counts either).
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadOpenClawTesting } from "./openclaw-oracle.mjs";
+import { isolateOpenClaw, loadOpenClawTesting } from "./openclaw-oracle.mjs";
 
 const { findChunk } = createRequire(import.meta.url)("../../cli/lib/dist-scan.js");
 
@@ -55,11 +53,7 @@ async function loadHandlerChunk() {
   const chunkPath = findChunk(openclawDir, FACTORY_MARKER);
   if (chunkPath && fs.readFileSync(chunkPath, "latin1").includes(TESTING_MARKER)) return loadOpenClawTesting(openclawDir);
   if (!chunkPath) throw new Error(`no dist/*.js under ${openclawDir} defines buildEmbeddedExtensionFactories`);
-  // The real code stays away from the user's OpenClaw state and is quiet.
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "openclaw-handler-state-"));
-  process.once("exit", () => fs.rmSync(stateDir, { recursive: true, force: true }));
-  process.env.OPENCLAW_STATE_DIR = stateDir;
-  process.env.OPENCLAW_LOG_LEVEL = "silent";
+  isolateOpenClaw();
   return { testing: undefined, module: await import(pathToFileURL(chunkPath).href), chunkPath };
 }
 

@@ -1,18 +1,20 @@
-// Loads the real OpenClaw 2026.7 compaction-safeguard code as a test oracle.
+// Loads the real OpenClaw compaction-safeguard code as an oracle (the e2e specs, the demo,
+// the bench's peers).
 //
-// The functions under test are not exported by the dist: the chunk that defines them
-// publishes a `testing` object on a global symbol when `process.env.VITEST` is set while
-// it is imported. The chunk's file name is a content hash, so it is found by its text.
+// The functions are not exported by the dist: the chunk that defines them publishes a
+// `testing` object on a global symbol when `process.env.VITEST` is set while it is imported
+// (2026.7.x: capCompactionSummaryPreservingSuffix; 2026.9.x: budgetCompactionSummary, on the
+// same symbol). The chunk's file name is a content hash, so it is found by its text.
 //
-// Needs Node >= 22.22.3 (the dist uses `fs.globSync`); scripts/setup-oracle.sh installs
-// both Node 22 and the package. Importing the chunk costs 2-4 s and ~330 MB: do it once.
+// 2026.7 needs Node >= 22.22.3 (the dist uses `fs.globSync`), 2026.9 Node >= 24.16;
+// scripts/setup-oracle.sh installs them. Importing a chunk costs 2-4 s and ~330 MB: it is
+// imported once per process and per chunk.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-const CHUNK_MARKER = "\nfunction capCompactionSummaryPreservingSuffix(";
 const LOGGER_MARKER = "\nfunction setLoggerOverride(";
 const TESTING_SYMBOL = Symbol.for("openclaw.compactionSafeguardTestApi");
 const { findChunk } = createRequire(import.meta.url)("../../cli/lib/dist-scan.js");
@@ -43,7 +45,7 @@ function withEnv(overrides, fn) {
 // go to a scratch folder, and the logger writes nothing (to the console or a file). The
 // dist still creates its temp folder (/tmp/openclaw) when the logger module loads: that
 // path is hard-coded, not configurable.
-function isolateOpenClaw() {
+export function isolateOpenClaw() {
   if (!process.env.OPENCLAW_STATE_DIR) {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "openclaw-oracle-state-"));
     process.env.OPENCLAW_STATE_DIR = stateDir;
@@ -66,34 +68,51 @@ async function silenceLogger(openclawDir, stateDir) {
   });
 }
 
+const loaded = new Map(); // chunk path -> { testing, chunkPath, module }
+
 /**
- * Imports the real compaction-safeguard chunk of an installed OpenClaw 2026.7.x.
+ * Imports the chunk of an installed OpenClaw that defines `fnName` and publishes it on its
+ * `testing` object (once per chunk: later calls get the same result).
  *
  * @param {string} openclawDir the package folder (the one holding `dist/`)
  * @returns {Promise<{ testing: Record<string, any>, chunkPath: string, module: Record<string, any> }>}
- *   `testing` has capCompactionSummary, capCompactionSummaryPreservingSuffix,
- *   auditSummaryQuality, extractOpaqueIdentifiers, formatPreservedTurnsSection, …;
- *   `module` is the chunk's namespace (its export `S` is buildEmbeddedExtensionFactories).
+ *   `module` is the chunk's namespace.
  */
-export async function loadOpenClawTesting(openclawDir) {
-  const chunkPath = findChunk(openclawDir, CHUNK_MARKER);
-  if (!chunkPath) {
-    throw new Error(
-      `no dist/*.js under ${openclawDir} defines capCompactionSummaryPreservingSuffix ` +
-        "(not an OpenClaw 2026.7.x install?)",
-    );
-  }
+export async function loadTestingApi(openclawDir, fnName) {
+  const chunkPath = findChunk(openclawDir, `\nfunction ${fnName}(`);
+  if (!chunkPath) throw new Error(`no dist chunk under ${openclawDir} defines ${fnName}`);
+  if (loaded.has(chunkPath)) return loaded.get(chunkPath);
   isolateOpenClaw();
   await silenceLogger(openclawDir, process.env.OPENCLAW_STATE_DIR);
 
-  // VITEST only for this import: many other chunks read it and change behaviour.
-  const module = await withEnv({ VITEST: "1" }, () => import(pathToFileURL(chunkPath).href));
-  const testing = globalThis[TESTING_SYMBOL];
-  if (!testing || typeof testing.capCompactionSummaryPreservingSuffix !== "function") {
+  // VITEST only for this import: many other chunks read it and change behaviour. The global
+  // is cleared around it, so that each release's chunk publishes its own object.
+  delete globalThis[TESTING_SYMBOL];
+  let module;
+  let testing;
+  try {
+    module = await withEnv({ VITEST: "1" }, () => import(pathToFileURL(chunkPath).href));
+    testing = globalThis[TESTING_SYMBOL];
+  } finally {
+    delete globalThis[TESTING_SYMBOL];
+  }
+  if (typeof testing?.[fnName] !== "function") {
     throw new Error(
-      `${chunkPath} did not publish its testing API on Symbol.for("openclaw.compactionSafeguardTestApi") ` +
+      `${chunkPath} did not publish testing.${fnName} on Symbol.for("openclaw.compactionSafeguardTestApi") ` +
         "(was it imported earlier without VITEST set?)",
     );
   }
-  return { testing, chunkPath, module };
+  const result = { testing, chunkPath, module };
+  loaded.set(chunkPath, result);
+  return result;
+}
+
+/**
+ * The compaction-safeguard chunk of an installed OpenClaw 2026.7.x: `testing` has
+ * capCompactionSummary, capCompactionSummaryPreservingSuffix, auditSummaryQuality,
+ * extractOpaqueIdentifiers, formatPreservedTurnsSection, …; `module`'s export `S` is
+ * buildEmbeddedExtensionFactories.
+ */
+export function loadOpenClawTesting(openclawDir) {
+  return loadTestingApi(openclawDir, "capCompactionSummaryPreservingSuffix");
 }

@@ -8,48 +8,13 @@
 // Neither function is exported. Both chunks (content-hashed names, found by their text) publish
 // a `testing` object on globalThis[Symbol.for("openclaw.compactionSafeguardTestApi")] when
 // process.env.VITEST is set while they are imported (2026.9.6: dist/builtin-openclaw-*.mjs).
-// Both use the same symbol: each object is taken and the global cleared before the next import.
+// Both use the same symbol: the loader (__test__/e2e/openclaw-oracle.mjs, as for the e2e specs)
+// takes each object and clears the global before the next import.
 // Order matters: importing 2026.9.6 after 2026.7.2 fails (its task-registry-state chunk finds a
 // process-wide singleton that 2026.7 created with another shape), 2026.9.6 first works.
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
-import os from 'node:os'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
-
-const TESTING_SYMBOL = Symbol.for('openclaw.compactionSafeguardTestApi')
-const { findChunk } = createRequire(import.meta.url)('../../cli/lib/dist-scan.js')
-
-function isolate() {
-  if (!process.env.OPENCLAW_STATE_DIR) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-bench-state-'))
-    process.env.OPENCLAW_STATE_DIR = dir
-    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }))
-  }
-  process.env.OPENCLAW_LOG_LEVEL ||= 'silent'
-}
-
-async function importWithVitest(file) {
-  const saved = process.env.VITEST
-  process.env.VITEST = '1'
-  try {
-    delete globalThis[TESTING_SYMBOL]
-    await import(pathToFileURL(file).href)
-    return globalThis[TESTING_SYMBOL]
-  } finally {
-    if (saved === undefined) delete process.env.VITEST
-    else process.env.VITEST = saved
-    delete globalThis[TESTING_SYMBOL]
-  }
-}
-
-async function silenceLogger(openclawDir) {
-  const chunk = findChunk(openclawDir, '\nfunction setLoggerOverride(')
-  if (!chunk) return
-  const mod = await import(pathToFileURL(chunk).href)
-  const set = Object.values(mod).find((v) => typeof v === 'function' && v.name === 'setLoggerOverride')
-  set?.({ level: 'silent', consoleLevel: 'silent', file: path.join(process.env.OPENCLAW_STATE_DIR, 'logs', 'openclaw.log') })
-}
+import { loadTestingApi } from '../../__test__/e2e/openclaw-oracle.mjs'
 
 function nodeAtLeast(major, minor) {
   const [a, b] = process.versions.node.split('.').map(Number)
@@ -70,11 +35,7 @@ async function loadPeer({ label, dir, setupScript, node: [major, minor], fnName 
     return undefined
   }
   try {
-    const chunk = findChunk(dir, `\nfunction ${fnName}(`)
-    if (!chunk) throw new Error(`no dist chunk defines ${fnName}`)
-    await silenceLogger(dir)
-    const testing = await importWithVitest(chunk)
-    if (typeof testing?.[fnName] !== 'function') throw new Error(`${chunk} published no testing.${fnName}`)
+    const { testing, chunkPath: chunk } = await loadTestingApi(dir, fnName)
     const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
     return { version, testing, chunk }
   } catch (error) {
@@ -89,7 +50,6 @@ async function loadPeer({ label, dir, setupScript, node: [major, minor], fnName 
  */
 export async function loadPeers({ openclaw7Dir, openclaw9Dir }) {
   const out = { skipped: [] }
-  isolate()
   // 2026.9.6 first (see the order note at the top).
   const v9 = await loadPeer(
     { label: 'OpenClaw 2026.9.6', dir: openclaw9Dir, setupScript: 'scripts/setup-bench.sh', node: [24, 16], fnName: 'budgetCompactionSummary' },
