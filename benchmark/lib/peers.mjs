@@ -13,25 +13,23 @@
 // Order matters: importing 2026.9.6 after 2026.7.2 fails (its task-registry-state chunk finds a
 // process-wide singleton that 2026.7 created with another shape), 2026.9.6 first works.
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { loadTestingApi } from '../../__test__/e2e/openclaw-oracle.mjs'
 
-function nodeAtLeast(major, minor) {
-  const [a, b] = process.versions.node.split('.').map(Number)
-  return a > major || (a === major && b >= minor)
-}
+const { PEER_NODE, nodeAtLeast } = createRequire(import.meta.url)('./setup.js')
 
 /**
  * One installed OpenClaw's `testing` export, loaded from the dist chunk that defines `fnName`;
  * undefined (and the reason pushed on `skipped`) when it is missing, needs a newer Node, or fails.
  */
-async function loadPeer({ label, dir, setupScript, node: [major, minor], fnName }, skipped) {
+async function loadPeer({ label, dir, setupScript, node, fnName }, skipped) {
   if (!dir || !fs.existsSync(path.join(dir, 'package.json'))) {
     skipped.push(`${label}: not installed (run \`bash ${setupScript}\`)`)
     return undefined
   }
-  if (!nodeAtLeast(major, minor)) {
-    skipped.push(`${label}: needs Node >= ${major}.${minor} (this is ${process.version})`)
+  if (!nodeAtLeast(node)) {
+    skipped.push(`${label}: needs Node >= ${node.replace(/\.0$/, '')} (this is ${process.version})`)
     return undefined
   }
   try {
@@ -52,12 +50,12 @@ export async function loadPeers({ openclaw7Dir, openclaw9Dir }) {
   const out = { skipped: [] }
   // 2026.9.6 first (see the order note at the top).
   const v9 = await loadPeer(
-    { label: 'OpenClaw 2026.9.6', dir: openclaw9Dir, setupScript: 'scripts/setup-bench.sh', node: [24, 16], fnName: 'budgetCompactionSummary' },
+    { label: 'OpenClaw 2026.9.6', dir: openclaw9Dir, setupScript: 'scripts/setup-bench.sh', node: PEER_NODE.openclaw9, fnName: 'budgetCompactionSummary' },
     out.skipped,
   )
   if (v9) out.v9 = { version: v9.version, budgetCompactionSummary: v9.testing.budgetCompactionSummary, chunk: v9.chunk }
   const v7 = await loadPeer(
-    { label: 'OpenClaw 2026.7.2', dir: openclaw7Dir, setupScript: 'scripts/setup-oracle.sh', node: [22, 22], fnName: 'capCompactionSummaryPreservingSuffix' },
+    { label: 'OpenClaw 2026.7.2', dir: openclaw7Dir, setupScript: 'scripts/setup-oracle.sh', node: PEER_NODE.openclaw7, fnName: 'capCompactionSummaryPreservingSuffix' },
     out.skipped,
   )
   if (v7) {

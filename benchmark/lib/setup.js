@@ -5,6 +5,15 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
+const { parseVersion, compareVersions } = require('../../cli/lib/openclaw-release.js')
+
+/** The oldest Node each peer's dist loads on (benchmark/lib/peers.mjs loads them). */
+const PEER_NODE = { openclaw9: '24.16.0', openclaw7: '22.22.0' }
+
+/** Whether `version` (default: this Node's) is `floor` or newer, by SemVer precedence. */
+function nodeAtLeast(floor, version = process.versions.node) {
+  return compareVersions(parseVersion(version), parseVersion(floor)) >= 0
+}
 
 /** The bench's cache (peers, generated logs): $BENCH_CACHE_DIR, as for scripts/setup-bench.sh. */
 function benchCacheDir(root) {
@@ -42,9 +51,10 @@ function readSetup(root, { runSetup }) {
  */
 function rerunUnderNewerNode(script, argv, setup, { allowed }) {
   if (process.env.OCCN_BENCH_REEXEC || !allowed) return null
-  const major = Number(process.versions.node.split('.')[0])
   const exe = (p) => p && fs.existsSync(p) && p
-  const target = major < 24 && exe(setup.NODE24) ? setup.NODE24 : major < 22 && exe(setup.NODE22) ? setup.NODE22 : null
+  const target = !nodeAtLeast(PEER_NODE.openclaw9) && exe(setup.NODE24)
+    ? setup.NODE24
+    : !nodeAtLeast(PEER_NODE.openclaw7) && exe(setup.NODE22) ? setup.NODE22 : null
   if (!target) return null
   const v = spawnSync(target, ['--version'], { encoding: 'utf8' }).stdout.trim()
   console.log(`bench: this is Node ${process.version}; re-running under ${v} (${target}) so that every peer loads in one process`)
@@ -55,4 +65,4 @@ function rerunUnderNewerNode(script, argv, setup, { allowed }) {
   return r.status ?? 1
 }
 
-module.exports = { benchCacheDir, readSetup, rerunUnderNewerNode }
+module.exports = { PEER_NODE, nodeAtLeast, benchCacheDir, readSetup, rerunUnderNewerNode }
