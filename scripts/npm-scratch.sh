@@ -1,14 +1,24 @@
-# Sourced by setup-oracle.sh and setup-bench.sh: `npm_scratch ARGS…` runs npm
-# with a scratch HOME and npm cache ($scratch_home, set by the caller), so
-# nothing touches the user's ~/.openclaw or npm cache; `package_version NODE
-# PACKAGE_DIR` prints the version of an installed package (nothing if none).
+# npm with a scratch HOME and npm cache, so that nothing touches the user's ~/.openclaw, npm
+# settings or cache: the one way the scripts run npm.
 #
-# npm finds its global npmrc next to the running node: under a Node from the
-# cache it would miss the system one (registry, CA file), so name it explicitly.
+# Sourced (setup-oracle.sh, setup-bench.sh, cross/lib.sh):
+#   npm_scratch [--node NODE] NPM_ARGS…  HOME=$scratch_home (set by the caller), npm cache
+#                                         ${scratch_cache:-$scratch_home/.npm}; --node: npm runs
+#                                         on that node binary (for engines that want a newer one)
+#   package_version NODE PACKAGE_DIR     the version of an installed package (nothing if none)
+# Run (setup-releases.js):
+#   bash scripts/npm-scratch.sh HOME CACHE [--node NODE] NPM_ARGS…
+#
+# npm finds its global npmrc next to the node it runs on: on a Node from a cache it would miss
+# the system one (registry, CA file), so it is looked up here, on the caller's Node, and named.
 global_npmrc="$(npm config get globalconfig 2>/dev/null || true)"
 
 npm_scratch() {
-  local env=(HOME="$scratch_home" npm_config_cache="$scratch_home/.npm")
+  local env=(HOME="$scratch_home" npm_config_cache="${scratch_cache:-$scratch_home/.npm}")
+  if [[ "${1:-}" == --node ]]; then
+    env+=(PATH="$(dirname -- "$2"):$PATH")
+    shift 2
+  fi
   [[ -n "$global_npmrc" && -f "$global_npmrc" ]] && env+=(npm_config_globalconfig="$global_npmrc")
   env "${env[@]}" npm --no-audit --no-fund --no-update-notifier --loglevel=error "$@"
 }
@@ -17,3 +27,11 @@ package_version() {
   [[ -f "$2/package.json" ]] || return 0
   "$1" -e 'process.stdout.write(String(require(process.argv[1]).version || ""))' "$2/package.json" 2>/dev/null || true
 }
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  set -euo pipefail
+  (($# >= 2)) || { echo "usage: bash scripts/npm-scratch.sh HOME CACHE [--node NODE] NPM_ARGS…" >&2; exit 2; }
+  scratch_home="$1" scratch_cache="$2"
+  shift 2
+  npm_scratch "$@"
+fi

@@ -55,7 +55,7 @@ JSON
   rm -f "$peer_root/package-lock.json"
   # --ignore-scripts: the postinstall would write ~/.openclaw state. Exact version: a range
   # could pick a later release with another API.
-  if ! (cd "$peer_root" && PATH="$(dirname -- "$node24"):$PATH" npm_scratch install \
+  if ! (cd "$peer_root" && npm_scratch --node "$node24" install \
       "openclaw@$OPENCLAW_PEER_VERSION" --save-exact --ignore-scripts) >&2; then
     log "npm install openclaw@$OPENCLAW_PEER_VERSION failed: the bench runs without it"
     printf 'OPENCLAW_2026_9_DIR=\n'

@@ -87,7 +87,7 @@ else
 JSON
   rm -f "$oc_root/package-lock.json"
   # The package's engines want Node >= 22.22.3: run the system npm on the Node 22 binary.
-  (cd "$oc_root" && PATH="$node_dir/bin:$PATH" npm_scratch install \
+  (cd "$oc_root" && npm_scratch --node "$node_bin" install \
       "openclaw@$OPENCLAW_VERSION" --save-exact --ignore-scripts) >&2
   [[ "$(installed_version)" == "$OPENCLAW_VERSION" ]] || { log "openclaw install did not produce $OPENCLAW_VERSION"; exit 1; }
 fi
@@ -108,7 +108,7 @@ else
 }
 JSON
   rm -f "$next_root/package-lock.json"
-  (cd "$next_root" && PATH="$node24_dir/bin:$PATH" npm_scratch install \
+  (cd "$next_root" && npm_scratch --node "$node24_dir/bin/node" install \
       "openclaw@$OPENCLAW_NEXT_VERSION" --save-exact --ignore-scripts) >&2
   [[ "$(package_version "$node_bin" "$next_pkg")" == "$OPENCLAW_NEXT_VERSION" ]] || { log "openclaw install did not produce $OPENCLAW_NEXT_VERSION"; exit 1; }
 fi

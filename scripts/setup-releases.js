@@ -31,22 +31,17 @@ const fail = (message) => {
   process.exit(1)
 }
 
-function run(command, args, options = {}) {
-  const windows = process.platform === 'win32' && command === 'npm'
-  const result = spawnSync(windows ? 'npm.cmd' : command, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, shell: windows, ...options })
-  if (result.status !== 0) fail(`${command} ${args.join(' ')} failed (${result.status ?? result.signal}): ${(result.stderr || String(result.error || '')).trim().split('\n').slice(-3).join(' | ')}`)
+function run(command, args, options = {}, label = `${command} ${args.join(' ')}`) {
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...options })
+  if (result.status !== 0) fail(`${label} failed (${result.status ?? result.signal}): ${(result.stderr || String(result.error || '')).trim().split('\n').slice(-3).join(' | ')}`)
   return result.stdout
 }
 
-// npm finds its global npmrc next to the running node: under Node 22 from the cache it would
-// miss the system one (registry, CA file), so name it explicitly.
-const globalNpmrc = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['config', 'get', 'globalconfig'], { encoding: 'utf8', shell: process.platform === 'win32' }).stdout?.trim()
-function npmEnv(npmCache, extra = {}) {
-  const env = { ...process.env, HOME: scratchHome, npm_config_cache: npmCache, ...extra }
-  if (globalNpmrc && fs.existsSync(globalNpmrc)) env.npm_config_globalconfig = globalNpmrc
-  return env
+/** `npm ARGS` through scripts/npm-scratch.sh: HOME is scratchHome, the npm cache `npmCache`. */
+function npm(args, { npmCache, node, ...options }) {
+  const script = path.join(__dirname, 'npm-scratch.sh')
+  return run('bash', [script, scratchHome, npmCache, ...(node ? ['--node', node] : []), ...args], options, `npm ${args.join(' ')}`)
 }
-const NPM_QUIET = ['--no-audit', '--no-fund', '--no-update-notifier', '--loglevel=error']
 
 const sriOf = (file) => `sha512-${crypto.createHash('sha512').update(fs.readFileSync(file)).digest('base64')}`
 // What the matrix needs from a tarball: package.json and the top-level chunks.
@@ -60,7 +55,7 @@ function fetchRelease({ version, integrity }) {
   const started = Date.now()
   const tmp = fs.mkdtempSync(path.join(cacheDir, `.pack-${version}-`))
   try {
-    const packed = JSON.parse(run('npm', ['pack', `openclaw@${version}`, '--json', ...NPM_QUIET], { cwd: tmp, env: npmEnv(path.join(tmp, 'npm-cache')) }))
+    const packed = JSON.parse(npm(['pack', `openclaw@${version}`, '--json'], { cwd: tmp, npmCache: path.join(tmp, 'npm-cache') }))
     const tgz = path.join(tmp, packed[0].filename)
     const sri = sriOf(tgz)
     if (sri !== integrity) fail(`openclaw@${version}: the tarball's sha512 is ${sri}, not the pinned ${integrity}`)
@@ -97,9 +92,8 @@ function installFull(version) {
   // --ignore-scripts: the postinstall would write ~/.openclaw state. Exact: a caret range
   // would pick a later release. Its engines want Node >= 22: npm runs on Node 22.
   const npmCache = fs.mkdtempSync(path.join(cacheDir, '.npm-cache-'))
-  const env = npmEnv(npmCache, { PATH: `${path.dirname(node22)}${path.delimiter}${process.env.PATH}` })
   try {
-    run('npm', ['install', `openclaw@${version}`, '--save-exact', '--ignore-scripts', ...NPM_QUIET], { cwd: installRoot, env, stdio: ['ignore', 'ignore', 'pipe'] })
+    npm(['install', `openclaw@${version}`, '--save-exact', '--ignore-scripts'], { cwd: installRoot, npmCache, node: node22, stdio: ['ignore', 'ignore', 'pipe'] })
   } finally {
     fs.rmSync(npmCache, { recursive: true, force: true })
   }

@@ -12,6 +12,8 @@ cache="${OCCN_CROSS_CACHE:-$repo_root/.cache/cross}"
 mkdir -p "$cache/dl"
 # shellcheck source=pins.sh
 source "$cross_dir/pins.sh"
+# shellcheck source=../npm-scratch.sh
+source "$cross_dir/../npm-scratch.sh"
 
 log() { printf '[cross %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf '[cross] error: %s\n' "$*" >&2; exit 1; }
@@ -85,6 +87,7 @@ fetch_deb() {
 extract_deb() { mkdir -p "$2" && dpkg-deb -x "$1" "$2"; }
 
 # fetch_npm SPEC SHA256: `npm pack` of SPEC into $cache/dl; prints the tarball path.
+# npm runs with a scratch HOME and npm cache under $cache/npm-home (npm-scratch.sh).
 fetch_npm() {
   local spec="$1" sha="$2" name file
   name="$(printf '%s' "$spec" | sed -e 's/^@//' -e 's|/|-|' -e 's/@/-/')"
@@ -93,7 +96,7 @@ fetch_npm() {
     log "fetching npm $spec"
     local tmp
     tmp="$(mktemp -d "$cache/dl/.npm.XXXXXX")"
-    (cd "$tmp" && npm pack --silent "$spec" >/dev/null) || die "npm pack $spec failed"
+    (cd "$tmp" && scratch_home="$cache/npm-home" npm_scratch pack "$spec" >/dev/null) || die "npm pack $spec failed"
     mv "$tmp"/*.tgz "$file.part" && rmdir "$tmp"
     check_sha256 "$file.part" "$sha"
     mv "$file.part" "$file"
