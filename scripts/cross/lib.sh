@@ -1,4 +1,4 @@
-# Sourced by the scripts in scripts/cross/. The download cache, the pinned
+# Sourced by the scripts in scripts/cross/ and setup-oracle.sh. The download cache, the pinned
 # fetchers (every download is checked against a pinned sha256, debs against
 # apt's signed indexes), logging with timings.
 #

