@@ -63,9 +63,9 @@ const brief = (message) =>
     .slice(0, 25)
     .join('\n')
 
-// The release build uses napi-rs's cross toolchain (from the npm registry)
-// so the .node needs glibc 2.17 at most; check that it does.
-run(bin('napi'), ['build', '--platform', '--release', '--target', 'x86_64-unknown-linux-gnu', '--use-napi-cross'])
+// The release build (scripts/build.js: on Linux x64 glibc, napi-rs's cross toolchain
+// from the npm registry) so the .node needs glibc 2.17 at most; check that it does.
+run(process.execPath, [path.join(root, 'scripts', 'build.js')])
 run('bash', [path.join(root, 'scripts', 'check-glibc.sh'), path.join(root, 'openclaw-context-native.linux-x64-gnu.node'), '2.17'])
 run('cargo', ['test', '--workspace', '--quiet'])
 jest(bin('jest'), ['--ci'])
