@@ -2,25 +2,13 @@
 // The plugin only says so (one line naming `openclaw-context patch`); it patches nothing.
 //
 // The check (cli/lib/compaction-status.js, shared with the command line) reads the dist's
-// thousands of chunks synchronously, so it runs in a worker thread: the gateway's event
-// loop, and its start-up, never wait for it.
+// thousands of chunks synchronously, so it runs in a worker thread (compaction-status-worker.cjs):
+// the gateway's event loop, and its start-up, never wait for it.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 
-const STATUS_MODULE = fileURLToPath(new URL("../cli/lib/compaction-status.js", import.meta.url));
-
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-let reply;
-try {
-  const { state, version, message } = require(workerData.module).compactionStatus(workerData.openclawDir);
-  reply = { state, version, message };
-} catch (error) {
-  reply = { error: String((error && error.message) || error).split("\\n")[0] };
-}
-parentPort.postMessage(reply);
-`;
+const WORKER_FILE = new URL("./compaction-status-worker.cjs", import.meta.url);
 
 /**
  * The running OpenClaw's package folder. The plugin loader resolves this package's
@@ -34,7 +22,7 @@ export function runningOpenclawDir() {
 /** `compactionStatus(openclawDir)`'s state, version and message, from a worker thread. */
 export function readCompactionStatus(openclawDir) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { module: STATUS_MODULE, openclawDir } });
+    const worker = new Worker(WORKER_FILE, { workerData: { openclawDir } });
     worker.unref();
     worker.once("message", (reply) => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
     worker.once("error", reject);
