@@ -7,6 +7,7 @@ const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const native = require('..')
 const { REQUIRED_SECTIONS, missingSections } = require('../__test__/fixtures/shapes.js')
+const { oraclePaths } = require('./oracle-paths.js')
 
 const root = path.resolve(__dirname, '..')
 const samplePath = process.argv[2] || path.join(root, 'samples', 'seed-compaction.json')
@@ -28,9 +29,7 @@ function openclawRuleModel(body, tail, maxChars) {
 
 // The real function, when scripts/setup-oracle.sh has installed it (in $ORACLE_DIR, as there).
 function realOpenClaw() {
-  const oracle = process.env.ORACLE_DIR ? path.resolve(process.env.ORACLE_DIR) : path.join(root, '.cache/oracle')
-  const node22 = path.join(oracle, 'node22/bin/node')
-  const dir = path.join(oracle, 'openclaw-2026.7/node_modules/openclaw')
+  const { node22, openclawDir: dir } = oraclePaths()
   if (!fs.existsSync(node22) || !fs.existsSync(dir)) return null
   const script = `
     import { loadOpenClawTesting } from ${JSON.stringify(path.join(root, '__test__/e2e/openclaw-oracle.mjs'))};

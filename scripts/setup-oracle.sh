@@ -19,6 +19,7 @@ OPENCLAW_NEXT_VERSION="2026.9.6"
 
 script_dir="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd -- "$script_dir/.." && pwd)"
+# The same default as scripts/oracle-paths.js (the JS side's).
 cache_dir="${ORACLE_DIR:-$repo_dir/.cache/oracle}"
 mkdir -p "$cache_dir"
 cache_dir="$(cd -- "$cache_dir" && pwd)"

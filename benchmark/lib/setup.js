@@ -6,6 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { parseVersion, compareVersions } = require('../../cli/lib/openclaw-release.js')
+const { oraclePaths } = require('../../scripts/oracle-paths.js')
 
 /** The oldest Node each peer's dist loads on (benchmark/lib/peers.mjs loads them). */
 const PEER_NODE = { openclaw9: '24.16.0', openclaw7: '22.22.0' }
@@ -34,11 +35,11 @@ function readSetup(root, { runSetup }) {
     }
   }
   // Defaults: where the setup scripts put things.
-  const oracle = process.env.ORACLE_DIR ? path.resolve(process.env.ORACLE_DIR) : path.join(root, '.cache/oracle')
+  const oracle = oraclePaths()
   const defaults = {
-    NODE22: path.join(oracle, 'node22/bin/node'),
-    NODE24: path.join(oracle, 'node24/bin/node'),
-    OPENCLAW_DIR: path.join(oracle, 'openclaw-2026.7/node_modules/openclaw'),
+    NODE22: oracle.node22,
+    NODE24: oracle.node24,
+    OPENCLAW_DIR: oracle.openclawDir,
     OPENCLAW_2026_9_DIR: path.join(benchCacheDir(root), 'openclaw-2026.9/node_modules/openclaw'),
   }
   for (const [k, v] of Object.entries(defaults)) if (setup[k] === undefined && fs.existsSync(v)) setup[k] = v
