@@ -15,3 +15,8 @@ pub mod compaction;
 pub mod error;
 pub mod persistent_chat;
 pub mod utf16;
+
+// The test helpers, one file shared with the integration tests (their `mod support;`).
+#[cfg(test)]
+#[path = "../tests/support/mod.rs"]
+pub(crate) mod test_support;

@@ -10,11 +10,7 @@ use openclaw_context_core::persistent_chat::log::*;
 use openclaw_context_core::utf16::encode as u;
 #[cfg(unix)]
 use support::make_fifo;
-use support::TempDir;
-
-fn line(n: usize) -> String {
-    format!("{{\"role\":\"user\",\"text\":\"message {n}\",\"id\":\"m{n}\"}}\n")
-}
+use support::{line, TempDir};
 
 fn texts(tail: &LogTail) -> Vec<String> {
     tail.entries

@@ -1,4 +1,6 @@
-//! Helpers for the integration tests: scratch directories and FIFOs.
+//! Test helpers: scratch directories, FIFOs, log lines. One file for both
+//! kinds of tests: the integration tests' `mod support;`, and the unit tests'
+//! `crate::test_support` (lib.rs includes this file under `cfg(test)`).
 #![allow(dead_code)] // each test binary uses some of them
 
 use std::path::{Path, PathBuf};
@@ -11,7 +13,7 @@ impl TempDir {
     pub fn new(tag: &str) -> Self {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let dir = std::env::temp_dir().join(format!(
-            "occn-it-{tag}-{}-{}",
+            "occn-{tag}-{}-{}",
             std::process::id(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
@@ -34,9 +36,14 @@ impl Drop for TempDir {
 
 #[cfg(unix)]
 pub fn make_fifo(path: &Path) {
-    let status = std::process::Command::new("mkfifo")
-        .arg(path)
-        .status()
-        .expect("mkfifo");
-    assert!(status.success(), "mkfifo failed");
+    use std::os::unix::ffi::OsStrExt;
+    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mkfifo touches nothing else.
+    let rc = unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) };
+    assert_eq!(rc, 0, "mkfifo failed");
+}
+
+/// Log line `n`: a user message "message n" with id "mn", newline-terminated.
+pub fn line(n: usize) -> String {
+    format!("{{\"role\":\"user\",\"text\":\"message {n}\",\"id\":\"m{n}\"}}\n")
 }

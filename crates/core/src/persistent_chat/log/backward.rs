@@ -143,13 +143,9 @@ impl<'f> BackwardLines<'f> {
 mod tests {
     use super::*;
     use crate::persistent_chat::fs::open_regular_file;
-    use crate::persistent_chat::fs::test_support::TempDir;
     use crate::persistent_chat::log::parse_log_line;
+    use crate::test_support::{line, TempDir};
     use std::io::Write;
-
-    fn line(n: usize) -> String {
-        format!("{{\"role\":\"user\",\"text\":\"message {n}\",\"id\":\"m{n}\"}}\n")
-    }
 
     #[test]
     fn reads_only_what_the_file_held_when_opened() {

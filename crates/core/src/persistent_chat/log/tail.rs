@@ -297,11 +297,7 @@ fn is_blank(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::persistent_chat::fs::test_support::TempDir;
-
-    fn line(n: usize) -> String {
-        format!("{{\"role\":\"user\",\"text\":\"message {n}\",\"id\":\"m{n}\"}}\n")
-    }
+    use crate::test_support::{line, TempDir};
 
     fn texts(tail: &LogTail) -> Vec<String> {
         tail.entries
