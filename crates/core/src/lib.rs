@@ -16,7 +16,10 @@ pub mod error;
 pub mod persistent_chat;
 pub mod utf16;
 
-// The test helpers, one file shared with the integration tests (their `mod support;`).
+// The test helpers, one file shared with the integration tests (their `mod support;`),
+// which name this crate `openclaw_context_core`: so does the crate itself in its tests.
+#[cfg(test)]
+extern crate self as openclaw_context_core;
 #[cfg(test)]
 #[path = "../tests/support/mod.rs"]
 pub(crate) mod test_support;

@@ -10,25 +10,7 @@ use openclaw_context_core::persistent_chat::log::*;
 use openclaw_context_core::utf16::encode as u;
 #[cfg(unix)]
 use support::make_fifo;
-use support::{line, TempDir};
-
-fn texts(tail: &LogTail) -> Vec<String> {
-    tail.entries
-        .iter()
-        .map(|e| String::from_utf16(&e.text).unwrap())
-        .collect()
-}
-
-fn bare_entry(role: Role, text: &str) -> LogEntry {
-    LogEntry {
-        role,
-        text: u(text),
-        ts: None,
-        session: None,
-        status: None,
-        id: None,
-    }
-}
+use support::{bare_entry, line, texts, TempDir};
 
 #[test]
 fn parses_every_field_and_alias() {

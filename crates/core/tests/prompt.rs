@@ -2,6 +2,8 @@
 //! layouts, entry choice (repeats, the live copy, what a backend holds),
 //! references, separators, budgets, and a multi-reload scenario.
 
+mod support;
+
 use std::collections::HashSet;
 
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
@@ -11,17 +13,7 @@ use openclaw_context_core::persistent_chat::summary::{
     rebuild_continuity_summary, SummaryParams, DEFAULT_SUMMARY_MAX_CHARS,
 };
 use openclaw_context_core::utf16::encode as u;
-
-fn bare_entry(role: Role, text: &str) -> LogEntry {
-    LogEntry {
-        role,
-        text: u(text),
-        ts: None,
-        session: None,
-        status: None,
-        id: None,
-    }
-}
+use support::bare_entry;
 
 fn entry(role: Role, text: &str, ts: &str) -> LogEntry {
     LogEntry {

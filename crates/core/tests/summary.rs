@@ -1,21 +1,14 @@
 //! `rebuildPersistentChatContinuitySummary` through the core's public API:
 //! the format, the latest status rule, timers against now, the budget.
 
+mod support;
+
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::persistent_chat::summary::*;
 use openclaw_context_core::utf16::encode as u;
-
-fn entry(role: Role, text: &str) -> LogEntry {
-    LogEntry {
-        role,
-        text: u(text),
-        ts: None,
-        session: None,
-        status: None,
-        id: None,
-    }
-}
+// An entry with only a role and a text.
+use support::bare_entry as entry;
 
 const NOW: f64 = 1_778_839_200_000.0; // 2026-05-15T10:00:00Z
 

@@ -1,10 +1,14 @@
-//! Test helpers: scratch directories, FIFOs, log lines. One file for both
-//! kinds of tests: the integration tests' `mod support;`, and the unit tests'
-//! `crate::test_support` (lib.rs includes this file under `cfg(test)`).
+//! Test helpers: scratch directories, FIFOs, log lines and entries. One file
+//! for both kinds of tests: the integration tests' `mod support;`, and the unit
+//! tests' `crate::test_support` (lib.rs includes this file under `cfg(test)`,
+//! and names the crate `openclaw_context_core` there too).
 #![allow(dead_code)] // each test binary uses some of them
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use openclaw_context_core::persistent_chat::log::{LogEntry, LogTail, Role};
+use openclaw_context_core::utf16::encode as u;
 
 /// A fresh directory under the system temp dir, removed on drop.
 pub struct TempDir(pub PathBuf);
@@ -46,4 +50,24 @@ pub fn make_fifo(path: &Path) {
 /// Log line `n`: a user message "message n" with id "mn", newline-terminated.
 pub fn line(n: usize) -> String {
     format!("{{\"role\":\"user\",\"text\":\"message {n}\",\"id\":\"m{n}\"}}\n")
+}
+
+/// An entry with only a role and a text.
+pub fn bare_entry(role: Role, text: &str) -> LogEntry {
+    LogEntry {
+        role,
+        text: u(text),
+        ts: None,
+        session: None,
+        status: None,
+        id: None,
+    }
+}
+
+/// The texts of a tail's entries, oldest first.
+pub fn texts(tail: &LogTail) -> Vec<String> {
+    tail.entries
+        .iter()
+        .map(|e| String::from_utf16(&e.text).unwrap())
+        .collect()
 }

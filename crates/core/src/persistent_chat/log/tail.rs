@@ -297,14 +297,7 @@ fn is_blank(line: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::{line, TempDir};
-
-    fn texts(tail: &LogTail) -> Vec<String> {
-        tail.entries
-            .iter()
-            .map(|e| String::from_utf16(&e.text).unwrap())
-            .collect()
-    }
+    use crate::test_support::{line, texts, TempDir};
 
     fn numbered_lines(word: &str, role: &str, count: usize) -> String {
         (0..count)
