@@ -27,18 +27,13 @@ function openclawRuleModel(body, tail, maxChars) {
   return native.capCompactionSummary(body, maxChars - tail.length) + tail
 }
 
-// The real function, when scripts/setup-oracle.sh has installed it (in $ORACLE_DIR, as there).
+// The real function (scripts/demo-openclaw.mjs, under Node 22), when scripts/setup-oracle.sh
+// has installed it (in $ORACLE_DIR, as there).
 function realOpenClaw() {
   const { node22, openclawDir: dir } = oraclePaths()
   if (!fs.existsSync(node22) || !fs.existsSync(dir)) return null
-  const script = `
-    import { loadOpenClawTesting } from ${JSON.stringify(path.join(root, '__test__/e2e/openclaw-oracle.mjs'))};
-    import fs from 'node:fs';
-    const { testing } = await loadOpenClawTesting(${JSON.stringify(dir)});
-    const { summaryBody, suffix } = JSON.parse(fs.readFileSync(${JSON.stringify(samplePath)}, 'utf8'));
-    process.stdout.write(JSON.stringify(testing.capCompactionSummaryPreservingSuffix(summaryBody, suffix)));`
   try {
-    return JSON.parse(execFileSync(node22, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 1 << 26 }))
+    return JSON.parse(execFileSync(node22, [path.join(__dirname, 'demo-openclaw.mjs'), dir, samplePath], { encoding: 'utf8', maxBuffer: 1 << 26 }))
   } catch {
     return null
   }
