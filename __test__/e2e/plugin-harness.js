@@ -2,7 +2,7 @@
 // Helpers for the plugin's end-to-end specs: a scratch OpenClaw home per spec file, gateway
 // processes (plugin-gateway.mjs under Node 22, on the real OpenClaw from setup-oracle.sh),
 // and readers for what the fake backend received and what the plugin wrote.
-const { spawnSync } = require('node:child_process')
+const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -34,28 +34,76 @@ const RELEASES = [
   { name: versionOf(OPENCLAW_NEXT_DIR), node: NODE24, openclawDir: OPENCLAW_NEXT_DIR, packed: true },
 ]
 
+const BINARY = 'openclaw-context-native.linux-x64-gnu.node'
+const PLATFORM_PACKAGE = 'openclaw-context-native-linux-x64-gnu'
+
+function run(command, args, cwd) {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 240000 })
+  if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`)
+  return result.stdout
+}
+
 /**
- * The package as npm installs it, in `dir`: `npm pack` (scripts ignored: the addon is built
- * already), unpacked, with the platform package in node_modules as npm puts it there from
- * optionalDependencies. Returns the package folder.
+ * `npm pack` of the package (scripts ignored: the addon is built already) and of its
+ * linux-x64-gnu platform package (npm/linux-x64-gnu with the built binary), into `dir`, as
+ * they would be published. Returns `{ root, platform }`, the two tarballs' paths.
+ */
+function packedTarballs(dir) {
+  const root = pack(ROOT, dir)
+  const platformDir = fs.mkdtempSync(path.join(dir, 'platform-'))
+  addPlatformPackage(platformDir)
+  const platform = pack(platformDir, dir)
+  fs.rmSync(platformDir, { recursive: true, force: true })
+  return { root, platform }
+}
+
+/** `npm pack` of the package in `cwd` into `dir`; the tarball's path. */
+function pack(cwd, dir) {
+  if (!fs.existsSync(path.join(ROOT, BINARY))) throw new Error(`${BINARY} is missing: run npm run build first`)
+  fs.mkdirSync(dir, { recursive: true })
+  return path.join(dir, run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], cwd).trim().split('\n').pop())
+}
+
+/** npm/linux-x64-gnu's package.json and the built binary in `dir`: the platform package. */
+function addPlatformPackage(dir) {
+  fs.mkdirSync(dir, { recursive: true })
+  fs.copyFileSync(path.join(ROOT, 'npm', 'linux-x64-gnu', 'package.json'), path.join(dir, 'package.json'))
+  fs.copyFileSync(path.join(ROOT, BINARY), path.join(dir, BINARY))
+}
+
+/**
+ * The package as npm installs it, in `dir`: the packed tarball unpacked, with the platform
+ * package in node_modules as npm puts it there from optionalDependencies. Returns the
+ * package folder.
  */
 function packedPackage(dir) {
-  const binary = 'openclaw-context-native.linux-x64-gnu.node'
-  if (!fs.existsSync(path.join(ROOT, binary))) throw new Error(`${binary} is missing: run npm run build first`)
-  const run = (command, args, cwd) => {
-    const result = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 240000 })
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`)
-    return result.stdout
-  }
-  fs.mkdirSync(dir, { recursive: true })
-  const tarball = run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], ROOT).trim().split('\n').pop()
-  run('tar', ['xzf', path.join(dir, tarball), '-C', dir], dir)
+  run('tar', ['xzf', pack(ROOT, dir), '-C', dir], dir)
   const packageDir = path.join(dir, 'package')
-  const platformDir = path.join(packageDir, 'node_modules', 'openclaw-context-native-linux-x64-gnu')
-  fs.mkdirSync(platformDir, { recursive: true })
-  fs.copyFileSync(path.join(ROOT, 'npm', 'linux-x64-gnu', 'package.json'), path.join(platformDir, 'package.json'))
-  fs.copyFileSync(path.join(ROOT, binary), path.join(platformDir, binary))
+  addPlatformPackage(path.join(packageDir, 'node_modules', PLATFORM_PACKAGE))
   return packageDir
+}
+
+/**
+ * A registry on 127.0.0.1 (scripts/cross/local-registry.js) serving the tarballs in
+ * `tarballDir`, and the manifests of the lock file's packages (npm resolves the
+ * devDependencies' manifests even with --omit dev): what `npm install` of the published
+ * package would find, with no network. Resolves to `{ url, stop() }`.
+ */
+async function startLocalRegistry(tarballDir) {
+  const portFile = path.join(tarballDir, '.port')
+  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'cross', 'local-registry.js'), tarballDir, portFile, path.join(ROOT, 'package-lock.json')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (chunk) => (stderr += chunk))
+  for (let waited = 0; !(fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8')); waited += 50) {
+    if (child.exitCode !== null || waited > 30000) {
+      child.kill()
+      throw new Error(`the local registry did not start: ${stderr}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  return { url: `http://127.0.0.1:${fs.readFileSync(portFile, 'utf8')}/`, stop: () => child.kill() }
 }
 
 /** A scratch OpenClaw home on one release: state, config, the fake backend's record. */
@@ -224,16 +272,19 @@ module.exports = {
   BOOTSTRAP,
   FAKE_ACPX,
   RELEASES,
+  PLATFORM_PACKAGE,
   PLUGIN_ID,
   ROOT,
   backendTurns,
   createWorld,
   entryOfExcerptLine,
   packedPackage,
+  packedTarballs,
   parsePrompt,
   readLog,
   readRecord,
   removeWorld,
   runGateway,
   spawnInWorld,
+  startLocalRegistry,
 }

@@ -1,25 +1,28 @@
 'use strict'
 // `openclaw plugins install` of this package as an operator gets it, then `openclaw plugins
 // inspect` and `openclaw config validate`, with the real OpenClaw command line of each tested
-// release; then a turn through the installed copy. Offline: the package is packed, unpacked
-// and given its platform package in node_modules (as npm installs it from
-// optionalDependencies), then installed as a folder. (A tarball install resolves the
-// platform package from the registry, where an unpublished version is not found.)
+// release; then a turn through the installed copy. Offline: the package and its linux-x64-gnu
+// platform package are packed as they would be published, and the npm that `openclaw plugins
+// install <tarball>` runs finds the platform package on a registry on 127.0.0.1 (with the
+// manifests of the lock file's packages, which npm resolves even for --omit dev).
+const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 
 const {
   FAKE_ACPX,
+  PLATFORM_PACKAGE,
   PLUGIN_ID,
   RELEASES,
   ROOT,
   backendTurns,
   createWorld,
-  packedPackage,
+  packedTarballs,
   parsePrompt,
   removeWorld,
   runGateway,
   spawnInWorld,
+  startLocalRegistry,
 } = require('./plugin-harness')
 
 const BINARY = 'openclaw-context-native.linux-x64-gnu.node'
@@ -27,40 +30,51 @@ const CHAT = 'agent:codex:acp:installed-chat'
 
 describe.each(RELEASES)('OpenClaw $name', (release) => {
   let world
-  let packageDir
+  let tarball
+  let registry
 
-  /** The openclaw command line, in the scratch home. */
+  /** The openclaw command line, in the scratch home, its npm on the local registry. */
   function openclaw(args) {
-    const result = spawnInWorld(world, [path.join(release.openclawDir, 'openclaw.mjs'), ...args])
+    const result = spawnInWorld(world, [path.join(release.openclawDir, 'openclaw.mjs'), ...args], { npm_config_registry: registry.url })
     return { code: result.status, stdout: result.stdout, stderr: result.stderr }
   }
 
-  beforeAll(() => {
+  beforeAll(async () => {
     world = createWorld(`install-${release.name}`, release)
-    packageDir = packedPackage(path.join(world.dir, 'to-install'))
+    const tarballDir = path.join(world.dir, 'registry')
+    tarball = packedTarballs(tarballDir).root
+    registry = await startLocalRegistry(tarballDir)
   })
 
-  afterAll(() => removeWorld(world))
+  afterAll(() => {
+    registry?.stop()
+    removeWorld(world)
+  })
 
   test('the packed package holds the plugin: manifest, ESM folder, the openclaw field, an optional peer', () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, 'package.json'), 'utf8'))
+    const tar = (...args) => spawnSync('tar', args, { encoding: 'utf8' }).stdout
+    const manifest = JSON.parse(tar('-xOzf', tarball, 'package/package.json'))
     expect(manifest.openclaw.extensions).toEqual(['./plugin/index.mjs'])
     expect(manifest.peerDependenciesMeta.openclaw.optional).toBe(true)
-    expect(fs.existsSync(path.join(packageDir, 'openclaw.plugin.json'))).toBe(true)
-    expect(fs.existsSync(path.join(packageDir, 'plugin', 'index.mjs'))).toBe(true)
-    expect(fs.existsSync(path.join(packageDir, BINARY))).toBe(false) // it comes from the platform package
+    expect(manifest.optionalDependencies[PLATFORM_PACKAGE]).toBe(manifest.version)
+    const files = tar('-tzf', tarball).split('\n')
+    expect(files).toEqual(expect.arrayContaining(['package/openclaw.plugin.json', 'package/plugin/index.mjs']))
+    expect(files).not.toContain(`package/${BINARY}`) // it comes from the platform package
   })
 
-  test('`openclaw plugins install <folder>` installs it; `openclaw plugins inspect` shows it loaded', () => {
-    let install = openclaw(['plugins', 'install', packageDir, '--force'])
+  test('`openclaw plugins install <tarball>` installs it with its platform package; `openclaw plugins inspect` shows it loaded', () => {
+    let install = openclaw(['plugins', 'install', tarball, '--force'])
     // From 2026.8 a third-party plugin's declared hooks need the operator's consent first.
     const consent = /requires capability consent/.test(install.stderr + install.stdout)
     expect(consent).toBe(!release.name.startsWith('2026.7.'))
-    if (consent) install = openclaw(['plugins', 'install', packageDir, '--force', '--accept-capabilities'])
+    if (consent) install = openclaw(['plugins', 'install', tarball, '--force', '--accept-capabilities'])
     expect(install.stderr + install.stdout).toMatch(/Installed plugin: openclaw-context-native/)
     expect(install.code).toBe(0)
     const installed = path.join(world.stateDir, 'extensions', PLUGIN_ID)
     expect(fs.existsSync(path.join(installed, 'openclaw.plugin.json'))).toBe(true)
+    // npm fetched the platform package from the registry, as from optionalDependencies.
+    const binary = path.join(installed, 'node_modules', PLATFORM_PACKAGE, BINARY)
+    expect(fs.readFileSync(binary).equals(fs.readFileSync(path.join(ROOT, BINARY)))).toBe(true)
 
     const inspect = openclaw(['plugins', 'inspect', PLUGIN_ID, '--runtime', '--json'])
     expect(inspect.code).toBe(0)

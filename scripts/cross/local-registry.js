@@ -2,8 +2,14 @@
 // A read-only npm registry on 127.0.0.1 serving the tarballs of one folder, so
 // that pack-check installs the root package the way a user does: npm itself
 // resolves `optionalDependencies` and keeps the platform package whose os, cpu
-// and libc fit. Usage: local-registry.js TARBALL_DIR PORT_FILE (writes the
-// port, serves until killed). Nothing is fetched from anywhere else.
+// and libc fit. Usage: local-registry.js TARBALL_DIR PORT_FILE [LOCKFILE]
+// (writes the port, serves until killed). Nothing is fetched from anywhere else.
+//
+// With LOCKFILE (the repo's package-lock.json) it also serves, metadata only,
+// every package the lock names: `npm install --omit dev` (what `openclaw plugins
+// install` runs in the unpacked package) still resolves the devDependencies'
+// manifests to build its tree, though it never downloads them. Their tarballs
+// are not served: a download of one fails the install.
 'use strict'
 const { execFileSync } = require('node:child_process')
 const crypto = require('node:crypto')
@@ -11,9 +17,9 @@ const fs = require('node:fs')
 const http = require('node:http')
 const path = require('node:path')
 
-const [dir, portFile] = process.argv.slice(2)
+const [dir, portFile, lockFile] = process.argv.slice(2)
 if (!dir || !portFile) {
-  console.error('usage: local-registry.js TARBALL_DIR PORT_FILE')
+  console.error('usage: local-registry.js TARBALL_DIR PORT_FILE [LOCKFILE]')
   process.exit(2)
 }
 
@@ -35,6 +41,28 @@ for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.tgz'))) 
   packument['dist-tags'].latest = manifest.version
   packuments.set(manifest.name, packument)
   tarballs.set(file, full)
+}
+
+if (lockFile) {
+  const served = new Set(packuments.keys())
+  const { packages } = JSON.parse(fs.readFileSync(lockFile, 'utf8'))
+  for (const [where, entry] of Object.entries(packages)) {
+    const at = where.lastIndexOf('node_modules/')
+    if (at < 0 || entry.link) continue
+    // An alias (`"@jest/react-is-18": "npm:react-is@^18.3.1"`) records the real name.
+    const name = entry.name ?? where.slice(at + 'node_modules/'.length)
+    if (served.has(name)) continue
+    const { dev, optional, peer, devOptional, inBundle, resolved, integrity, ...manifest } = entry
+    const packument = packuments.get(name) || { name, versions: {}, 'dist-tags': {} }
+    packument.versions[entry.version] = {
+      ...manifest,
+      name,
+      _id: `${name}@${entry.version}`,
+      dist: { tarball: `/metadata-only/${encodeURIComponent(name)}-${entry.version}.tgz`, integrity },
+    }
+    packument['dist-tags'].latest = entry.version
+    packuments.set(name, packument)
+  }
 }
 
 const server = http.createServer((req, res) => {
