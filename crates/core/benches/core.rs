@@ -66,26 +66,37 @@ fn suffix(turns: usize) -> Vec<u16> {
     text.encode_utf16().collect()
 }
 
+/// One `cap_preserving_suffix` case of `group`: the body and suffix, capped at `max_chars`.
+fn bench_suffix_cap(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: String,
+    body: Vec<u16>,
+    suffix: Vec<u16>,
+    max_chars: f64,
+) {
+    group.throughput(Throughput::Elements((body.len() + suffix.len()) as u64));
+    group.bench_with_input(
+        BenchmarkId::from_parameter(id),
+        &(body, suffix),
+        |b, (body, suffix)| {
+            b.iter(|| {
+                cap_preserving_suffix(
+                    black_box(body),
+                    black_box(suffix),
+                    max_chars,
+                    &CapOptions::default(),
+                )
+            })
+        },
+    );
+}
+
 fn cap(c: &mut Criterion) {
     let mut group = c.benchmark_group("cap_preserving_suffix@16000");
     for scale in [1usize, 4, 16, 64, 256] {
-        let body = body(20 * scale);
-        let suffix = suffix(3 * scale);
-        group.throughput(Throughput::Elements((body.len() + suffix.len()) as u64));
-        group.bench_with_input(
-            BenchmarkId::from_parameter(body.len() + suffix.len()),
-            &(body, suffix),
-            |b, (body, suffix)| {
-                b.iter(|| {
-                    cap_preserving_suffix(
-                        black_box(body),
-                        black_box(suffix),
-                        16_000.0,
-                        &CapOptions::default(),
-                    )
-                })
-            },
-        );
+        let (body, suffix) = (body(20 * scale), suffix(3 * scale));
+        let id = (body.len() + suffix.len()).to_string();
+        bench_suffix_cap(&mut group, id, body, suffix, 16_000.0);
     }
     group.finish();
     // Body-heavy (issue 11): bodies of short bullets, a small suffix, the
@@ -93,22 +104,8 @@ fn cap(c: &mut Criterion) {
     let mut group = c.benchmark_group("cap_preserving_suffix/body-heavy");
     for (bullets, max_chars) in [(250usize, 2_000.0), (400, 12_000.0), (600, 20_000.0)] {
         let body = bullet_body(bullets);
-        let suffix = suffix(1);
-        group.throughput(Throughput::Elements((body.len() + suffix.len()) as u64));
-        group.bench_with_input(
-            BenchmarkId::from_parameter(format!("{}@{max_chars}", body.len())),
-            &(body, suffix),
-            |b, (body, suffix)| {
-                b.iter(|| {
-                    cap_preserving_suffix(
-                        black_box(body),
-                        black_box(suffix),
-                        max_chars,
-                        &CapOptions::default(),
-                    )
-                })
-            },
-        );
+        let id = format!("{}@{max_chars}", body.len());
+        bench_suffix_cap(&mut group, id, body, suffix(1), max_chars);
     }
     group.finish();
     let mut group = c.benchmark_group("cap_compaction_summary@16000");
