@@ -4,11 +4,11 @@
 // The layout is setup-oracle.sh's (its header lists it); keep the two in step.
 const path = require('node:path')
 
-const root = path.resolve(__dirname, '..')
+const { cacheDir } = require('./cache-dir.js')
 
-/** The oracle's folder ($ORACLE_DIR, else <repo>/.cache/oracle) and what setup-oracle.sh puts in it. */
+/** The oracle's folder ($ORACLE_DIR, else under scripts/cache-dir.js's root) and what setup-oracle.sh puts in it. */
 function oraclePaths(env = process.env) {
-  const dir = env.ORACLE_DIR ? path.resolve(env.ORACLE_DIR) : path.join(root, '.cache', 'oracle')
+  const dir = cacheDir('oracle', env)
   return {
     dir,
     node22: path.join(dir, 'node22', 'bin', 'node'),

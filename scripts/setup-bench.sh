@@ -5,8 +5,8 @@
 #     installed with the Node 24 from setup-oracle (its engines want Node >= 24.16).
 # Only the npm registry is used. Idempotent: finished steps are skipped.
 #
-# Usage: scripts/setup-bench.sh      (cache: $BENCH_CACHE_DIR or <repo>/.cache/bench;
-#                                     the oracle's cache: $ORACLE_DIR or <repo>/.cache/oracle)
+# Usage: scripts/setup-bench.sh      (caches: $BENCH_CACHE_DIR and $ORACLE_DIR, else the bench and
+#                                     oracle folders of scripts/cache-dir.sh, outside the checkout)
 # Prints, on stdout, the lines NODE22=, NODE24=, OPENCLAW_DIR= (2026.7) and OPENCLAW_2026_9_DIR=.
 # A failure of the 2026.9 step is not fatal (stderr says why; OPENCLAW_2026_9_DIR= is left empty):
 # the bench then runs without that peer.
@@ -16,7 +16,9 @@ OPENCLAW_PEER_VERSION="2026.9.6"
 
 script_dir="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd -- "$script_dir/.." && pwd)"
-cache_dir="${BENCH_CACHE_DIR:-$repo_dir/.cache/bench}"
+# shellcheck source=cache-dir.sh
+source "$script_dir/cache-dir.sh"
+cache_dir="$(occn_cache_dir bench)"
 mkdir -p "$cache_dir"
 cache_dir="$(cd -- "$cache_dir" && pwd)"
 

@@ -7,7 +7,8 @@
 #                                                  plugin's end-to-end specs
 # Only the npm registry is used. Idempotent: finished steps are skipped.
 #
-# Usage: scripts/setup-oracle.sh            (cache: $ORACLE_DIR or <repo>/.cache/oracle)
+# Usage: scripts/setup-oracle.sh            (cache: $ORACLE_DIR, else scripts/cache-dir.sh's
+#                                            oracle folder, outside the checkout)
 # Prints, on stdout, the lines  NODE22=<path>, NODE24=<path>, OPENCLAW_DIR=<path> and
 # OPENCLAW_NEXT_DIR=<path> (the second release).
 set -euo pipefail
@@ -19,8 +20,9 @@ OPENCLAW_NEXT_VERSION="2026.9.6"
 
 script_dir="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd -- "$script_dir/.." && pwd)"
-# The same default as scripts/oracle-paths.js (the JS side's).
-cache_dir="${ORACLE_DIR:-$repo_dir/.cache/oracle}"
+# shellcheck source=cache-dir.sh
+source "$script_dir/cache-dir.sh"
+cache_dir="$(occn_cache_dir oracle)"
 mkdir -p "$cache_dir"
 cache_dir="$(cd -- "$cache_dir" && pwd)"
 

@@ -7,7 +7,8 @@
 //   <cache>/full-<version>/node_modules/openclaw  the `full` release installed with its
 //       dependencies (--ignore-scripts, exact version) under Node 22, to drive its real
 //       compaction handler.
-// Idempotent: finished steps are skipped. Cache: $RELEASES_CACHE_DIR or <repo>/.cache/releases.
+// Idempotent: finished steps are skipped. Cache: $RELEASES_CACHE_DIR, else scripts/cache-dir.js's
+// releases folder (outside the checkout).
 // Needs NODE22 (the path of a Node 22 binary: scripts/setup-oracle.sh prints it) for the
 // full install. Prints, on stdout, RELEASES_DIR=<cache>/dist and OPENCLAW_OLD_DIR=<package>.
 'use strict'
@@ -18,7 +19,7 @@ const path = require('node:path')
 
 const root = path.resolve(__dirname, '..')
 const { releases, full } = require('./openclaw-releases.json')
-const cacheDir = path.resolve(process.env.RELEASES_CACHE_DIR || path.join(root, '.cache', 'releases'))
+const cacheDir = require('./cache-dir.js').cacheDir('releases')
 const distRoot = path.join(cacheDir, 'dist')
 // A scratch HOME, and an npm cache that lives only as long as each step (the tarballs and
 // dependencies are not needed once unpacked: 415 MB less on disk). Nothing touches the

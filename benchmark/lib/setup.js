@@ -7,6 +7,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { parseVersion, compareVersions } = require('../../cli/lib/openclaw-release.js')
 const { oraclePaths } = require('../../scripts/oracle-paths.js')
+const { cacheDir } = require('../../scripts/cache-dir.js')
 
 /** The oldest Node each peer's dist loads on (benchmark/lib/peers.mjs loads them). */
 const PEER_NODE = { openclaw9: '24.16.0', openclaw7: '22.22.0' }
@@ -17,8 +18,8 @@ function nodeAtLeast(floor, version = process.versions.node) {
 }
 
 /** The bench's cache (peers, generated logs): $BENCH_CACHE_DIR, as for scripts/setup-bench.sh. */
-function benchCacheDir(root) {
-  return process.env.BENCH_CACHE_DIR ? path.resolve(process.env.BENCH_CACHE_DIR) : path.join(root, '.cache/bench')
+function benchCacheDir() {
+  return cacheDir('bench')
 }
 
 /** NODE22, NODE24, OPENCLAW_DIR (2026.7) and OPENCLAW_2026_9_DIR, those that exist. */

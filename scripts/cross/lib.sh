@@ -2,13 +2,16 @@
 # fetchers (every download is checked against a pinned sha256, debs against
 # apt's signed indexes), logging with timings.
 #
-# OCCN_CROSS_CACHE overrides the cache (default <repo>/.cache/cross); it
+# OCCN_CROSS_CACHE overrides the cache (default: scripts/cache-dir.sh's cross folder, outside
+# the checkout); it
 # holds only what can be fetched again: deleting it costs a re-download.
 set -euo pipefail
 
 cross_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo_root="$(cd "$cross_dir/../.." && pwd)"
-cache="${OCCN_CROSS_CACHE:-$repo_root/.cache/cross}"
+# shellcheck source=../cache-dir.sh
+source "$cross_dir/../cache-dir.sh"
+cache="$(occn_cache_dir cross)"
 mkdir -p "$cache/dl"
 # shellcheck source=pins.sh
 source "$cross_dir/pins.sh"
