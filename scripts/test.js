@@ -1,40 +1,55 @@
 #!/usr/bin/env node
-// `npm test`: build the addon (incremental), run the Rust tests and the jest
-// specs against the built .node on Node 20 (this machine's), then on Node 22
-// and 24, then the end-to-end specs against the real OpenClaw (Node 22 +
-// openclaw@2026.7.2-beta.4, and the release matrix of scripts/setup-releases.js).
-// Node 22/24 and OpenClaw are installed into .cache/oracle and .cache/releases
-// from the npm registry on first use. SKIP_E2E=1 skips all of that last part.
+// `npm test` (the contributor loop) and `npm run test:e2e` (`--e2e`: the real-OpenClaw suites),
+// step by step as scripts/test-plan.js lists them for this host; a step that does not apply
+// here prints why. `--dry-run` prints the plan only.
 'use strict'
 const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { currentHost, plan } = require('./test-plan.js')
 
 const root = path.resolve(__dirname, '..')
-const bin = (name) => path.join(root, 'node_modules', '.bin', name)
+const e2e = process.argv.includes('--e2e')
+const dryRun = process.argv.includes('--dry-run')
+const env = { ...process.env }
 
-function run(command, args, options = {}, onFailure = () => {}) {
-  console.log(`\n$ ${[command, ...args].join(' ')}`)
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', ...options })
+/** `node` is the Node running this script; `$NAME` a variable an earlier step printed. */
+const resolveArg = (arg) => (arg === 'node' ? process.execPath : arg.startsWith('$') ? env[arg.slice(1)] : arg)
+
+function runStep(step) {
+  const [command, ...args] = step.run.map(resolveArg)
+  if (!command) throw new Error(`${step.name}: ${step.run[0]} is not set`)
+  const report = step.jest ? path.join(os.tmpdir(), `occn-jest-${process.pid}-${Date.now()}.json`) : undefined
+  const fullArgs = report ? [...args, '--json', `--outputFile=${report}`] : args
+  console.log(`\n$ ${[command, ...fullArgs].join(' ')}`)
+  const result = spawnSync(command, fullArgs, {
+    cwd: root,
+    env,
+    stdio: step.vars ? ['ignore', 'pipe', 'inherit'] : 'inherit',
+    encoding: 'utf8',
+  })
+  if (step.vars) readVars(result.stdout || '')
   if (result.status !== 0) {
-    onFailure()
-    console.error(`\n${command} failed (${result.status ?? result.signal})`)
+    if (report) printFailures(report)
+    console.error(`\n${step.name} failed (${result.status ?? result.signal})`)
     process.exit(result.status || 1)
   }
-  return result
+  if (report) fs.rmSync(report, { force: true })
+}
+
+/** The NAME=value lines a setup script prints (where it put Node 22/24, the releases, …). */
+function readVars(stdout) {
+  for (const line of stdout.split('\n')) {
+    const match = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(line.trim())
+    if (match) env[match[1]] = match[2]
+  }
 }
 
 /**
- * A jest run whose failures are repeated, short, as the very last lines: a CI
- * log is often read from its end, and jest prints them amid console output.
+ * A jest run's failures, repeated short as the very last lines: a CI log is often read from
+ * its end, and jest prints them amid console output.
  */
-function jest(command, args, options = {}) {
-  const report = path.join(os.tmpdir(), `occn-jest-${process.pid}-${Date.now()}.json`)
-  run(command, [...args, '--json', `--outputFile=${report}`], options, () => printFailures(report))
-  fs.rmSync(report, { force: true })
-}
-
 function printFailures(report) {
   let results
   try {
@@ -63,29 +78,8 @@ const brief = (message) =>
     .slice(0, 25)
     .join('\n')
 
-// The release build (scripts/build.js: on Linux x64 glibc, napi-rs's cross toolchain
-// from the npm registry) so the .node needs glibc 2.17 at most; check that it does.
-run(process.execPath, [path.join(root, 'scripts', 'build.js')])
-run('bash', [path.join(root, 'scripts', 'check-glibc.sh'), path.join(root, 'openclaw-context-native.linux-x64-gnu.node'), '2.17'])
-run('cargo', ['test', '--workspace', '--quiet'])
-jest(bin('jest'), ['--ci'])
-
-if (process.env.SKIP_E2E === '1') {
-  console.log('\nSKIP_E2E=1: skipping Node 22/24 and the end-to-end specs against the real OpenClaw')
-} else {
-  const setup = run('bash', [path.join(root, 'scripts', 'setup-oracle.sh')], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' })
-  const env = { ...process.env }
-  const readVars = (stdout) => {
-    for (const line of stdout.split('\n')) {
-      const match = /^(NODE22|NODE24|OPENCLAW_DIR|OPENCLAW_NEXT_DIR|RELEASES_DIR|OPENCLAW_OLD_DIR)=(.*)$/.exec(line.trim())
-      if (match) env[match[1]] = match[2]
-    }
-  }
-  readVars(setup.stdout)
-  // The release matrix: one OpenClaw release of each kind, and 2026.6.35 installed in full.
-  readVars(run(process.execPath, [path.join(root, 'scripts', 'setup-releases.js')], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }).stdout)
-  // The same prebuilt .node under every Node an operator runs (N-API: no rebuild).
-  const jestScript = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js')
-  for (const node of [env.NODE22, env.NODE24]) jest(node, [jestScript, '--ci'], { env })
-  jest(bin('jest'), ['--ci', '-c', 'jest.e2e.config.js'], { env })
+for (const step of plan(currentHost(), { e2e })) {
+  if (step.skip) console.log(`\n== ${step.name}: left out: ${step.skip}`)
+  else if (dryRun) console.log(`${step.name}: ${step.run.join(' ')}`)
+  else runStep(step)
 }
