@@ -1,0 +1,41 @@
+// One version: the root package, its lock, every npm/<platform> package and the root's
+// optionalDependencies agree, and `npm version` keeps them so (scripts/version.js).
+const { spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const root = path.join(__dirname, '..')
+
+test('the nine packages and the optionalDependencies carry one version', () => {
+  const { versions } = require('../scripts/version.js')
+  const { version, found } = versions()
+  expect(found.length).toBe(2 + 3 * fs.readdirSync(path.join(root, 'npm')).length)
+  expect(found.filter(([, , value]) => value !== version)).toEqual([])
+})
+
+test('npm version bumps every package and pin together', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-version-'))
+  try {
+    for (const file of ['package.json', 'package-lock.json', 'npm', 'scripts/version.js']) {
+      fs.cpSync(path.join(root, file), path.join(dir, file), { recursive: true })
+    }
+    // The copy finds the dev tools (napi) in this checkout's node_modules.
+    fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'junction')
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+    const run = spawnSync(npm, ['version', '9.8.7', '--no-git-tag-version', '--ignore-scripts=false'], {
+      cwd: dir,
+      encoding: 'utf8',
+      shell: process.platform === 'win32',
+    })
+    expect(run.stderr).not.toMatch(/disagree|not 9\.8\.7/)
+    expect(run.status).toBe(0)
+    const check = spawnSync(process.execPath, [path.join(dir, 'scripts/version.js'), '--check'], { cwd: dir, encoding: 'utf8' })
+    expect(check.stderr).toBe('')
+    expect(check.status).toBe(0)
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'npm/linux-x64-gnu/package.json'), 'utf8')).version).toBe('9.8.7')
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).optionalDependencies['openclaw-context-native-win32-x64-msvc']).toBe('9.8.7')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
