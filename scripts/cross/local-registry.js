@@ -1,15 +1,19 @@
 #!/usr/bin/env node
-// A read-only npm registry on 127.0.0.1 serving the tarballs of one folder, so
-// that pack-check installs the root package the way a user does: npm itself
-// resolves `optionalDependencies` and keeps the platform package whose os, cpu
-// and libc fit. Usage: local-registry.js TARBALL_DIR PORT_FILE [LOCKFILE]
-// (writes the port, serves until killed). Nothing is fetched from anywhere else.
+// An npm registry on 127.0.0.1 serving the tarballs of one folder, so that pack-check installs
+// the root package the way a user does: npm itself resolves `optionalDependencies` and keeps
+// the platform package whose os, cpu and libc fit. Usage: local-registry.js TARBALL_DIR
+// PORT_FILE [LOCKFILE] (writes the port, serves until killed). Nothing is fetched from anywhere
+// else.
 //
-// With LOCKFILE (the repo's package-lock.json) it also serves, metadata only,
-// every package the lock names: `npm install --omit dev` (what `openclaw plugins
-// install` runs in the unpacked package) still resolves the devDependencies'
-// manifests to build its tree, though it never downloads them. Their tarballs
-// are not served: a download of one fails the install.
+// It also takes `npm publish` (a PUT of the packument with the tarball attached, as npm sends it;
+// any bearer token): the release assembly publishes the nine packages to it with `napi
+// prepublish` and `npm publish`, as the release workflow does to npm. A published tarball is
+// written to TARBALL_DIR and served like the others; a version published twice is refused (409).
+//
+// With LOCKFILE (the repo's package-lock.json) it also serves, metadata only, every package the
+// lock names: `npm install --omit dev` (what `openclaw plugins install` runs in the unpacked
+// package) still resolves the devDependencies' manifests to build its tree, though it never
+// downloads them. Their tarballs are not served: a download of one fails the install.
 'use strict'
 const { execFileSync } = require('node:child_process')
 const crypto = require('node:crypto')
@@ -27,10 +31,8 @@ const packuments = new Map()
 const tarballs = new Map()
 let base = ''
 
-for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.tgz'))) {
-  const full = path.join(dir, file)
-  const bytes = fs.readFileSync(full)
-  const manifest = JSON.parse(execFileSync('tar', ['-xOzf', full, 'package/package.json'], { encoding: 'utf8' }))
+/** Serves one tarball (its package.json read from the tarball itself). */
+function addTarball(file, bytes, manifest) {
   const dist = {
     tarball: `/tarballs/${encodeURIComponent(file)}`,
     integrity: `sha512-${crypto.createHash('sha512').update(bytes).digest('base64')}`,
@@ -40,7 +42,26 @@ for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.tgz'))) 
   packument.versions[manifest.version] = { ...manifest, _id: `${manifest.name}@${manifest.version}`, dist }
   packument['dist-tags'].latest = manifest.version
   packuments.set(manifest.name, packument)
-  tarballs.set(file, full)
+  tarballs.set(file, path.join(dir, file))
+}
+
+for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.tgz'))) {
+  const full = path.join(dir, file)
+  addTarball(file, fs.readFileSync(full), JSON.parse(execFileSync('tar', ['-xOzf', full, 'package/package.json'], { encoding: 'utf8' })))
+}
+
+/** `npm publish`: { versions: { V: manifest }, _attachments: { FILE: { data: base64 } } }. */
+function publish(body) {
+  const [version, manifest] = Object.entries(body.versions || {})[0] || []
+  const [attachment] = Object.values(body._attachments || {})
+  if (!manifest || !attachment) return [400, { error: 'a publish carries one version and its tarball' }]
+  if (packuments.get(manifest.name)?.versions[version]) return [409, { error: `${manifest.name}@${version} is already published` }]
+  const file = `${manifest.name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`
+  const bytes = Buffer.from(attachment.data, 'base64')
+  fs.writeFileSync(path.join(dir, file), bytes)
+  const { _id, _rev, dist, ...rest } = manifest
+  addTarball(file, bytes, rest)
+  return [201, { ok: true, id: manifest.name }]
 }
 
 if (lockFile) {
@@ -67,6 +88,21 @@ if (lockFile) {
 
 const server = http.createServer((req, res) => {
   const url = decodeURIComponent(req.url.split('?')[0])
+  if (req.method === 'PUT') {
+    const chunks = []
+    req.on('data', (chunk) => chunks.push(chunk))
+    req.on('end', () => {
+      let answer
+      try {
+        answer = publish(JSON.parse(Buffer.concat(chunks).toString('utf8')))
+      } catch (error) {
+        answer = [400, { error: String(error.message) }]
+      }
+      res.writeHead(answer[0], { 'content-type': 'application/json' })
+      res.end(JSON.stringify(answer[1]))
+    })
+    return
+  }
   if (url.startsWith('/tarballs/')) {
     const file = tarballs.get(url.slice('/tarballs/'.length))
     if (file) {
