@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# Packaging check: pack the root package and every npm/<platform> package
-# (with its built binary), serve the tarballs from a registry on 127.0.0.1
-# (scripts/cross/local-registry.js: nothing else is reachable from it), and
-# install the root package into fresh folders with no Rust on the PATH, as a
-# user would: npm itself picks the platform package by os, cpu and libc.
+# Packaging check: the release assembly of the release workflow (.github/workflows/CI.yml, its
+# publish job), run on the local kit's binaries, then installs as a user would.
+#
+#   1. a copy of the root package (what `npm pack` ships) and of npm/<platform>;
+#   2. `napi artifacts` moves each binary into its npm/<platform> package;
+#   3. `napi prepublish -t npm` publishes the eight platform packages and pins them in the root's
+#      optionalDependencies, then `npm publish --ignore-scripts` publishes the root, all to a
+#      registry on 127.0.0.1 (scripts/cross/local-registry.js: nothing else is reachable from it);
+#   4. the root package is installed into fresh folders with no Rust on the PATH, once per
+#      platform flag set: npm itself picks the platform package by os, cpu and libc.
 #
 #   this machine (linux x64 glibc)   linux-x64-gnu only; loads it; the CLI runs
 #   --libc=musl                      linux-x64-musl only; loads it under a musl Node
@@ -14,9 +19,10 @@
 #                                    that platform's package only, holding a binary
 #                                    of the right format and architecture
 #
-# Binaries come from target/platforms/ (npm run build:all) and the root's
-# linux-x64-gnu build. PACK_CHECK_HOST_ONLY=1 checks linux-x64-gnu alone
-# (a machine without the cross builds).
+# Binaries come from target/platforms/ (npm run build:all) and the root's linux-x64-gnu build.
+# The win32-x64-msvc package gets the local kit's win32-x64-gnu stand-in (the workflow's holds
+# the MSVC build): enough to check that npm picks it and that it is a PE x86_64 binary.
+# PACK_CHECK_HOST_ONLY=1 checks linux-x64-gnu alone (a machine without the cross builds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
@@ -24,6 +30,7 @@ version="$(node -p 'require("./package.json").version')"
 built="$root/target/platforms"
 platforms=(linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl darwin-arm64 darwin-x64 win32-x64-msvc wasm32-wasip1)
 [[ "${PACK_CHECK_HOST_ONLY:-0}" == 1 ]] && platforms=(linux-x64-gnu)
+napi="$root/node_modules/.bin/napi"
 
 fail() { echo "pack-check: $*" >&2; exit 1; }
 host_binary="openclaw-context-native.linux-x64-gnu.node"
@@ -36,25 +43,43 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-mkdir -p "$work/tarballs"
+mkdir -p "$work/tarballs" "$work/artifacts" "$work/release"
 
-# Each platform package: a copy of npm/<platform> with its binary, packed.
+# 1. The package as it ships, and the platform packages' manifests.
+npm pack --silent --ignore-scripts --pack-destination "$work" >/dev/null
+tar xzf "$work/openclaw-context-native-$version.tgz" -C "$work/release" --strip-components=1
+rm "$work/openclaw-context-native-$version.tgz"
+mkdir -p "$work/release/npm"
+for platform in "${platforms[@]}"; do cp -r "npm/$platform" "$work/release/npm/"; done
+if [[ ${#platforms[@]} -eq 1 ]]; then
+  # napi reads its targets from the root's manifest: the host's alone.
+  node -e '
+    const fs = require("fs"), file = process.argv[1], p = JSON.parse(fs.readFileSync(file, "utf8"))
+    p.napi.targets = ["x86_64-unknown-linux-gnu"]
+    for (const name of Object.keys(p.optionalDependencies)) if (!name.endsWith("-linux-x64-gnu")) delete p.optionalDependencies[name]
+    fs.writeFileSync(file, JSON.stringify(p, null, 2) + "\n")
+  ' "$work/release/package.json"
+fi
+
+# 2. The binaries under the names the loader asks for, as the workflow downloads them.
 for platform in "${platforms[@]}"; do
-  pkg="$work/pkg/$platform"
-  mkdir -p "$pkg"
-  cp -r "npm/$platform/." "$pkg/"
-  files="$(node -p 'require(process.argv[1]).files.join("\n")' "$pkg/package.json")"
-  while IFS= read -r file; do
-    source_file="$built/$file"
-    [[ "$platform" == linux-x64-gnu ]] && source_file="$root/$file"
-    [[ -f "$source_file" ]] || fail "$platform: $file is not built (run npm run build:all, or PACK_CHECK_HOST_ONLY=1)"
-    cp "$source_file" "$pkg/"
-  done <<< "$files"
-  (cd "$pkg" && npm pack --silent --ignore-scripts --pack-destination "$work/tarballs" >/dev/null)
+  case "$platform" in
+    linux-x64-gnu) cp "$root/$host_binary" "$work/artifacts/" ;;
+    win32-x64-msvc)
+      [[ -f "$built/openclaw-context-native.win32-x64-gnu.node" ]] || fail "win32: not built (run npm run build:all, or PACK_CHECK_HOST_ONLY=1)"
+      cp "$built/openclaw-context-native.win32-x64-gnu.node" "$work/artifacts/openclaw-context-native.win32-x64-msvc.node" ;;
+    wasm32-wasip1)
+      [[ -f "$built/openclaw-context-native.wasm32-wasip1.wasm" ]] || fail "wasm32-wasip1: not built (run npm run build:all)"
+      cp "$built/openclaw-context-native.wasm32-wasip1.wasm" "$work/artifacts/" ;;
+    *)
+      [[ -f "$built/openclaw-context-native.$platform.node" ]] || fail "$platform: not built (run npm run build:all, or PACK_CHECK_HOST_ONLY=1)"
+      cp "$built/openclaw-context-native.$platform.node" "$work/artifacts/" ;;
+  esac
 done
-npm pack --silent --ignore-scripts --pack-destination "$work/tarballs" >/dev/null
+(cd "$work/release" && "$napi" artifacts --output-dir "$work/artifacts" --npm-dir npm >&2) || fail "napi artifacts failed"
+
 # The WASI package's run-time dependencies, packed from this checkout's
-# node_modules (the versions package-lock.json pinned).
+# node_modules (the versions package-lock.json pinned): npm's, not ours, so served as they are.
 if [[ " ${platforms[*]} " == *" wasm32-wasip1 "* ]]; then
   node -e '
     const fs = require("fs"), path = require("path"), seen = new Set()
@@ -76,13 +101,20 @@ if [[ " ${platforms[*]} " == *" wasm32-wasip1 "* ]]; then
     console.log([...seen].join("\n"))
   ' | while IFS= read -r dir; do npm pack --silent --ignore-scripts --pack-destination "$work/tarballs" "$dir" >/dev/null; done
 fi
-ls -l "$work/tarballs"
 
 node scripts/cross/local-registry.js "$work/tarballs" "$work/port" &
 registry_pid=$!
 for _ in $(seq 50); do [[ -s "$work/port" ]] && break; sleep 0.1; done
 [[ -s "$work/port" ]] || fail "the local registry did not start"
 registry="http://127.0.0.1:$(cat "$work/port")"
+
+# 3. Published as the workflow publishes (without provenance: that needs the CI's identity).
+printf '//127.0.0.1:%s/:_authToken=local-only\nregistry=%s/\n' "$(cat "$work/port")" "$registry" > "$work/npmrc"
+publish_env=(npm_config_userconfig="$work/npmrc" npm_config_registry="$registry/" npm_config_cache="$work/npm-cache" npm_config_provenance=false npm_config_loglevel=warn)
+(cd "$work/release" && env "${publish_env[@]}" "$napi" prepublish -t npm --no-gh-release >&2) || fail "napi prepublish failed"
+(cd "$work/release" && env "${publish_env[@]}" npm publish --ignore-scripts >/dev/null) || fail "npm publish of the root failed"
+ls -l "$work/tarballs"
+
 
 node_dir="$(dirname "$(command -v node)")"
 # No cargo, no rustc: only node/npm's folder and the system's.
