@@ -41,7 +41,7 @@ function readSetup(root, { runSetup }) {
     NODE22: oracle.node22,
     NODE24: oracle.node24,
     OPENCLAW_DIR: oracle.openclawDir,
-    OPENCLAW_2026_9_DIR: path.join(benchCacheDir(root), 'openclaw-2026.9/node_modules/openclaw'),
+    OPENCLAW_2026_9_DIR: oracle.openclawNextDir,
   }
   for (const [k, v] of Object.entries(defaults)) if (setup[k] === undefined && fs.existsSync(v)) setup[k] = v
   return setup
