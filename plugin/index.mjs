@@ -1,5 +1,5 @@
 // openclaw-context-native as an OpenClaw plugin: persistent chat for ACP sessions, with no
-// patch of OpenClaw's dist. See README, "Persistent chat without patching".
+// patch of OpenClaw's dist. See docs/plugin.md.
 import * as acp from "openclaw/plugin-sdk/acp-runtime";
 
 import { reportCompactionStatus } from "./compaction-status.mjs";
