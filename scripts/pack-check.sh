@@ -70,13 +70,16 @@ for platform in "${platforms[@]}"; do
       cp "$built/openclaw-context-native.win32-x64-gnu.node" "$work/artifacts/openclaw-context-native.win32-x64-msvc.node" ;;
     wasm32-wasip1)
       [[ -f "$built/openclaw-context-native.wasm32-wasip1.wasm" ]] || fail "wasm32-wasip1: not built (run npm run build:all)"
-      cp "$built/openclaw-context-native.wasm32-wasip1.wasm" "$work/artifacts/" ;;
+      # With its JS glue, which napi build writes beside it and napi artifacts checks for.
+      cp "$built/openclaw-context-native.wasm32-wasip1.wasm" "$built"/openclaw-context-native.wasip1* "$work/artifacts/" ;;
     *)
       [[ -f "$built/openclaw-context-native.$platform.node" ]] || fail "$platform: not built (run npm run build:all, or PACK_CHECK_HOST_ONLY=1)"
       cp "$built/openclaw-context-native.$platform.node" "$work/artifacts/" ;;
   esac
 done
 (cd "$work/release" && "$napi" artifacts --output-dir "$work/artifacts" --npm-dir npm >&2) || fail "napi artifacts failed"
+# What ships is what the build generated and the spec tested: the assembly rewrites no loader.
+for file in index.js index.d.ts; do cmp -s "$work/release/$file" "$file" || fail "napi artifacts changed $file"; done
 
 # The WASI package's run-time dependencies, packed from this checkout's
 # node_modules (the versions package-lock.json pinned): npm's, not ours, so served as they are.
@@ -204,4 +207,5 @@ check_foreign linux-arm64-musl "ELF aarch64" --cpu=arm64 --libc=musl
 check_foreign darwin-arm64 "Mach-O arm64" --os=darwin --cpu=arm64
 check_foreign darwin-x64 "Mach-O x86_64" --os=darwin --cpu=x64
 check_foreign win32-x64-msvc "PE x86_64" --os=win32 --cpu=x64
+echo "pack-check: (win32-x64-msvc held the local kit's win32-x64-gnu stand-in; the release workflow's holds its MSVC build)"
 echo "pack-check: ${#platforms[@]} platform packages and the root package install offline and load where they can run here"
