@@ -118,8 +118,45 @@ build_one() {
   esac
 }
 
+# A build cache keyed by everything a binary is made from: the Rust sources and manifests, the
+# napi config, this kit's scripts and pins, and rustc. A second run on the same inputs (a fresh
+# clone of the same commit, as CI makes) copies the binaries instead of building them again.
+# OCCN_BUILD_CACHE=0 always builds.
+build_key() {
+  local files
+  files="$(cd "$repo_root" && git ls-files --cached --others --exclude-standard -- \
+    Cargo.toml Cargo.lock build.rs package.json src crates/core/Cargo.toml crates/core/src scripts/cross | sort)"
+  { rustc -vV; (cd "$repo_root" && printf '%s\n' "$files" | xargs -r sha256sum); } | sha256sum | cut -c1-32
+}
+builds="$cache/builds"
+key="$(build_key)"
+# Older keys are kept 14 days (a few MB each).
+find "$builds" -mindepth 1 -maxdepth 1 -type d -mtime +14 -exec rm -rf {} + 2>/dev/null || true
+
+# The files one platform's build leaves in $out.
+outputs_of() {
+  case "$1" in
+    wasm32-wasip1) (cd "$out" && ls openclaw-context-native.wasm32-wasip1.wasm openclaw-context-native.wasip1* 2>/dev/null) ;;
+    *) echo "openclaw-context-native.$1.node" ;;
+  esac
+}
+
+cached_build() {
+  local platform="$1" stamp="$builds/$key/$1.done" file
+  if [[ "${OCCN_BUILD_CACHE:-1}" != 0 && -f "$stamp" ]]; then
+    while IFS= read -r file; do cp "$builds/$key/$file" "$out/$file"; done < "$stamp"
+    log "$platform: from the build cache ($key)"
+    return
+  fi
+  (build_one "$platform") || return
+  mkdir -p "$builds/$key"
+  outputs_of "$platform" > "$stamp.part"
+  while IFS= read -r file; do cp "$out/$file" "$builds/$key/$file"; done < "$stamp.part"
+  mv "$stamp.part" "$stamp"
+}
+
 # Each in a subshell: one target's failure (die) leaves the others to build.
-build_isolated() { (build_one "$1"); }
+build_isolated() { (cached_build "$1"); }
 failed=()
 for platform in "${platforms[@]}"; do
   timed "build $platform" build_isolated "$platform" || failed+=("$platform")
