@@ -194,4 +194,5 @@ test(`the Promise variants: ${asyncCases.length} calls, same values and same err
   }
   console.log(`Promise variants: ${asyncCases.length} calls (${rejected} rejected), each as its sync export`)
   expect(problems).toEqual([])
-})
+  // 735 round trips through the thread pool, one after another: seconds under Wine or qemu.
+}, 60000)
