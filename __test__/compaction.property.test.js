@@ -4,6 +4,7 @@
 const fc = require('fast-check')
 const native = require('../index.js')
 const { REQUIRED_SECTIONS, loneSurrogates } = require('./fixtures/shapes.js')
+const { fragmentChecker } = require('../scripts/differential/fragments.js')
 
 const BODY_MARKER = '[Compaction summary truncated to fit budget]'
 const SUFFIX_MARKER = '[Earlier compaction context truncated to fit budget]'
@@ -124,7 +125,7 @@ describe('capCompactionSummaryPreservingSuffix properties', () => {
   })
 })
 
-describe('capCompactionSummaryPreservingSuffix at the smallest budgets (1-200)', () => {
+describe('capCompactionSummaryPreservingSuffix at the smallest budgets (1-400)', () => {
   const RULES_OPEN = '<workspace-critical-rules>'
   const RULES_CLOSE = '</workspace-critical-rules>'
   const tiny = fc.integer({ min: 1, max: 200 })
@@ -156,6 +157,22 @@ describe('capCompactionSummaryPreservingSuffix at the smallest budgets (1-200)',
         if (out.includes(RULES_OPEN) && !out.includes(SUFFIX_MARKER)) expect(out.endsWith(rules[0])).toBe(true)
       }),
       { ...config, numRuns: Number(process.env.PROPERTY_RUNS || 2000) },
+    )
+  })
+
+  test('no fragment line at any maxChars from 1 to 400', () => {
+    // Every line is empty, a marker, a whole input line, or one cut at a word boundary.
+    fc.assert(
+      fc.property(body, suffix, (b, s) => {
+        const fragmentsOf = fragmentChecker([b, s])
+        for (let max = 1; max <= 400; max++) {
+          const out = native.capCompactionSummaryPreservingSuffix(b, s, max)
+          if (b.length + s.length > max && s !== '') expect(out.length).toBeLessThanOrEqual(max)
+          const fragments = fragmentsOf(out)
+          if (fragments.length) expect({ max, fragments, out }).toEqual({ max, fragments: [], out })
+        }
+      }),
+      { ...config, numRuns: Math.ceil(Number(process.env.PROPERTY_RUNS || 400) / 8) },
     )
   })
 

@@ -133,6 +133,17 @@ describe('capCompactionSummaryPreservingSuffix: the fix', () => {
     expect(out).toContain('- \udfff')
     expect(out).not.toContain('\ufffd')
   })
+
+  test('no word cut in two at small budgets: a body line that no word end fits is left out, a suffix line kept from a word start', () => {
+    const b = ['## Decisions', '- session_7f3a9c21 stays pinned to the canary gateway', '## Open TODOs', '- compaction of the overnight transcript', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers'].join('\n')
+    const s = '\n\n## Recent turns preserved verbatim\n- User: why\n\n## Tool Failures\n- web_fetch: failed (no output)'
+    // Every heading kept; `- session` would be a piece of `session_7f3a9c21`.
+    expect(capWithSuffix(b, s, 244)).toMatch(/^## Decisions\n## Open TODOs\n## Constraints\/Rules\n/)
+    expect(capWithSuffix(b, s, 247)).toMatch(/^## Decisions\n## Open TODOs\n- compaction\n## Constraints/)
+    // After the suffix's marker: nothing rather than `t)`, or the line's tail from a word start.
+    expect(capWithSuffix(b, s, 118)).toBe(`## Decisions${MARKER}\n\n${SUFFIX_MARKER}`)
+    expect(capWithSuffix(b, s, 150)).toBe(`## Decisions${MARKER}\n\n${SUFFIX_MARKER}\n\nfailed (no output)`)
+  })
 })
 
 describe('bad input', () => {

@@ -111,7 +111,8 @@ fn cap_with_suffix(
 ///   fit), each section its first lines; `[Compaction summary truncated to
 ///   fit budget]` says once that text was removed;
 /// - the suffix loses its oldest items and sections first, cut at item or
-///   line starts, under `[Earlier compaction context truncated to fit
+///   line starts (when no line fits, its last line from a word start; else
+///   nothing of it), under `[Earlier compaction context truncated to fit
 ///   budget]`; a closing `<workspace-critical-rules>` block stays whole when
 ///   it fits (it wins over the marker); a block longer than the suffix's
 ///   budget loses its head like a section, its opening tag repeated after
@@ -119,8 +120,8 @@ fn cap_with_suffix(
 /// - a part whose budget cannot hold its marker keeps only whole pieces that
 ///   stand alone (the whole block, whole items or lines) or nothing, never a
 ///   fragment such as a closing tag without its block;
-/// - the body is cut after a whole line or at a word end when one fits (at a
-///   grapheme boundary only when none does and its marker follows); a heading
+/// - the body is cut after a whole line or at a word end, never inside a
+///   word: a section's line that no word end of fits is left out; a heading
 ///   line is never cut; when no text fits beside the marker, the body is the
 ///   marker line alone;
 /// - a cut body and a suffix part that does not start with a line break get a

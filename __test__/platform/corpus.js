@@ -121,8 +121,62 @@ function fileCases(dir) {
   ]
 }
 
+// Strings that start with U+FEFF (a TextDecoder without ignoreBOM drops it, as emnapi's did), of
+// both lengths emnapi creates differently (up to 16 units unit by unit, longer through its UTF-16
+// decoder), also right after a lone surrogate (where a result is made of pieces); and the same
+// as arguments the binding reads and then looks up again (turnMetadata keys), or compares.
+const BOM = '\ufeff'
+const BOM_TEXTS = [
+  `${BOM}bom`,
+  `${BOM}${'x'.repeat(40)}`,
+  `${BOM}${BOM}${'y'.repeat(20)}`,
+  `a\ud800${BOM}${'z'.repeat(30)}`,
+  `\udc00${BOM}${MIXED}`,
+  `${BOM}\ud800${BOM}`.repeat(10),
+  `${'w'.repeat(20)}${BOM}mid`,
+  BOM,
+]
+
+function bomCases() {
+  const cases = []
+  const suffix = preservedSuffix({ seed: 9, turns: 1, toolsPerTurn: 0, files: false, rules: true })
+  BOM_TEXTS.forEach((text, t) => {
+    cases.push([`bom text${t} plain`, 'capCompactionSummary', [text, 0]])
+    cases.push([`bom text${t} as body`, 'capCompactionSummaryPreservingSuffix', [text, suffix, 0]])
+    cases.push([`bom text${t} as suffix`, 'capCompactionSummaryReport', [`## Decisions\n- ${text}`, `\n\n## Recent turns preserved verbatim\n- User: ${text}`, 0]])
+    cases.push([`bom text${t} cut`, 'capCompactionSummaryPreservingSuffix', [`${text}\n## Decisions\n- ${'keep '.repeat(30)}`, `${text}\n- User: ${'more '.repeat(30)}`, 150, { protectedIdentifiers: [text], requiredHeadings: [`${BOM}## Decisions`] }]])
+    const entries = [
+      { ts: '2026-05-15T09:00:00Z', role: 'user', text, session: `${BOM}ses_${t}`, id: `${BOM}id-${t}-${'n'.repeat(20)}` },
+      { ts: '2026-05-15T09:01:00Z', role: 'assistant', text: `${text} reply`, session: `${BOM}ses_${t}`, status: `${BOM}ok`, id: `\ud800${BOM}id-${t}` },
+    ]
+    const params = {
+      userMessage: text,
+      reload: t % 2 === 0,
+      currentSession: `${BOM}ses_${t}`,
+      turnMetadata: { [`${BOM}channel-${'c'.repeat(20)}`]: text, [`\ud800${BOM}key-${'k'.repeat(20)}`]: t, [text]: true },
+      continuitySummary: text,
+      logEntries: entries,
+    }
+    cases.push([`bom text${t} prompt report`, 'buildPersistentChatInjectedPromptReport', [params]])
+    cases.push([`bom text${t} summary`, 'rebuildPersistentChatContinuitySummary', [{ entries, state: { decisions: [text], notes: [{ text }] }, currentSession: `${BOM}ses_${t}`, now: NOW }]])
+  })
+  return cases
+}
+
+/** A log whose entries' texts, sessions and ids start with U+FEFF (escaped and raw). */
+function bomFileCases(dir) {
+  const file = path.join(dir, 'bom-log.jsonl')
+  const lines = BOM_TEXTS.map((text, t) => JSON.stringify({ ts: `2026-05-15T09:0${t}:00Z`, role: 'user', text, session: `${BOM}ses`, id: `${BOM}e${t}` }))
+  lines.push(`{"role":"user","text":"\\ufeffescaped ${'e'.repeat(20)}","id":"\\ufeff\\ud800x"}`)
+  fs.writeFileSync(file, `${lines.join('\n')}\n`)
+  return [
+    ['bom read log', 'readPersistentChatLogEntries', [file, 20]],
+    ['bom prompt from log', 'buildPersistentChatInjectedPromptReport', [{ userMessage: `${BOM}live`, reload: true, logPath: file }]],
+  ]
+}
+
 function cases(dir) {
-  return [...compactionCases(), ...chatCases(), ...fileCases(dir)]
+  return [...compactionCases(), ...chatCases(), ...fileCases(dir), ...bomCases(), ...bomFileCases(dir)]
 }
 
 function call(native, fn, args) {

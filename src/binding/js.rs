@@ -352,14 +352,11 @@ impl<'env> Js<'env> {
 // The two places the binding makes a JS string (results are made by
 // napi-rs from `Utf16String`).
 
-/// A JS string from UTF-16 units, exactly (lone surrogates included).
+/// A JS string from UTF-16 units, exactly (lone surrogates and a leading
+/// U+FEFF included, under WASI too: see `text`).
 fn create_string_utf16(env: sys::napi_env, units: &[u16]) -> Result<sys::napi_value, Failure> {
-    let length = isize::try_from(units.len()).map_err(|_| Failure::NapiCall)?;
-    let mut value = std::ptr::null_mut();
-    // SAFETY: `env` is the live env of the current call; `units` is valid
-    // for `length` units; the out-pointer is a local.
-    check(unsafe { sys::napi_create_string_utf16(env, units.as_ptr(), length, &mut value) })?;
-    Ok(value)
+    // SAFETY: `env` is the live env of the current call.
+    unsafe { super::text::create_exact(env, units) }.map_err(|_| Failure::NapiCall)
 }
 
 /// A JS string from UTF-8 text (property names, error codes and messages).

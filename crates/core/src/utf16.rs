@@ -52,7 +52,7 @@ pub fn line_start(text: &[u16], pos: usize) -> usize {
 
 /// Grapheme cluster boundaries within `text[from..to]`, as absolute positions,
 /// `from` included. `from` must itself be a boundary.
-fn grapheme_boundaries(text: &[u16], from: usize, to: usize) -> Vec<usize> {
+pub(crate) fn grapheme_boundaries(text: &[u16], from: usize, to: usize) -> Vec<usize> {
     // Decode to a `String` with a byte-offset → unit-offset table. A lone
     // surrogate stands in as U+FFFD, also one unit long, so offsets stay true.
     let mut decoded = String::with_capacity(to - from);

@@ -205,24 +205,46 @@ fn rules_block_wins_over_the_marker() {
 }
 
 #[test]
-fn one_long_line_is_cut_inside_at_a_grapheme_boundary() {
-    let line = "👨‍👩‍👧".repeat(600);
+fn one_long_line_keeps_its_tail_from_a_word_start() {
+    let line = "the 👨‍👩‍👧👨‍👩‍👧 e\u{301}tait ".repeat(100);
     let suffix = encode(&format!(
-        "\n\n## Recent turns preserved verbatim\n- Tool result (exec): {line}"
+        "\n\n## Recent turns preserved verbatim\n- Tool result (exec): {line}done"
     ));
     let body = encode("## Decisions\n- a");
     let report = cap(&body, &suffix, 1_000.0);
-    let out = &report.summary;
-    assert!(out.len() <= 1_000);
-    assert!(s(out).contains(SUFFIX_TRUNCATED_MARKER));
-    // Only whole family emoji (ZWJ sequences of 8 units) after the marker.
-    let tail = s(out).rsplit("\n\n").next().unwrap().to_owned();
-    assert!(!tail.is_empty());
+    let out = s(&report.summary);
+    assert!(report.summary.len() <= 1_000);
+    let (_, tail) = out
+        .split_once(&format!("{SUFFIX_TRUNCATED_MARKER}\n\n"))
+        .expect("the marker, then the tail");
+    // From a word start: a whole word, as many as fit, up to the line's end.
+    assert!(tail.len() > 500, "{tail}");
+    assert!(tail.ends_with("tait done"), "{tail}");
     assert!(
-        tail.chars().filter(|c| *c != '\u{200D}').count() % 3 == 0,
+        ["the ", "👨", "e\u{301}"]
+            .iter()
+            .any(|w| tail.starts_with(w)),
         "{tail}"
     );
-    assert!(tail.starts_with('👨'));
+    assert!(line.contains(&format!(" {}", &tail[..tail.len() - "done".len()])));
+}
+
+#[test]
+fn one_long_line_without_a_word_start_leaves_the_marker_alone() {
+    let line = "👨‍👩‍👧".repeat(600);
+    for tool_line in [line.clone(), format!("{line} )"), format!("{line} 42")] {
+        let suffix = encode(&format!(
+            "\n\n## Recent turns preserved verbatim\n- Tool result (exec): {tool_line}"
+        ));
+        let body = encode("## Decisions\n- a");
+        let report = cap(&body, &suffix, 1_000.0);
+        assert!(report.summary.len() <= 1_000);
+        // No piece of the family emoji, no bare `)` or number: the marker ends it.
+        assert_eq!(
+            s(&report.summary),
+            format!("## Decisions\n- a\n\n{SUFFIX_TRUNCATED_MARKER}")
+        );
+    }
 }
 
 #[test]

@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use super::prefix::{boundary_prefix, NoBoundary};
+use super::prefix::boundary_prefix;
 use super::{REQUIRED_SUMMARY_SECTIONS, SUMMARY_MARKER_UNITS};
 use crate::utf16::{
     self, ascii_positions, equals_ascii, find_lf, rfind_lf, start_of_line_led_by, trim, LF,
@@ -246,11 +246,12 @@ pub(super) fn cap_body(
             push_lines(out, &body[line.clone()]);
         }
         // A section that could keep no whole line keeps the start of its
-        // first non-blank line, cut at a word end (else a grapheme boundary).
+        // first non-blank line, cut at a word end; where no word end fits,
+        // nothing of it (a word cut in two reads as another word).
         if !kept.any(&section.content) && partial_room > 8 {
             if let Some(first) = first_non_blank_line(body, &section.content) {
                 let text = utf16::trim_line_end(first);
-                let piece = boundary_prefix(text, partial_room - 1, NoBoundary::CutAtGrapheme);
+                let piece = boundary_prefix(text, partial_room - 1);
                 if !piece.is_empty() {
                     push_lines(out, piece);
                     partial_room -= piece.len() + 1;
@@ -322,17 +323,16 @@ fn share_first_lines(
 
 /// When even the headings cannot fit: a prefix and the marker, as OpenClaw
 /// does, but cut at a line or word boundary. When the marker cannot fit
-/// either, whole pieces alone (they cannot say that text is missing, so no
-/// fragment may pass for one); when no text fits beside the marker, the
+/// either, that prefix alone; when no text fits beside the marker, the
 /// marker line alone, without its blank line.
 fn plain_prefix(body: &[u16], budget: usize, out: &mut Vec<u16>) {
     let marker_line = &SUMMARY_MARKER_UNITS[2..];
     if budget < marker_line.len() {
-        out.extend_from_slice(boundary_prefix(body, budget, NoBoundary::KeepNothing));
+        out.extend_from_slice(boundary_prefix(body, budget));
         return;
     }
     let text_room = budget.saturating_sub(SUMMARY_MARKER_UNITS.len());
-    let text = boundary_prefix(body, text_room, NoBoundary::CutAtGrapheme);
+    let text = boundary_prefix(body, text_room);
     if text.is_empty() {
         out.extend_from_slice(marker_line);
         return;

@@ -5,10 +5,12 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use super::prefix::is_word_unit;
 use super::SUFFIX_MARKER_UNITS;
 use crate::utf16::{
-    ascii_positions_rev, ends_with_ascii, equals_ascii, find_lf, grapheme_suffix, is_js_whitespace,
-    line_feeds, line_start, start_of_line_led_by, starts_with_ascii, trim, trim_line_end, LF,
+    ascii_positions_rev, ends_with_ascii, equals_ascii, find_lf, grapheme_boundaries,
+    grapheme_ceil, is_js_whitespace, line_feeds, line_start, start_of_line_led_by,
+    starts_with_ascii, trim, trim_line_end, LF,
 };
 
 const RULES_OPEN: &str = "<workspace-critical-rules>";
@@ -462,16 +464,17 @@ impl<'a> Plan<'a> {
             return None;
         }
         Some(
-            self.long_line_tail(budget)
+            self.last_line_tail(budget)
                 .unwrap_or_else(|| self.render(None)),
         )
     }
 
-    /// When no whole line fits: the tail of the last non-blank line, from a
-    /// grapheme boundary, after the marker. Not for a header or a closing tag
+    /// When no whole line fits: the tail of the last non-blank line from a
+    /// word start, after the marker; none when no word start fits (a piece
+    /// of a word reads as another word). Not for a header or a closing tag
     /// (a piece of one would look like structure), nor inside a block (its
     /// last line is the closing tag).
-    fn long_line_tail(&self, budget: usize) -> Option<Pieces<'a>> {
+    fn last_line_tail(&self, budget: usize) -> Option<Pieces<'a>> {
         if self.opener.is_some() {
             return None;
         }
@@ -480,10 +483,7 @@ impl<'a> Plan<'a> {
             return None;
         }
         let room = (budget - self.rendered_len(None)).saturating_sub(2);
-        let tail = grapheme_suffix(last, room);
-        if tail.is_empty() {
-            return None;
-        }
+        let tail = word_start_tail(last, room)?;
         let mut out = Pieces::default();
         for piece in LEAD {
             out.push(piece);
@@ -493,6 +493,25 @@ impl<'a> Plan<'a> {
         debug_assert!(out.len() <= budget);
         Some(out)
     }
+}
+
+/// The whole `line` when it fits `limit` (its section header did not), else
+/// its longest tail that fits and starts a word: after white space, on a
+/// grapheme boundary (not at a combining mark after a space), and holding a
+/// word unit (not a bare `)` or number).
+fn word_start_tail(line: &[u16], limit: usize) -> Option<&[u16]> {
+    if line.len() <= limit {
+        return Some(line);
+    }
+    let earliest = grapheme_ceil(line, line.len().saturating_sub(limit).max(1));
+    // One segmentation of the window, from a boundary: `limit` bounds it.
+    let start = grapheme_boundaries(line, earliest, line.len())
+        .into_iter()
+        .find(|&at| {
+            at < line.len() && is_js_whitespace(line[at - 1]) && !is_js_whitespace(line[at])
+        })?;
+    let tail = &line[start..];
+    tail.iter().any(|&unit| is_word_unit(unit)).then_some(tail)
 }
 
 /// A line of nothing but white space (stops at the first other unit).
