@@ -77,13 +77,15 @@ if (process.env.SKIP_E2E === '1') {
   const env = { ...process.env }
   const readVars = (stdout) => {
     for (const line of stdout.split('\n')) {
-      const match = /^(NODE22|NODE24|OPENCLAW_DIR|OPENCLAW_NEXT_DIR|RELEASES_DIR|OPENCLAW_OLD_DIR)=(.*)$/.exec(line.trim())
+      const match = /^(NODE22|NODE24|OPENCLAW_DIR|OPENCLAW_NEXT_DIR|RELEASES_DIR|OPENCLAW_OLD_DIR|OPENCLAW_PLUGIN_RELEASES)=(.*)$/.exec(line.trim())
       if (match) env[match[1]] = match[2]
     }
   }
   readVars(setup.stdout)
   // The release matrix: one OpenClaw release of each kind, and 2026.6.35 installed in full.
   readVars(run(process.execPath, [path.join(root, 'scripts', 'setup-releases.js')], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }).stdout)
+  // The releases whose `openclaw plugins install` scans the plugin (2026.4.5, 2026.5.2), installed in full.
+  readVars(run(process.execPath, [path.join(root, 'scripts', 'setup-plugin-releases.js')], { env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }).stdout)
   // The same prebuilt .node under every Node an operator runs (N-API: no rebuild).
   const jestScript = path.join(root, 'node_modules', 'jest', 'bin', 'jest.js')
   for (const node of [env.NODE22, env.NODE24]) jest(node, [jestScript, '--ci'], { env })
