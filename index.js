@@ -23,7 +23,7 @@ const isMusl = () => {
       musl = isMuslFromReport()
     }
     if (musl === null) {
-      musl = isMuslFromChildProcess()
+      musl = isMuslFromMappedFiles()
     }
   }
   return musl
@@ -59,11 +59,13 @@ const isMuslFromReport = () => {
   return false
 }
 
-const isMuslFromChildProcess = () => {
+// Rewritten after napi build by scripts/loader-musl.js: no process is started (OpenClaw's
+// plugin install scanner refuses packages that start one); the libraries mapped into this
+// process tell musl as the report's sharedObjects do. Unknown: false, as before.
+const isMuslFromMappedFiles = () => {
   try {
-    return require('child_process').execSync('ldd --version', { encoding: 'utf8' }).includes('musl')
-  } catch (e) {
-    // If we reach this case, we don't know if the system is musl or not, so is better to just fallback to false
+    return isFileMusl(readFileSync('/proc/self/maps', 'utf-8'))
+  } catch {
     return false
   }
 }

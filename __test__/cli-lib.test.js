@@ -5,13 +5,15 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { candidatesFor, nodeModulesCandidates, npmRootCommand } = require('../cli/lib/find-openclaw')
+const { candidatesFor, nodeModulesCandidates, npmGlobalRoots, besideThisPackage } = require('../cli/lib/find-openclaw')
+const { untrustedReason } = require('../cli/lib/trust')
 const { quoteArg } = require('../cli/lib/shell-quote')
 const { parseCommandArgs } = require('../cli/lib/args')
 const { UsageError } = require('../cli/lib/errors')
-const { probe, probeAddon } = require('../cli/lib/probe-addon')
-const { writeFailure, renameReplacing } = require('../cli/lib/write-atomic')
+const { probe } = require('../cli/lib/probe-addon')
+const { writeFailure, renameReplacing, staleTempFiles, tempPrefix } = require('../cli/lib/write-atomic')
 const { writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
+const { posixTest } = require('./fixtures/platform.js')
 
 const ROOT = path.resolve(__dirname, '..')
 
@@ -41,11 +43,56 @@ describe('finding the install, on Windows paths', () => {
   })
 })
 
-test('npm root -g: npm.cmd through cmd.exe on Windows, as one command line (no DEP0190 warning on Node 24)', () => {
-  const [command, args, options] = npmRootCommand('win32')
-  expect([command, args, options.shell]).toEqual(['npm.cmd root -g', [], true])
-  const [posixCommand, posixArgs, posixOptions] = npmRootCommand('linux')
-  expect([posixCommand, posixArgs, posixOptions.shell]).toEqual(['npm', ['root', '-g'], undefined])
+test("npm's global folders, without running npm: the prefix npm exec gives, else npm's defaults for this Node", () => {
+  expect(npmGlobalRoots({ npm_config_global_prefix: '/opt/npm' }, 'linux', '/usr/local/bin/node')).toEqual(['/opt/npm/lib/node_modules', '/usr/local/lib/node_modules'])
+  expect(npmGlobalRoots({}, 'linux', '/home/me/.nvm/versions/node/v22.1.0/bin/node')).toEqual(['/home/me/.nvm/versions/node/v22.1.0/lib/node_modules'])
+  expect(npmGlobalRoots({ APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32', 'C:\\Program Files\\nodejs\\node.exe')).toEqual([
+    'C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules',
+    'C:\\Program Files\\nodejs\\node_modules',
+  ])
+  expect(besideThisPackage('/usr/lib/node_modules/openclaw-context-native', path.posix)).toEqual(['/usr/lib/node_modules/openclaw'])
+  expect(besideThisPackage('/work/openclaw-context-native', path.posix)).toEqual([])
+})
+
+describe('trusting a folder the command found by itself (cli/lib/trust.js, with a faked stat)', () => {
+  // A tree of folders and their owners and modes; the running user is uid 1000.
+  const tree = (entries) => ({
+    uid: 1000,
+    platform: 'linux',
+    stat: (dir) => {
+      if (!(dir in entries)) throw Object.assign(new Error(`ENOENT: ${dir}`), { code: 'ENOENT' })
+      const [uid, mode] = entries[dir]
+      return { uid, mode: 0o040000 | mode }
+    },
+  })
+  const base = { '/': [0, 0o755], '/home': [0, 0o755], '/home/me': [1000, 0o700], '/tmp': [0, 0o1777] }
+
+  test("the user's own folders and root's, up to /, none writable by others: trusted", () => {
+    const t = tree({ ...base, '/home/me/gw': [1000, 0o755], '/home/me/gw/node_modules': [1000, 0o755] })
+    expect(untrustedReason('/home/me/gw/node_modules', t)).toBeNull()
+    // /tmp is sticky: an entry of ours below it cannot be swapped by others
+    expect(untrustedReason('/tmp/mine', tree({ ...base, '/tmp/mine': [1000, 0o700] }))).toBeNull()
+  })
+
+  test('a folder of another user anywhere on the way is refused, naming it and its owner', () => {
+    const t = tree({ ...base, '/tmp/node_modules': [1001, 0o755], '/tmp/node_modules/openclaw': [1000, 0o755] })
+    expect(untrustedReason('/tmp/node_modules/openclaw', t)).toBe('/tmp/node_modules belongs to uid 1001, not to you (uid 1000) or root')
+  })
+
+  test('a folder writable by its group or by everyone is refused, sticky or not, when it is the one found', () => {
+    expect(untrustedReason('/home/me/gw', tree({ ...base, '/home/me/gw': [1000, 0o777] }))).toBe('/home/me/gw is writable by every user (mode 0777)')
+    expect(untrustedReason('/home/me/gw', tree({ ...base, '/home/me/gw': [1000, 0o775] }))).toBe('/home/me/gw is writable by its group (mode 0775)')
+    expect(untrustedReason('/tmp', tree(base))).toMatch(/^\/tmp is writable by every user/)
+    // a world-writable parent without the sticky bit: others may rename our folder away
+    expect(untrustedReason('/srv/x/gw', tree({ ...base, '/srv': [0, 0o755], '/srv/x': [0, 0o777], '/srv/x/gw': [1000, 0o755] }))).toBe('/srv/x is writable by every user (mode 0777)')
+  })
+
+  test('root running it trusts only root; a folder that cannot be read is refused; Windows is not checked', () => {
+    const t = { ...tree({ ...base, '/home/me/gw': [1000, 0o755] }), uid: 0 }
+    expect(untrustedReason('/home/me/gw', t)).toBe('/home/me/gw belongs to uid 1000, not to you (uid 0) or root')
+    expect(untrustedReason('/nowhere/gw', tree(base))).toMatch(/^cannot stat \/nowhere\/gw \(ENOENT\)/)
+    expect(untrustedReason('C:\\gw', { ...tree({}), platform: 'win32' })).toBeNull()
+  })
 })
 
 test('a failed write says why in the user\'s terms, on each platform', () => {
@@ -156,20 +203,53 @@ describe('the addon probe (cli/lib/probe-addon.js)', () => {
     expect(result).toEqual({ ok: true, id: 'openclaw-context-native', resolved: path.join(install.addon, 'index.js'), version: require('../package.json').version })
   })
 
-  test('each failing candidate says why; the next one is tried', () => {
+  test("a candidate that does not resolve, does not load or has no function is passed over, as the chunk does; the first with it is the only one tested", () => {
     const none = stub('none.js', 'module.exports = {}')
+    const throws = stub('throws.js', 'throw new Error("cannot load this")')
     const wrong = stub('wrong.js', 'module.exports = { capCompactionSummaryPreservingSuffix: (b, s) => s }')
-    const result = probe(install.chunk, ['no-such-package', none, wrong])
+    const loaded = stub('loaded.js', 'globalThis.__occnLoaded = (globalThis.__occnLoaded || 0) + 1; module.exports = {}')
+    const result = probe(install.chunk, ['no-such-package', none, throws, wrong, loaded, ROOT])
     expect(result.ok).toBe(false)
     expect(result.failures).toEqual([
       expect.stringMatching(/^no-such-package: Cannot find module 'no-such-package'/),
       `${none}: it has no capCompactionSummaryPreservingSuffix`,
-      `${wrong}: it returned an unexpected result`,
+      `${throws}: cannot load this`,
+      `${wrong} (${fs.realpathSync(wrong)}): it returned an unexpected result`,
     ])
-    expect(probe(install.chunk, [none, ROOT])).toEqual(expect.objectContaining({ ok: true, id: ROOT }))
+    // the chunk would call `wrong`: nothing after it is loaded, not even a good addon
+    expect(globalThis.__occnLoaded).toBeUndefined()
+    expect(probe(install.chunk, [none, ROOT])).toEqual({ ok: true, id: ROOT, resolved: path.join(ROOT, 'index.js'), version: require('../package.json').version })
   })
 
-  test('run as a file in a fresh node, it answers the same', () => {
-    expect(probeAddon(install.chunk, ['no-such-package', ROOT])).toEqual(expect.objectContaining({ ok: true, id: ROOT, resolved: path.join(ROOT, 'index.js') }))
+  posixTest('Windows keeps no owner in stat')('an addon that resolves into a folder another user owns is not loaded, and ends the probe (the chunk would load it)', () => {
+    const planted = stub('planted.js', 'globalThis.__occnPlanted = true; module.exports = {}')
+    const trust = { uid: 4242, stat: (dir) => ({ ...fs.statSync(dir), uid: dir === fs.realpathSync(dir) && dir === path.dirname(fs.realpathSync(planted)) ? 1001 : 0 }) }
+    const result = probe(install.chunk, [planted, ROOT], { trust })
+    expect(result).toEqual({ ok: false, failures: [expect.stringMatching(/resolves to .*planted\.js, but .* belongs to uid 1001, not to you \(uid 4242\) or root; not loaded$/)] })
+    expect(globalThis.__occnPlanted).toBeUndefined()
+  })
+})
+
+describe('leftovers of an interrupted write (cli/lib/write-atomic.js staleTempFiles)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-stale-'))
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  test('only our own temp-file names of a process that is gone, only regular files, are removed', () => {
+    const dead = 2 ** 22 + 12345 // above Linux's pid_max default: no such process
+    const ours = `${tempPrefix('x.js')}${dead}-0123abcd.tmp`
+    const live = `${tempPrefix('x.js')}${process.pid}-0123abcd.tmp`
+    const names = [ours, live, `.x.js.other-tool-${dead}-0123abcd.tmp`, 'x.js', `${tempPrefix('x.js')}${dead}-nothex!.tmp`]
+    for (const name of names) fs.writeFileSync(path.join(dir, name), 'partial')
+    const linked = `${tempPrefix('y.js')}${dead}-89abcdef.tmp`
+    const folder = `${tempPrefix('z.js')}${dead}-89abcdef.tmp`
+    const outside = path.join(dir, 'outside.txt')
+    fs.writeFileSync(outside, 'keep me')
+    if (process.platform !== 'win32') fs.symlinkSync(outside, path.join(dir, linked))
+    fs.mkdirSync(path.join(dir, folder))
+    expect(staleTempFiles(dir)).toEqual([path.join(dir, ours)]) // reported, not removed
+    expect(fs.existsSync(path.join(dir, ours))).toBe(true)
+    expect(staleTempFiles(dir, { remove: true })).toEqual([path.join(dir, ours)])
+    expect(fs.readdirSync(dir).sort()).toEqual([...names.slice(1), 'outside.txt', folder, ...(process.platform !== 'win32' ? [linked] : [])].sort())
+    expect(fs.readFileSync(outside, 'utf8')).toBe('keep me')
   })
 })

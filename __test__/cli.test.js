@@ -128,10 +128,12 @@ describe('patch', () => {
     expect(cli(['patch', install.pkg, '--dry-run']).stdout).toMatch(/already patched/)
   })
 
-  test('finds the install from the current folder when no folder is given', () => {
-    const { code, stdout } = cli(['patch', '--check'], { cwd: path.join(install.root, 'node_modules') })
+  test('finds the install from the current folder when no folder is given, and prints which', () => {
+    const cwd = path.join(install.root, 'node_modules')
+    const { code, stdout, stderr } = cli(['patch', '--check'], { cwd })
     expect(code).toBe(0)
-    expect(stdout).toMatch(/^patched: .*the addon loads from .*index\.js/m)
+    expect(stderr).toBe(`openclaw: ${fs.realpathSync(install.pkg)} (found by walking up from ${cwd})\n`)
+    expect(stdout).toMatch(/^patched: .*the addon loads from .*index\.js, the one the chunk loads \(by name; /m)
   })
 
   test('--check exits 0 when patched and the addon loads', () => {
@@ -165,6 +167,143 @@ describe('patch', () => {
     expect(code).toBe(1)
     expect(stderr).toMatch(/cannot be restored exactly/)
     expect(bytes(install.chunk).equals(edited)).toBe(true)
+  })
+})
+
+// Another local user may own or write a folder above the current one (/tmp is the usual
+// case): nothing found there by walking up is loaded or rewritten, and nothing outside dist/
+// is followed into. Ownership is POSIX: Windows' stat has no owner (nothing is checked there).
+describe('patch loads nothing it was not pointed at', () => {
+  const isRoot = Boolean(process.getuid && process.getuid() === 0)
+  /** Gives `dir` and what it holds to `uid`; a symbolic link itself, never what it leads to (this package). */
+  function chownTree(dir, uid) {
+    fs.lchownSync(dir, uid, uid)
+    if (!fs.lstatSync(dir).isDirectory()) return
+    for (const name of fs.readdirSync(dir)) chownTree(path.join(dir, name), uid)
+  }
+  /** A planted install: its addon leaves a file behind when anything loads it. */
+  function plantedInstall(parent) {
+    const planted = writeFakeInstall(parent, { link: false })
+    const addon = path.join(parent, 'node_modules', 'openclaw-context-native')
+    const loaded = path.join(parent, 'LOADED')
+    fs.mkdirSync(addon, { recursive: true })
+    fs.writeFileSync(path.join(addon, 'package.json'), JSON.stringify({ name: 'openclaw-context-native', version: '6.6.6', main: 'index.js' }))
+    fs.writeFileSync(path.join(addon, 'index.js'), `require('node:fs').writeFileSync(${JSON.stringify(loaded)}, 'pwned'); module.exports = { capCompactionSummaryPreservingSuffix: (b, s, m) => b.slice(0, m) }`)
+    return { ...planted, loaded }
+  }
+
+  posixTest('Windows keeps no mode bits for others')('a planted install under a world-writable folder: refused with the reason, its addon never loaded, its chunk unchanged', () => {
+    const open = tempDir('occn-open-')
+    fs.chmodSync(open, 0o777)
+    const planted = plantedInstall(open)
+    const cwd = path.join(open, 'work')
+    fs.mkdirSync(cwd)
+    const before = sha(planted.chunk)
+    for (const mode of [['--check'], [], ['--dry-run'], ['--revert']]) {
+      const { code, stdout, stderr } = cli(['patch', ...mode], { cwd })
+      expect({ mode, code, stdout }).toEqual({ mode, code: 1, stdout: '' })
+      expect(stderr).toBe(
+        `openclaw-context: found openclaw at ${fs.realpathSync(planted.pkg)} (found by walking up from ${cwd}), but ${fs.realpathSync(open)} is writable by every user (mode 0777): another user could have put it there, so it is not used; if it is yours, pass its folder: openclaw-context patch ${fs.realpathSync(planted.pkg)}\n`,
+      )
+    }
+    expect(fs.existsSync(planted.loaded)).toBe(false)
+    expect(sha(planted.chunk)).toBe(before)
+  })
+
+  testUnless(onWindows || !isRoot, onWindows ? 'on win32: Windows keeps no owner in stat' : 'when not root: only root can make a folder of another user')(
+    "an install another user owns below a sticky folder (as in /tmp), run as root: refused; the user's own is used",
+    () => {
+      const sticky = tempDir('occn-sticky-')
+      fs.chmodSync(sticky, 0o1777)
+      const theirs = path.join(sticky, 'theirs')
+      fs.mkdirSync(theirs)
+      const planted = plantedInstall(theirs)
+      chownTree(theirs, 65534)
+      const { code, stderr } = cli(['patch', '--check'], { cwd: theirs })
+      expect(code).toBe(1)
+      expect(stderr).toMatch(new RegExp(`but ${escape(fs.realpathSync(path.join(planted.pkg, 'dist')))} belongs to uid 65534, not to you \\(uid 0\\) or root: another user could have put it there`))
+      expect(fs.existsSync(planted.loaded)).toBe(false)
+      // Root's own install below the same sticky folder is found, printed and used.
+      const mine = writeFakeInstall(fs.mkdtempSync(path.join(sticky, 'mine-')))
+      const ok = cli(['patch', '--dry-run'], { cwd: mine.root })
+      expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(mine.pkg)} (found by walking up from ${mine.root})\n` })
+    },
+  )
+
+  testUnless(onWindows || !isRoot, onWindows ? 'on win32: Windows has no uid to run a child as' : 'when not root: only root can run a child as another user')(
+    "run as uid 65534: an install it owns is used, one of another user is refused, root's is used",
+    () => {
+      const canRun = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], { uid: 65534, gid: 65534, encoding: 'utf8' })
+      if (canRun.status !== 0) {
+        console.warn(`skipped: uid 65534 cannot load ${ROOT}`)
+        return
+      }
+      const nobody = { uid: 65534, gid: 65534 }
+      const own = writeFakeInstall(tempDir('occn-nobody-'))
+      chownTree(own.root, 65534)
+      const used = cli(['patch', '--dry-run'], { cwd: own.root, ...nobody })
+      expect({ code: used.code, stderr: used.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(own.pkg)} (found by walking up from ${own.root})\n` })
+      const other = writeFakeInstall(tempDir('occn-other-'))
+      fs.chownSync(path.join(other.pkg, 'dist'), 1234, 1234)
+      const refused = cli(['patch', '--dry-run'], { cwd: other.root, ...nobody })
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(/belongs to uid 1234, not to you \(uid 65534\) or root/)
+      const roots = writeFakeInstall(tempDir('occn-roots-'))
+      fs.chmodSync(roots.chunk, 0o644) // readable by uid 65534
+      const byRoot = cli(['patch', '--dry-run'], { cwd: roots.root, ...nobody })
+      expect({ code: byRoot.code, stderr: byRoot.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(roots.pkg)} (found by walking up from ${roots.root})\n` })
+    },
+  )
+
+  test('a folder named on the command line is used as named (the user pointed at it)', () => {
+    const open = tempDir('occn-named-')
+    const install = writeFakeInstall(open)
+    if (!onWindows) fs.chmodSync(open, 0o777)
+    const { code, stderr } = cli(['patch', install.pkg, '--dry-run'])
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+  })
+
+  posixTest('symbolic links need a privilege on Windows')('a chunk that is a symbolic link out of dist/ is not read nor followed: the file outside keeps its bytes', () => {
+    const install = fakeInstall()
+    const outside = path.join(tempDir('occn-outside-'), 'victim.js')
+    fs.renameSync(install.chunk, outside)
+    fs.symlinkSync(outside, install.chunk)
+    const before = sha(outside)
+    for (const mode of [[], ['--check'], ['--dry-run']]) {
+      const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
+      expect({ mode, code }).toEqual({ mode, code: 1 })
+      expect(stdout).toBe('')
+      expect(stderr.split('\n')[0]).toBe(`note: ${DIST_CHUNK} is a symbolic link; only regular files in dist/ are read or patched`)
+    }
+    expect(sha(outside)).toBe(before)
+    expect(fs.lstatSync(install.chunk).isSymbolicLink()).toBe(true)
+    // a dist/ that is itself a link out of the package: refused as a whole
+    const other = fakeInstall()
+    const movedDist = path.join(tempDir('occn-outside-dist-'), 'dist')
+    fs.renameSync(other.dist, movedDist)
+    fs.symlinkSync(movedDist, other.dist)
+    const refused = cli(['patch', other.pkg])
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toBe(`openclaw-context: ${path.join(fs.realpathSync(other.pkg), 'dist')} leads to ${movedDist}, outside the openclaw package; not reading it\n`)
+  })
+
+  test('temp files of an interrupted write: reported by --check and --dry-run, removed by the next patch; only our own names, only regular files', () => {
+    const install = fakeInstall()
+    const dead = 2 ** 22 + 4321 // above Linux's pid_max default: no such process
+    const leftover = path.join(install.dist, `.${CHUNK}.openclaw-context-native-${dead}-0badc0de.tmp`)
+    const notOurs = path.join(install.dist, `.${CHUNK}.some-other-tool-${dead}-0badc0de.tmp`)
+    fs.writeFileSync(leftover, 'half a chunk')
+    fs.writeFileSync(notOurs, 'theirs')
+    const real = (file) => path.join(fs.realpathSync(install.dist), path.basename(file))
+    for (const mode of [['--check'], ['--dry-run']]) {
+      const { stderr } = cli(['patch', install.pkg, ...mode])
+      expect(stderr).toContain(`note: ${real(leftover)} was left by an interrupted run; the next patch or --revert removes it\n`)
+      expect(fs.existsSync(leftover)).toBe(true)
+    }
+    const { code, stderr } = cli(['patch', install.pkg])
+    expect({ code, stderr }).toEqual({ code: 0, stderr: `removed ${real(leftover)}, left by an interrupted run\n` })
+    expect(fs.existsSync(leftover)).toBe(false)
+    expect(fs.readFileSync(notOurs, 'utf8')).toBe('theirs')
   })
 })
 

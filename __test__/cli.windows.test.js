@@ -3,7 +3,7 @@
 // (CI runs it under Wine with the official Windows Node): OpenClaw under
 // <drive>:\…\node_modules\openclaw, named with back slashes, forward slashes or both,
 // on the temp folder's drive and on this package's (C: and Z: under Wine); found from
-// the current folder and through `npm root -g` (npm.cmd, run by cmd.exe); the patched
+// the current folder and in npm's global folder (PREFIX\\node_modules); the patched
 // chunk loading the addon with createRequire from a file:///C:/… URL; --check loading
 // it; --revert byte for byte; a chunk another process holds open (Windows refuses to
 // rename over it); and `summary` taking and printing Windows paths.
@@ -31,14 +31,6 @@ function tempIn(base, prefix = 'occn-win-') {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(base, prefix)))
   temps.push(dir)
   return dir
-}
-
-// Windows' environment names are case-insensitive (Path, PATH): replace whichever is there.
-function withPathFirst(dir) {
-  const env = { ...process.env }
-  const key = Object.keys(env).find((name) => name.toUpperCase() === 'PATH') || 'PATH'
-  env[key] = `${dir}${path.delimiter}${env[key] || ''}`
-  return env
 }
 
 function cli(args, options = {}) {
@@ -112,26 +104,25 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
     expect(cli(['patch', install.pkg, '--check']).code).toBe(0)
   })
 
-  test('no folder given: found from the current folder (a Windows path), then through npm.cmd root -g', () => {
+  // Windows keeps no owner in what Node's stat gives: the folder found is printed, not checked.
+  test('no folder given: found from the current folder (a Windows path), then in the global npm folder, and printed', () => {
     // From the folder above node_modules, and from inside it.
     const local = writeFakeInstall(tempIn(os.tmpdir()))
     for (const cwd of [local.root, path.join(local.root, 'node_modules')]) {
       const found = cli(['patch', '--dry-run'], { cwd })
-      expect({ code: found.code, stderr: found.stderr }).toEqual({ code: 0, stderr: '' })
+      expect({ code: found.code, stderr: found.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(local.pkg)} (found by walking up from ${cwd})\n` })
       expect(found.stdout).toMatch(/would be patched; nothing was written/)
     }
 
-    // The global root: an npm.cmd first on PATH that answers `npm root -g` (only that).
+    // The global folder: PREFIX\node_modules, PREFIX as npm exec gives it (npm_config_global_prefix).
     const globalDir = tempIn(os.tmpdir(), 'occn-npm-global-')
     const global = writeFakeInstall(globalDir)
-    const bin = tempIn(os.tmpdir(), 'occn-npm-bin-')
-    fs.writeFileSync(path.join(bin, 'npm.cmd'), `@echo off\r\nif not "%1 %2"=="root -g" exit /b 3\r\necho ${path.join(globalDir, 'node_modules')}\r\n`)
-    const env = withPathFirst(bin)
+    const env = { ...process.env, npm_config_global_prefix: globalDir }
     const away = tempIn(os.tmpdir(), 'occn-no-openclaw-')
     const original = bytes(global.chunk)
 
     const patched = cli(['patch'], { cwd: away, env })
-    expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
+    expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(global.pkg)} (found in the global npm folder)\n` })
     expect(patched.stdout).toMatch(/^patched: dist\\selection-XYZ\.js /)
     const { summary } = callChunk(global.chunk, BODY, SUFFIX)
     for (const heading of HEADINGS) expect(summary).toContain(heading)
@@ -139,11 +130,11 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
     expect(cli(['patch', '--revert'], { cwd: away, env }).code).toBe(0)
     expect(bytes(global.chunk).equals(original)).toBe(true)
 
-    // npm.cmd fails: the error names the folder it looked from and an example Windows path.
-    fs.writeFileSync(path.join(bin, 'npm.cmd'), '@echo off\r\nexit /b 1\r\n')
-    const none = cli(['patch'], { cwd: away, env })
+    // None there: the error names the folder it looked from, where it looked, and an example Windows path.
+    const empty = tempIn(os.tmpdir(), 'occn-npm-empty-')
+    const none = cli(['patch'], { cwd: away, env: { ...process.env, npm_config_global_prefix: empty } })
     expect(none.code).toBe(1)
-    expect(none.stderr).toBe(`openclaw-context: no openclaw package found from ${away} or in the global npm root; pass its folder: openclaw-context patch ${path.parse(away).root}path\\to\\node_modules\\openclaw\n`)
+    expect(none.stderr).toMatch(new RegExp(`^openclaw-context: no openclaw package found from ${escape(away)} or in the global npm folder \\(${escape(path.join(empty, 'node_modules'))}, .*\\); pass its folder: openclaw-context patch ${escape(path.parse(away).root)}path\\\\to\\\\node_modules\\\\openclaw\\n$`))
   })
 
   /** Another process that opens `file` for reading and holds it for `ms`; resolves once it is open. */

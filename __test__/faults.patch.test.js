@@ -131,7 +131,9 @@ describe('patch killed with SIGKILL mid-run', () => {
     // The next run (from the original bytes, with any leftovers present) works.
     resetChunk(install)
     const next = cliSync(['patch', install.pkg])
-    expect(next).toEqual(expect.objectContaining({ code: 0, stderr: '' }))
+    // and says so, one line per file it removes
+    const removed = leftovers.map((name) => `removed ${path.join(fs.realpathSync(install.dist), name)}, left by an interrupted run\n`).join('')
+    expect(next).toEqual(expect.objectContaining({ code: 0, stderr: removed }))
     expect(stateOf(install)).toBe('patched')
     expect(cliSync(['patch', install.pkg, '--check']).code).toBe(0)
     expectDelegates(install)
@@ -175,7 +177,9 @@ describe('patch killed with SIGKILL mid-run', () => {
     // Each run removes the temp files of killed runs before it: at most the last kill's is left.
     expect(leftovers.length).toBeLessThanOrEqual(1)
     const next = cliSync(['patch', install.pkg])
-    expect(next).toEqual(expect.objectContaining({ code: 0, stderr: '' }))
+    // and says so, one line per file it removes
+    const removed = leftovers.map((name) => `removed ${path.join(fs.realpathSync(install.dist), name)}, left by an interrupted run\n`).join('')
+    expect(next).toEqual(expect.objectContaining({ code: 0, stderr: removed }))
     expect(strayFiles(install)).toEqual([])
     expect(stateOf(install)).toBe('patched')
     expect(cliSync(['patch', install.pkg, '--check']).code).toBe(0)

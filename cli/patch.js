@@ -10,8 +10,8 @@ const { scanDist } = require('./lib/dist-scan')
 const { statusFromScan } = require('./lib/compaction-status')
 const { FUNCTION_NAME, PACKAGE_NAME, sha256, planPatch } = require('./lib/patch-text')
 const { PatchError } = require('./lib/errors')
-const { writeAtomic } = require('./lib/write-atomic')
-const { probeAddon } = require('./lib/probe-addon')
+const { writeAtomic, staleTempFiles } = require('./lib/write-atomic')
+const { probe } = require('./lib/probe-addon')
 const { unifiedDiff, differingSpan } = require('./lib/unified-diff')
 const { persistentChatAdvice } = require('./lib/persistent-chat-advice')
 const { quoteArg } = require('./lib/shell-quote')
@@ -33,12 +33,13 @@ function checkChunk(ctx, chunk) {
     ctx.err(`not patched: ${chunk.file} still has OpenClaw's own ${FUNCTION_NAME} (run \`${ctx.patchCommand}\`)`)
     return 1
   }
-  const probe = probeAddon(chunk.file, chunk.candidates || CANDIDATES)
-  if (!probe.ok) {
-    ctx.err(`patched, but ${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)}: ${probe.failures.join('; ')}`)
+  // The candidates the chunk itself holds: the probe loads what the chunk will load.
+  const result = probe(chunk.file, chunk.candidates || CANDIDATES, ctx.probeOptions)
+  if (!result.ok) {
+    ctx.err(`patched, but ${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)}: ${result.failures.join('; ')}`)
     return 1
   }
-  ctx.out(`patched: ${chunk.name} (openclaw ${ctx.version}); the addon loads from ${probe.resolved} (${PACKAGE_NAME} ${probe.version})`)
+  ctx.out(`patched: ${chunk.name} (openclaw ${ctx.version}); the addon loads from ${result.resolved}, the one the chunk loads (${result.id === PACKAGE_NAME ? 'by name' : 'by path'}; ${PACKAGE_NAME} ${result.version})`)
   if (chunk.damaged) ctx.err(`warning: ${chunk.name}: ${chunk.damaged}; --revert will refuse`)
   if (chunk.replacedUpstreamFix) ctx.err(`warning: ${chunk.message}`)
   return 0
@@ -91,27 +92,33 @@ function patchChunk(ctx, chunk, text, dryRun) {
     return
   }
   if (plan.text === 'other') ctx.err(`note: ${chunk.name}: ${FUNCTION_NAME}'s body is neither released text; replacing it anyway (same signature: ${plan.signature})`)
-  const probe = probeAddon(chunk.file, CANDIDATES)
-  if (!probe.ok) {
-    throw new PatchError(`${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)} (${probe.failures.join('; ')}); not patching, since compaction would then fail`)
+  const result = probe(chunk.file, CANDIDATES, ctx.probeOptions)
+  if (!result.ok) {
+    throw new PatchError(`${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)} (${result.failures.join('; ')}); not patching, since compaction would then fail`)
   }
   writeAtomic(chunk.file, plan.patched)
-  const how = probe.id === PACKAGE_NAME
-    ? `by name (${probe.resolved})`
-    : `from ${probe.resolved} (not resolvable by name from the dist; \`npm install ${PACKAGE_NAME}\` next to OpenClaw makes it so)`
-  ctx.out(`${patched ? 'updated' : 'patched'}: ${chunk.name} (openclaw ${ctx.version}); ${FUNCTION_NAME} now delegates to ${PACKAGE_NAME} ${probe.version}, loaded ${how}. Restart the gateway to use it.`)
+  const how = result.id === PACKAGE_NAME
+    ? `by name (${result.resolved})`
+    : `from ${result.resolved} (not resolvable by name from the dist; \`npm install ${PACKAGE_NAME}\` next to OpenClaw makes it so)`
+  ctx.out(`${patched ? 'updated' : 'patched'}: ${chunk.name} (openclaw ${ctx.version}); ${FUNCTION_NAME} now delegates to ${PACKAGE_NAME} ${result.version}, loaded ${how}. Restart the gateway to use it.`)
 }
 
 /**
  * Runs `patch` in one of the modes 'apply' | 'check' | 'revert' | 'dry-run'.
  * Returns the exit code; `out`/`err` receive lines. A PatchError means exit 1.
  */
-function runPatch({ dir, mode }, out, err) {
-  const openclawDir = findOpenClaw(dir)
+function runPatch({ dir, mode }, out, err, { trust } = {}) {
+  const openclawDir = findOpenClaw(dir, { note: err, trust })
   const version = openclawVersion(openclawDir)
   const scan = scanDist(openclawDir)
   const status = statusFromScan(openclawDir, version, scan)
-  const ctx = { out, err, version, patchCommand: `openclaw-context patch ${quoteArg(openclawDir)}` }
+  const ctx = { out, err, version, patchCommand: `openclaw-context patch ${quoteArg(openclawDir)}`, probeOptions: { trust } }
+  for (const { file, reason } of scan.skipped) err(`note: ${path.relative(openclawDir, file)} ${reason}; only regular files in dist/ are read or patched`)
+  // Leftovers of a run killed mid-write: removed by the runs that write, reported by the others.
+  const writes = mode === 'apply' || mode === 'revert'
+  for (const file of staleTempFiles(scan.distDir, { remove: writes })) {
+    err(writes ? `removed ${file}, left by an interrupted run` : `note: ${file} was left by an interrupted run; the next patch or --revert removes it`)
+  }
   const advise = () => { if (scan.persistentChat.length > 0 && mode !== 'revert') out(persistentChatAdvice(openclawDir, scan.persistentChat)) }
 
   if (status.chunks.length === 0) {

@@ -3,6 +3,7 @@
 // On Linux x64 with glibc it is built with napi-rs's cross toolchain (from the npm registry,
 // runs on Linux x64 only), so that the binary needs glibc 2.17 at most; everywhere else (a
 // Mac, arm64, Alpine, Windows) it is the plain host build. Extra arguments go to `napi build`.
+// Then the generated loader's musl check is rewritten to start no process (scripts/loader-musl.js).
 'use strict'
 const { spawnSync } = require('node:child_process')
 const path = require('node:path')
@@ -20,4 +21,6 @@ args.push(...process.argv.slice(2))
 
 console.log(`$ napi ${args.join(' ')}`)
 const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, stdio: 'inherit' })
-process.exit(result.status ?? 1)
+if (result.status !== 0) process.exit(result.status ?? 1)
+const loader = spawnSync(process.execPath, [path.join(__dirname, 'loader-musl.js'), path.join(root, 'index.js')], { cwd: root, stdio: 'inherit' })
+process.exit(loader.status ?? 1)

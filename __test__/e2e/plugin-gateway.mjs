@@ -16,6 +16,8 @@
 //   { op: "gatewayStart" }                        runs the gateway_start hooks
 //   { op: "waitForLine", text, timeoutMs? }       waits for a logged line containing text
 //   { op: "transcript", sessionKey }              the session's transcript messages
+//   { op: "replyDispatchHooks", pluginId }        the plugin's reply_dispatch registrations
+//   { op: "hasHooks", hookName, ctx }             the global hook runner's hasHooks(hookName, ctx)
 // Writes { plugins, steps: [<result per step>], logs: [<plugin logger lines>], cost } to job.outFile
 // (OpenClaw's own logging goes to stdout).
 //
@@ -100,11 +102,17 @@ let messageCounter = 0;
 async function create(step) {
   const sessionId = `oc-${step.sessionKey.replace(/[^a-z0-9]+/gi, "-")}`;
   const now = Date.now();
-  await sessionStore.upsertSessionEntry({
-    agentId: step.sessionKey.split(":")[1] ?? "main",
-    sessionKey: step.sessionKey,
-    entry: { sessionId, updatedAt: now, sessionStartedAt: now, lifecycleRevision: randomUUID() },
-  });
+  const agentId = step.sessionKey.split(":")[1] ?? "main";
+  const entry = { sessionId, updatedAt: now, sessionStartedAt: now, lifecycleRevision: randomUUID() };
+  if (sessionStore.upsertSessionEntry) {
+    await sessionStore.upsertSessionEntry({ agentId, sessionKey: step.sessionKey, entry });
+  } else {
+    // Up to 2026.5.x: the agent's sessions.json, through the store's own locked update.
+    const storePath = sessionStore.resolveStorePath(cfg.session?.store, { agentId });
+    await sessionStore.updateSessionStore(storePath, (store) => {
+      store[step.sessionKey] = entry;
+    });
+  }
   if (step.acp !== false) {
     await acpRuntime.getAcpSessionManager().initializeSession({
       cfg,
@@ -201,7 +209,22 @@ async function waitForLine(step) {
   return { lines: matching() };
 }
 
-const ops = { create, turn, reset, transcript, gatewayStart, waitForLine };
+/** The plugin's reply_dispatch registrations in the loaded registry: priority, eligibleDispatchKinds. */
+async function replyDispatchHooks(step) {
+  const hooks = registry.typedHooks.filter((hook) => hook.pluginId === step.pluginId && hook.hookName === "reply_dispatch");
+  return { hooks: hooks.map((hook) => ({ priority: hook.priority, eligibleDispatchKinds: hook.eligibleDispatchKinds ?? null })) };
+}
+
+/**
+ * Whether the global hook runner has a handler for `hookName` in `ctx`: the check a dispatch makes
+ * before it runs any reply_dispatch handler (2026.9 filters by ctx.dispatchKind there).
+ */
+async function hasHooks(step) {
+  const { getGlobalHookRunner } = await importDist("plugin-sdk/plugin-runtime.js");
+  return { has: getGlobalHookRunner().hasHooks(step.hookName, step.ctx) };
+}
+
+const ops = { create, turn, reset, transcript, gatewayStart, waitForLine, replyDispatchHooks, hasHooks };
 const loadedMs = performance.now() - startedAt;
 const results = [];
 for (const step of job.steps) {

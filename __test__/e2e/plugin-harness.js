@@ -34,6 +34,24 @@ const RELEASES = [
   { name: versionOf(OPENCLAW_NEXT_DIR), node: NODE24, openclawDir: OPENCLAW_NEXT_DIR, packed: true },
 ]
 
+/**
+ * The releases `openclaw plugins install` is tested on: those above, and the ones whose install
+ * scans a plugin's files and refuses dangerous-looking code (2026.4.5 to 2026.6.x;
+ * scripts/setup-plugin-releases.js installs them, under Node 22).
+ */
+const INSTALL_RELEASES = [
+  ...RELEASES,
+  ...(process.env.OPENCLAW_PLUGIN_RELEASES || '')
+    .split(',')
+    .filter(Boolean)
+    .map((openclawDir) => {
+      const name = versionOf(openclawDir)
+      const pinned = require('../../scripts/openclaw-plugin-releases.json').releases.find((r) => r.version === name) ?? {}
+      // cliWhy: why the release's own `openclaw` cannot be run here (its CLI tests are skipped).
+      return { name, node: NODE22, openclawDir, packed: true, installScanner: true, cliWhy: pinned.cliStarts === false ? pinned['cliStarts-why'] : undefined }
+    }),
+]
+
 const BINARY = 'openclaw-context-native.linux-x64-gnu.node'
 const PLATFORM_PACKAGE = 'openclaw-context-native-linux-x64-gnu'
 
@@ -272,6 +290,7 @@ module.exports = {
   BOOTSTRAP,
   FAKE_ACPX,
   RELEASES,
+  INSTALL_RELEASES,
   PLATFORM_PACKAGE,
   PLUGIN_ID,
   ROOT,

@@ -4,16 +4,22 @@
 // release; then a turn through the installed copy. Offline: the package and its linux-x64-gnu
 // platform package are packed as they would be published, and the npm that `openclaw plugins
 // install <tarball>` runs finds the platform package on a registry on 127.0.0.1 (with the
-// manifests of the lock file's packages, which npm resolves even for --omit dev).
+// manifests of the lock file's packages, which npm resolves even for --omit dev). Also on the
+// releases whose install scans the plugin's files first (2026.4.5, 2026.5.2: "installation
+// blocked: dangerous code patterns detected" on a finding), without forcing it.
 const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
+const { pathToFileURL } = require('node:url')
+
+const { findChunk } = require('../../cli/lib/dist-scan')
+const { testUnless } = require('../fixtures/platform')
 
 const {
   FAKE_ACPX,
   PLATFORM_PACKAGE,
   PLUGIN_ID,
-  RELEASES,
+  INSTALL_RELEASES,
   ROOT,
   backendTurns,
   createWorld,
@@ -27,8 +33,14 @@ const {
 
 const BINARY = 'openclaw-context-native.linux-x64-gnu.node'
 const CHAT = 'agent:codex:acp:installed-chat'
+const SCANNER_FINDING = /dangerous code patterns|installation blocked|dangerous-exec|Shell command execution/i
 
-describe.each(RELEASES)('OpenClaw $name', (release) => {
+/** 2026.M.x with M >= month. */
+const fromMonth = (name, month) => Number(name.split('.')[1]) >= month
+
+describe.each(INSTALL_RELEASES)('OpenClaw $name', (release) => {
+  // The tests that run the release's own `openclaw`, where it starts.
+  const cliTest = testUnless(Boolean(release.cliWhy), `on ${release.name}: ${release.cliWhy}`)
   let world
   let tarball
   let registry
@@ -51,6 +63,35 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     removeWorld(world)
   })
 
+  testUnless(!release.installScanner, `on ${release.name}: no install scanner (removed before 2026.7)`)(
+    "the release's own install scanner finds nothing in the packed package (what `plugins install` runs first)",
+    async () => {
+      const unpacked = path.join(world.dir, 'unpacked')
+      fs.mkdirSync(unpacked)
+      expect(spawnSync('tar', ['-xzf', tarball, '-C', unpacked]).status).toBe(0)
+      const scanner = findChunk(release.openclawDir, 'dangerous-exec', { prefix: 'skill-scanner-' })
+      const run = (dir) =>
+        spawnInWorld(world, [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(pathToFileURL(scanner).href)});
+           const scan = Object.values(m).find((f) => f.name === 'scanDirectoryWithSummary');
+           const s = await scan(${JSON.stringify(dir)});
+           console.log(JSON.stringify({ scannedFiles: s.scannedFiles, critical: s.critical, findings: s.findings.map((f) => f.ruleId + ' ' + f.file) }))`,
+        ])
+      const result = run(path.join(unpacked, 'package'))
+      expect(result.status).toBe(0)
+      const summary = JSON.parse(result.stdout.trim().split('\n').pop())
+      expect(summary.scannedFiles).toBeGreaterThan(20) // index.js, cli/, plugin/
+      expect({ critical: summary.critical, findings: summary.findings }).toEqual({ critical: 0, findings: [] })
+      // The same scanner does refuse a child process where it sees one (it is the oracle it seems).
+      fs.writeFileSync(path.join(unpacked, 'package', 'planted.js'), "require('child_process').execSync('id')\n")
+      expect(JSON.parse(run(path.join(unpacked, 'package')).stdout.trim().split('\n').pop()).findings).toEqual([
+        `dangerous-exec ${path.join(unpacked, 'package', 'planted.js')}`,
+      ])
+    },
+  )
+
   test('the packed package holds the plugin: manifest, ESM folder, the openclaw field, an optional peer', () => {
     const tar = (...args) => spawnSync('tar', args, { encoding: 'utf8' }).stdout
     const manifest = JSON.parse(tar('-xOzf', tarball, 'package/package.json'))
@@ -62,12 +103,13 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(files).not.toContain(`package/${BINARY}`) // it comes from the platform package
   })
 
-  test('`openclaw plugins install <tarball>` installs it with its platform package; `openclaw plugins inspect` shows it loaded', () => {
+  cliTest(`\`openclaw plugins install <tarball>\` installs it with its platform package${release.installScanner ? ', its install scanner finding nothing' : ''}; \`openclaw plugins inspect\` shows it loaded`, () => {
     let install = openclaw(['plugins', 'install', tarball, '--force'])
     // From 2026.8 a third-party plugin's declared hooks need the operator's consent first.
     const consent = /requires capability consent/.test(install.stderr + install.stdout)
-    expect(consent).toBe(!release.name.startsWith('2026.7.'))
+    expect(consent).toBe(fromMonth(release.name, 8))
     if (consent) install = openclaw(['plugins', 'install', tarball, '--force', '--accept-capabilities'])
+    expect(install.stderr + install.stdout).not.toMatch(SCANNER_FINDING)
     expect(install.stderr + install.stdout).toMatch(/Installed plugin: openclaw-context-native/)
     expect(install.code).toBe(0)
     const installed = path.join(world.stateDir, 'extensions', PLUGIN_ID)
@@ -92,7 +134,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(report.plugin.configJsonSchema).toEqual(schema)
   })
 
-  test("a wrong setting is refused by OpenClaw's config validation, with its name", () => {
+  cliTest("a wrong setting is refused by OpenClaw's config validation, with its name", () => {
     const configPath = path.join(world.stateDir, 'openclaw.json')
     const config = JSON.parse(fs.readFileSync(configPath, 'utf8'))
     config.plugins.entries[PLUGIN_ID].config = { reloadEntries: 0, turnMetadata: ['channel', 'mood'], stateDirectory: '/tmp' }
@@ -102,12 +144,13 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(validate.code).not.toBe(0)
     expect(output).toContain(`plugins.entries.${PLUGIN_ID}.config`)
     expect(output).toMatch(/reloadEntries/)
-    expect(output).toMatch(/stateDirectory/)
+    // Before 2026.7 the message names an unknown key only as "additional properties".
+    expect(output).toMatch(release.installScanner ? /must NOT have additional properties/ : /stateDirectory/)
     delete config.plugins.entries[PLUGIN_ID].config
     fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
   })
 
-  test('the installed copy runs a persistent-chat turn (found by OpenClaw, not by a load path)', () => {
+  cliTest('the installed copy runs a persistent-chat turn (found by OpenClaw, not by a load path)', () => {
     runGateway(world, [{ op: 'create', sessionKey: CHAT }], { pluginDirs: [FAKE_ACPX] })
     const run = runGateway(world, [{ op: 'turn', sessionKey: CHAT, text: 'Hello from an installed plugin' }], {
       pluginDirs: [FAKE_ACPX],

@@ -22,36 +22,72 @@ function chunkNames(distDir) {
   }
 }
 
-/** A chunk's bytes; null for a directory named like a chunk; a PatchError when it cannot be read. */
-function readChunk(file) {
+/**
+ * Why `name` in `distDir` is not read as a chunk (a symbolic link, a folder, a FIFO: anything
+ * but a regular file of dist/ itself), or null. A link could make `patch` rewrite a file
+ * outside dist/; a FIFO would block the read.
+ */
+function notAChunk(distDir, name) {
+  let st
+  try {
+    st = fs.lstatSync(path.join(distDir, name))
+  } catch (err) {
+    return `cannot be read (${err.code || err.message})`
+  }
+  if (st.isSymbolicLink()) return 'is a symbolic link'
+  return st.isFile() ? null : 'is not a regular file'
+}
+
+/** A chunk's bytes; null for anything but a regular file (see notAChunk); a PatchError when it cannot be read. */
+function readChunk(file, skipped = []) {
+  const reason = notAChunk(path.dirname(file), path.basename(file))
+  if (reason) {
+    skipped.push({ file, reason })
+    return null
+  }
   try {
     return fs.readFileSync(file)
   } catch (err) {
-    if (err.code === 'EISDIR') return null
     throw new PatchError(`cannot read ${file}: ${err.code || err.message}`)
   }
 }
 
+/** dist/ itself must be the package's own folder, not a link out of it. */
+function ownDist(openclawDir) {
+  const distDir = path.join(openclawDir, 'dist')
+  let real
+  try {
+    real = fs.realpathSync(distDir)
+  } catch {
+    return distDir // chunkNames reports it
+  }
+  const inside = path.relative(fs.realpathSync(openclawDir), real)
+  if (inside !== 'dist') throw new PatchError(`${distDir} leads to ${real}, outside the openclaw package; not reading it`)
+  return distDir
+}
+
 /**
- * `{ distDir, chunks: [{ file, text }], upstreamFix, persistentChat: [{ file, functions }] }`;
- * `text` is the chunk's bytes as a latin1 string, `file` its real path.
+ * `{ distDir, chunks: [{ file, text }], upstreamFix, persistentChat: [{ file, functions }], skipped }`;
+ * `text` is the chunk's bytes as a latin1 string, `file` its path, a regular file directly in
+ * dist/ (see notAChunk); `skipped`: `[{ file, reason }]`, the chunk names that are not.
  */
 function scanDist(openclawDir) {
-  const distDir = path.join(openclawDir, 'dist')
+  const distDir = ownDist(openclawDir)
   const chunks = []
   const persistentChat = []
+  const skipped = []
   let upstreamFix = false
   for (const name of chunkNames(distDir)) {
     const file = path.join(distDir, name)
-    const bytes = readChunk(file)
+    const bytes = readChunk(file, skipped)
     if (bytes === null) continue
     // The markers are ASCII: a byte search finds them without decoding every chunk.
-    if (bytes.includes(FUNCTION_MARKER) || bytes.includes(BEGIN)) chunks.push({ file: fs.realpathSync(file), text: bytes.toString('latin1') })
+    if (bytes.includes(FUNCTION_MARKER) || bytes.includes(BEGIN)) chunks.push({ file, text: bytes.toString('latin1') })
     if (!upstreamFix && bytes.includes(UPSTREAM_FIX_MARKER)) upstreamFix = true
     const defined = PERSISTENT_CHAT_FUNCTIONS.filter((fn) => bytes.includes(`function ${fn}(`))
     if (defined.length > 0) persistentChat.push({ file, functions: defined })
   }
-  return { distDir, chunks, upstreamFix, persistentChat }
+  return { distDir, chunks, upstreamFix, persistentChat, skipped }
 }
 
 /**

@@ -1,40 +1,64 @@
 'use strict'
-// Does the addon load from a dist chunk's folder, as the patched chunk will load it?
-// `probeAddon()` runs this file in a fresh `node` (away from the command's own module
-// cache and NODE_OPTIONS); that child runs `probe()` and prints its answer as one JSON line.
-//
-//   node probe-addon.js CHUNK_FILE CANDIDATES_JSON
+// Does the addon load from a dist chunk's folder, as the patched chunk will load it? The
+// probe makes the chunk's own choice (patch-text.js: `createRequire(import.meta.url)`, then
+// the first candidate that loads and has the function) and tests only that addon. It runs
+// in this process: the command has not loaded the addon itself, so no module cache stands
+// in the way, and no child process is started.
 const { createRequire } = require('node:module')
+const fs = require('node:fs')
 const path = require('node:path')
-const { spawnSync } = require('node:child_process')
+const { untrustedReason } = require('./trust')
 
 const FUNCTION_NAME = 'capCompactionSummaryPreservingSuffix'
 
+const firstLine = (err) => String((err && err.message) || err).split('\n')[0]
+
 /**
- * Tries each candidate (a package name or an absolute path) from `chunkFile`'s location;
- * the first that loads and caps a small case correctly wins:
+ * Goes through `candidates` (package names or absolute paths) from `chunkFile`'s location as
+ * the patched chunk does: one that does not resolve, does not load or has no function is
+ * passed over (so does the chunk); the first with the function is the one the chunk will
+ * use, and the only one tested (a small case, capped right). Before loading a file it
+ * checks that no other user could have put it there (trust.js; `trust`: its options, for
+ * tests): the chunk would load it too, so an untrusted one ends the probe.
  * `{ ok: true, id, resolved, version }`, else `{ ok: false, failures: [...] }`.
  */
-function probe(chunkFile, candidates) {
+function probe(chunkFile, candidates, { trust } = {}) {
   const req = createRequire(chunkFile)
   const failures = []
   for (const id of candidates) {
+    let resolved
     try {
-      const resolved = req.resolve(id)
-      const binding = req(id)
-      if (typeof binding[FUNCTION_NAME] !== 'function') {
-        failures.push(`${id}: it has no ${FUNCTION_NAME}`)
-        continue
-      }
-      const out = binding[FUNCTION_NAME]('## Decisions\n- keep this', 'S'.repeat(200), 80)
-      if (typeof out !== 'string' || out.length > 80 || !out.includes('## Decisions')) {
-        failures.push(`${id}: it returned an unexpected result`)
-        continue
-      }
-      return { ok: true, id, resolved, version: packageVersion(resolved) }
+      resolved = fs.realpathSync(req.resolve(id))
     } catch (err) {
-      failures.push(`${id}: ${String((err && err.message) || err).split('\n')[0]}`)
+      failures.push(`${id}: ${firstLine(err)}`)
+      continue
     }
+    const reason = untrustedReason(path.dirname(resolved), trust)
+    if (reason) {
+      failures.push(`${id}: resolves to ${resolved}, but ${reason}; not loaded`)
+      return { ok: false, failures }
+    }
+    let binding
+    try {
+      binding = req(resolved)
+    } catch (err) {
+      failures.push(`${id}: ${firstLine(err)}`)
+      continue
+    }
+    if (!binding || typeof binding[FUNCTION_NAME] !== 'function') {
+      failures.push(`${id}: it has no ${FUNCTION_NAME}`)
+      continue
+    }
+    try {
+      const out = binding[FUNCTION_NAME]('## Decisions\n- keep this', 'S'.repeat(200), 80)
+      if (typeof out === 'string' && out.length <= 80 && out.includes('## Decisions')) {
+        return { ok: true, id, resolved, version: packageVersion(resolved) }
+      }
+      failures.push(`${id} (${resolved}): it returned an unexpected result`)
+    } catch (err) {
+      failures.push(`${id} (${resolved}): ${firstLine(err)}`)
+    }
+    return { ok: false, failures }
   }
   return { ok: false, failures }
 }
@@ -42,32 +66,10 @@ function probe(chunkFile, candidates) {
 /** The version in the package.json beside the resolved entry point ('?' if none). */
 function packageVersion(resolved) {
   try {
-    return require(path.join(path.dirname(resolved), 'package.json')).version || '?'
+    return JSON.parse(fs.readFileSync(path.join(path.dirname(resolved), 'package.json'), 'utf8')).version || '?'
   } catch {
     return '?'
   }
 }
 
-/** `probe()` in a fresh `node` (this one's binary), from the chunk's folder. */
-function probeAddon(chunkFile, candidates) {
-  const result = spawnSync(process.execPath, [__filename, chunkFile, JSON.stringify(candidates)], {
-    cwd: path.dirname(chunkFile),
-    encoding: 'utf8',
-    timeout: 60000,
-    env: { ...process.env, NODE_OPTIONS: '' },
-    windowsHide: true,
-  })
-  const line = (result.stdout || '').trim().split('\n').pop()
-  try {
-    return JSON.parse(line)
-  } catch {
-    return { ok: false, failures: [`node exited with ${result.status ?? result.signal}: ${(result.stderr || '').trim().split('\n')[0]}`] }
-  }
-}
-
-if (require.main === module) {
-  const [chunkFile, list] = process.argv.slice(2)
-  console.log(JSON.stringify(probe(chunkFile, JSON.parse(list))))
-}
-
-module.exports = { probe, probeAddon }
+module.exports = { probe }

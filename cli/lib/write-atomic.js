@@ -20,26 +20,36 @@ function processIsAlive(pid) {
   }
 }
 
+// `.<chunk name>.openclaw-context-native-<pid>-<8 hex>.tmp`, as writeAtomic names them.
+const TEMP_NAME = new RegExp(`^\\.(.+)\\.${TEMP_TAG}-(\\d+)-[0-9a-f]{8}\\.tmp$`)
+
 /**
  * A run killed between writing its temporary file and renaming it leaves that file
- * behind. Remove those of processes that are gone; a live one may be a concurrent run
- * mid-write.
+ * behind. The leftovers in `dir`: names of our pattern only, regular files only (never a
+ * link or a folder), of processes that are gone (a live one may be a concurrent run
+ * mid-write). With `remove`, they are removed; returns the paths.
  */
-function removeStaleTempFiles(file) {
-  const dir = path.dirname(file)
-  const prefix = tempPrefix(file)
+function staleTempFiles(dir, { remove = false } = {}) {
   let names
   try {
     names = fs.readdirSync(dir)
   } catch {
-    return
+    return []
   }
+  const stale = []
   for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue
-    const pid = Number(name.slice(prefix.length).split('-')[0])
-    if (!Number.isInteger(pid) || pid <= 0 || processIsAlive(pid)) continue
-    try { fs.unlinkSync(path.join(dir, name)) } catch { /* gone already, or not ours to remove */ }
+    const match = TEMP_NAME.exec(name)
+    if (!match) continue
+    const pid = Number(match[2])
+    if (!Number.isSafeInteger(pid) || pid <= 0 || processIsAlive(pid)) continue
+    const file = path.join(dir, name)
+    try {
+      if (!fs.lstatSync(file).isFile()) continue
+      if (remove) fs.unlinkSync(file)
+      stale.push(file)
+    } catch { /* gone already, or not ours to remove */ }
   }
+  return stale
 }
 
 const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS'])
@@ -86,8 +96,10 @@ function writeFailure(err, platform = process.platform) {
  */
 function writeAtomic(file, text) {
   const dir = path.dirname(file)
-  const stat = fs.statSync(file)
-  removeStaleTempFiles(file)
+  const stat = fs.lstatSync(file)
+  // The scan read only regular files; one swapped for a link since is not followed.
+  if (!stat.isFile()) throw new PatchError(`cannot write ${file}: it is no longer a regular file; nothing was changed`)
+  staleTempFiles(dir, { remove: true })
   const tmp = path.join(dir, `${tempPrefix(file)}${process.pid}-${crypto.randomBytes(4).toString('hex')}.tmp`)
   let fd
   try {
@@ -114,4 +126,4 @@ function writeAtomic(file, text) {
   } catch { /* best effort */ }
 }
 
-module.exports = { writeAtomic, writeFailure, renameReplacing }
+module.exports = { writeAtomic, writeFailure, renameReplacing, staleTempFiles, tempPrefix }

@@ -1,0 +1,71 @@
+'use strict'
+// The plugin on an OpenClaw without the seams it needs (plugin/seams.mjs), with no OpenClaw at
+// all: the checkout has none to import, so `openclaw/plugin-sdk/acp-runtime` is missing here,
+// as on a release before 2026.4.5. The plugin registers, logs one line naming what is missing and
+// the release that adds it, and its handlers pass every turn through. Each case runs in a fresh
+// node (the plugin is ESM).
+const { spawnSync } = require('node:child_process')
+const path = require('node:path')
+const { pathToFileURL } = require('node:url')
+
+const PLUGIN = pathToFileURL(path.resolve(__dirname, '..', 'plugin', 'index.mjs')).href
+const SEAMS = pathToFileURL(path.resolve(__dirname, '..', 'plugin', 'seams.mjs')).href
+
+function runModule(source) {
+  const result = spawnSync(process.execPath, ['--input-type=module'], { input: source, encoding: 'utf8', timeout: 30000 })
+  if (result.status !== 0) throw new Error(result.stderr)
+  return JSON.parse(result.stdout.trim().split('\n').pop())
+}
+
+test('without openclaw/plugin-sdk/acp-runtime: it registers its hooks, logs one line, and every turn passes through', () => {
+  const out = runModule(`
+    import plugin from ${JSON.stringify(PLUGIN)};
+    const lines = [];
+    const hooks = [];
+    const logger = { info: (m) => lines.push(['info', m]), warn: (m) => lines.push(['warn', m]), error: (m) => lines.push(['error', m]), debug: () => {} };
+    const api = {
+      pluginConfig: {}, config: {}, logger,
+      runtime: { state: { resolveStateDir: () => '/nonexistent/state' } },
+      on: (name, handler, options) => hooks.push({ name, handler, options }),
+    };
+    plugin.register(api);
+    const dispatch = hooks.find((h) => h.name === 'reply_dispatch');
+    const event = { sessionKey: 'agent:codex:acp:chat', ctx: { BodyForAgent: 'hello' } };
+    const results = [await dispatch.handler(event, { cfg: {} }), await dispatch.handler(event, { cfg: {} })];
+    const write = hooks.find((h) => h.name === 'before_message_write').handler({ message: { role: 'user', content: 'hello' } }, {});
+    const sending = hooks.find((h) => h.name === 'reply_payload_sending').handler({ sessionKey: 'x', kind: 'final', payload: {} }, {});
+    console.log(JSON.stringify({ hooks: hooks.map((h) => [h.name, h.options ?? null]), lines, results: results.map(String), write: String(write), sending: String(sending), event }));
+  `)
+  expect(out.hooks).toEqual([
+    ['reply_dispatch', { priority: 100, eligibleDispatchKinds: ['acp'] }],
+    ['before_message_write', { priority: 100 }],
+    ['reply_payload_sending', null],
+    ['gateway_start', null],
+  ])
+  expect(out.results).toEqual(['undefined', 'undefined']) // not handled: OpenClaw dispatches as usual
+  expect([out.write, out.sending]).toEqual(['undefined', 'undefined'])
+  expect(out.event).toEqual({ sessionKey: 'agent:codex:acp:chat', ctx: { BodyForAgent: 'hello' } }) // untouched
+  expect(out.lines).toHaveLength(1)
+  expect(out.lines[0][0]).toBe('warn')
+  expect(out.lines[0][1]).toMatch(
+    /^openclaw-context-native: this OpenClaw has no openclaw\/plugin-sdk\/acp-runtime \(.*\); OpenClaw 2026\.4\.5 adds it, with the reply_dispatch hook\. Every turn passes through untouched: update OpenClaw to 2026\.4\.5 or newer$/,
+  )
+})
+
+test('a module without one of the functions the plugin calls: named in the line', () => {
+  const out = runModule(`
+    import { loadAcpRuntime, missingSeamLine } from ${JSON.stringify(SEAMS)};
+    const partial = await loadAcpRuntime(async () => ({ getAcpSessionManager() {}, readAcpSessionEntry() {} }));
+    const whole = await loadAcpRuntime(async () => ({ getAcpSessionManager() {}, readAcpSessionEntry() {}, tryDispatchAcpReplyHook() {} }));
+    console.log(JSON.stringify({ partial, line: missingSeamLine(partial.missing), whole: Object.keys(whole), hasAcp: typeof whole.acp }));
+  `)
+  expect(out.partial).toEqual({ missing: 'tryDispatchAcpReplyHook in openclaw/plugin-sdk/acp-runtime' })
+  expect(out.line).toMatch(/has no tryDispatchAcpReplyHook in openclaw\/plugin-sdk\/acp-runtime; OpenClaw 2026\.4\.5 adds it/)
+  expect(out).toEqual(expect.objectContaining({ whole: ['acp'], hasAcp: 'object' }))
+})
+
+test('peerDependencies states the range the seams give: openclaw >= 2026.4.5, optional', () => {
+  const pkg = require('../package.json')
+  expect(pkg.peerDependencies.openclaw).toBe('>=2026.4.5')
+  expect(pkg.peerDependenciesMeta.openclaw.optional).toBe(true)
+})
