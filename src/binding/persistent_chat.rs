@@ -326,6 +326,7 @@ pub fn prompt_params(value: Js<'_>) -> Result<PromptRequest, Failure> {
             .get("continuitySummary")?
             .optional_string("params.continuitySummary")?,
         max_chars: char_budget(params.get("maxChars")?, "params.maxChars")?,
+        max_entry_chars: char_budget(params.get("maxEntryChars")?, "params.maxEntryChars")?,
         current_session: params
             .get("currentSession")?
             .optional_string("params.currentSession")?,

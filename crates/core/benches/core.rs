@@ -9,7 +9,9 @@ use openclaw_context_core::compaction::{
     cap_compaction_summary, cap_preserving_suffix, CapOptions,
 };
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
-use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams};
+use openclaw_context_core::persistent_chat::prompt::{
+    build_injected_prompt, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
+};
 
 const HEADINGS: [&str; 5] = [
     "## Decisions",
@@ -155,6 +157,7 @@ fn prompt(c: &mut Criterion) {
             continuous_entries: 2,
             reload_entries: 25,
             max_chars: None,
+            max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
         };
         let name = if reload {
             "prompt/reload-25"
