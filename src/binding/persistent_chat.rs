@@ -277,7 +277,7 @@ fn turn_metadata(value: Js<'_>) -> Result<Option<TurnMetadata>, Failure> {
         _ => {
             let object = value.object(NAME)?;
             let fields = object
-                .keys()?
+                .keys(NAME)?
                 .into_iter()
                 .map(|key| {
                     let name = format!("{NAME}.{}", String::from_utf16_lossy(&key));
