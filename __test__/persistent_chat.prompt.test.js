@@ -504,6 +504,21 @@ next`, entriesInjected: 0, entriesAlreadyHeld: 2, injectedEntryIds: [] }),
       }
     })
 
+    test('one entry is cut at maxEntryChars (default 8000) with a marker; Infinity shows it whole', () => {
+      const long = `${'a'.repeat(7999)}😀${'b'.repeat(5000)}`
+      const cut = buildPrompt({ userMessage: 'hi', reload: true, logEntries: [user(long)] })
+      // The pair is not split: the cut keeps 7999 units and counts the rest.
+      expect(cut).toContain(`user: ${'a'.repeat(7999)} \u2026 [5002 more characters cut]\n`)
+      expect(buildPrompt({ userMessage: 'hi', reload: true, logEntries: [user(long)], maxEntryChars: Infinity })).toContain(long)
+      expect(buildPrompt({ userMessage: 'hi', reload: true, logEntries: [user(long)], maxEntryChars: 0 })).toContain(long)
+      expect(buildPrompt({ userMessage: 'hi', reload: true, logEntries: [user(long)], maxEntryChars: NaN })).toBe(cut)
+      expect(buildPrompt({ userMessage: 'hi', reload: true, logEntries: [user('x'.repeat(30))], maxEntryChars: 10 })).toContain(
+        `user: ${'x'.repeat(10)} \u2026 [20 more characters cut]`,
+      )
+      // The live message is never cut.
+      expect(buildPrompt({ userMessage: long, reload: false, maxEntryChars: 10 }).endsWith(long)).toBe(true)
+    })
+
     test('a metadata key or value with a line break stays on its own line', () => {
       const prompt = buildPrompt({
         userMessage: 'hi',

@@ -119,11 +119,12 @@ pub(super) fn neutralise_continuation_into(out: &mut Vec<u16>, text: &[u16]) {
 
 fn neutralise_lines(out: &mut Vec<u16>, text: &[u16], mut at_line_start: bool) {
     out.reserve(text.len());
+    let mut scratch = Vec::new();
     let mut line_start = 0;
     while line_start <= text.len() {
         let line_end =
             find_line_break(&text[line_start..]).map_or(text.len(), |offset| line_start + offset);
-        if at_line_start && reads_as_structure(&text[line_start..line_end]) {
+        if at_line_start && reads_as_structure_with(&text[line_start..line_end], &mut scratch) {
             push_str(out, QUOTED_MARKER);
         }
         at_line_start = true;
@@ -139,14 +140,28 @@ fn neutralise_lines(out: &mut Vec<u16>, text: &[u16], mut at_line_start: bool) {
 /// True when a reader could take `line` (without its break) for one of the
 /// builder's structural lines.
 pub(crate) fn reads_as_structure(line: &[u16]) -> bool {
+    reads_as_structure_with(line, &mut Vec::new())
+}
+
+/// [`reads_as_structure`], reading the head into `scratch` (kept across
+/// lines so that a line costs no allocation).
+fn reads_as_structure_with(line: &[u16], scratch: &mut Vec<Seen>) -> bool {
     let Some(&first) = line.iter().find(|&&unit| unit != 0x20 && unit != 0x09) else {
         return false;
     };
     if first < 0x80 && !forms().may_start[usize::from(first)] {
         return false;
     }
-    let mut head = Head::new(line);
-    reads_as_heading(&mut head) || reads_as_entry(&mut head)
+    scratch.clear();
+    let mut head = Head {
+        line,
+        at: 0,
+        seen: std::mem::take(scratch),
+        lowercase: false,
+    };
+    let structure = reads_as_heading(&mut head) || reads_as_entry(&mut head);
+    *scratch = head.seen;
+    structure
 }
 
 /// How far into a line the reader form is taken. Every structural line the
@@ -321,6 +336,7 @@ struct Head<'a> {
 }
 
 impl<'a> Head<'a> {
+    #[cfg(test)]
     fn new(line: &'a [u16]) -> Self {
         Head {
             line,
@@ -382,11 +398,23 @@ fn reads_as_heading(head: &mut Head) -> bool {
     // stand in for a mark, as a rule of `一一一 LIVE TURN 一一一`.
     let starts_with_mark = !matches!(first, Seen::Alnum(c) if c.is_ascii());
     // The letters and digits, as far as a key can reach past a number.
-    let mut letters: Vec<char> = Vec::with_capacity(forms.longest_key + 4);
+    let mut letters: Vec<char> = Vec::new();
     let mut number = 0;
     let mut in_number = true;
     let mut ended = false;
-    while letters.len() <= number + forms.longest_key {
+    // Until no key can match (most lines: the first letter or two) or one
+    // key's words are followed by one more letter.
+    while letters.len() <= number + forms.longest_key
+        && forms.keys.iter().any(|key| {
+            let words = match key.after_number {
+                true if in_number => return true,
+                true => &letters[number..],
+                false => &letters[..],
+            };
+            key.letters.starts_with(words)
+                || (words.starts_with(&key.letters) && words.len() == key.letters.len())
+        })
+    {
         match head.get(index) {
             None => {
                 ended = true;
