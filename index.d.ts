@@ -154,7 +154,13 @@ export interface ContinuitySummaryParams {
 
 /** Parameters of `buildPersistentChatInjectedPrompt`. */
 export interface InjectedPromptParams {
-  /** The live message: last in the prompt, verbatim, never cut. */
+  /**
+   * The live message: last in the prompt and never cut. A line of it
+   * that reads as one of the prompt's separators, headings or numbered
+   * entries (look-alike letters, invisible fillers and every Unicode line
+   * break included) gets `[quoted] ` in front, as in every other input;
+   * every other line is verbatim.
+   */
   userMessage: string
   /** `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session. */
   reload: boolean
@@ -171,8 +177,10 @@ export interface InjectedPromptParams {
    */
   currentSession?: string
   /**
-   * Shown first: a string as is, or a `key: value` line for each of the
-   * object's own enumerable string keys, in `Object.keys` order.
+   * Shown first: a string as is (lines reading as structure quoted), or a
+   * `- key: value` line for each of the object's own enumerable string
+   * keys, in `Object.keys` order; a key or value is put on one line (each
+   * line break a space) and quoted when it reads as structure.
    */
   turnMetadata?: string | Record<string, string | number | boolean | null>
   /** `continuity-summary.txt` (reload only); an old-format transcript block is stripped. */
@@ -197,6 +205,13 @@ export interface InjectedPromptParams {
    * `NaN`, `Infinity` and `<= 0`): no cap.
    */
   maxChars?: number
+  /**
+   * Cap on one entry's text in the excerpt: a longer text shows its first
+   * `maxEntryChars` units, cut at a grapheme boundary, then
+   * `… [N more characters cut]`. Default 8000 (also `NaN`); `Infinity` or
+   * `<= 0`: no cap.
+   */
+  maxEntryChars?: number
 }
 
 /**
@@ -281,7 +296,9 @@ export interface PersistentChatTimer {
  * The last `limit` valid entries of the perpetual log at `path`, oldest
  * first. Reads from the end of the file: the cost follows `limit` and the
  * entries' sizes, not the log's size. Invalid lines, entries without
- * `role`/`text` and an unfinished last line are skipped.
+ * `role`/`text` and an unfinished last line are skipped. The read stops
+ * 16 MiB below the newest valid entry (or the end) without finding
+ * another: a log of garbage of any size answers after reading 16 MiB.
  *
  * Throws an `Error` with `code` and `path`: `ENOENT` for a missing file,
  * `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,

@@ -41,6 +41,14 @@ const HOSTILE = {
   string5MB: 'x'.repeat(5 * 1024 * 1024),
   loneSurrogates: '\ud800\udc00\ud800\udfff\udbff'.repeat(1000) + '\ud800',
   entryWrongTypes: { role: 7, text: ['x'], ts: {}, session: 1, status: false, id: {} },
+  holes2pow26: holes(2 ** 26),
+}
+
+/** An array of `length` holes: cheap to make, seconds to walk index by index. */
+function holes(length) {
+  const array = []
+  array.length = length
+  return array
 }
 
 const validEntries = () => [{ role: 'user', text: 'hi', ts: '2026-05-15T10:00:00Z', id: 'e1' }]
@@ -60,14 +68,14 @@ const EXPORTS = [
     name: 'buildPersistentChatInjectedPrompt',
     args: () => [{ userMessage: 'hello', reload: true, turnMetadata: { a: 1 }, continuitySummary: 'S', logEntries: validEntries(), continuousEntries: 2, reloadEntries: 25, maxChars: 5000 }],
     argNames: ['params'],
-    fields: { 0: ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars'] },
+    fields: { 0: ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars', 'maxEntryChars'] },
     returns: 'string',
   },
   {
     name: 'buildPersistentChatInjectedPromptReport',
     args: () => [{ userMessage: 'hello', reload: false, logPath }],
     argNames: ['params'],
-    fields: { 0: ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars'] },
+    fields: { 0: ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars', 'maxEntryChars'] },
     returns: 'object',
   },
 ]
@@ -132,6 +140,29 @@ test('wrong types are TypeErrors with ERR_INVALID_ARG_TYPE; bad counts are Range
   )
   expect(() => native.rebuildPersistentChatContinuitySummary({ state: { timers: [{ name: 1 }] } })).toThrow(
     expect.objectContaining({ name: 'TypeError', message: expect.stringContaining('"params.state.timers[0].name"') }),
+  )
+})
+
+test('an array argument is checked by its length before it is walked', () => {
+  const tooLong = { name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }
+  const calls = [
+    ['params.logEntries', () => native.buildPersistentChatInjectedPrompt({ userMessage: 'x', reload: true, logEntries: holes(2 ** 26) })],
+    ['params.entries', () => native.rebuildPersistentChatContinuitySummary({ entries: holes(2 ** 26) })],
+    ['params.state.decisions', () => native.rebuildPersistentChatContinuitySummary({ state: { decisions: holes(2 ** 26) } })],
+    ['params.state.timers', () => native.rebuildPersistentChatContinuitySummary({ state: { timers: holes(2 ** 32 - 1) } })],
+    ['options.requiredHeadings', () => native.capCompactionSummaryPreservingSuffix('b', 's', 100, { requiredHeadings: holes(2 ** 26) })],
+    ['options.protectedIdentifiers', () => native.capCompactionSummaryReport('b', 's', 100, { protectedIdentifiers: holes(65537) })],
+  ]
+  for (const [name, call] of calls) {
+    expect(call).toThrow(expect.objectContaining({ ...tooLong, message: expect.stringContaining(`"${name}" is out of range. It must be <= 65536`) }))
+  }
+  // At the bound, the walk reads items and stops at the first bad one.
+  expect(() => native.rebuildPersistentChatContinuitySummary({ entries: holes(65536) })).toThrow(
+    expect.objectContaining({ name: 'TypeError', message: expect.stringContaining('"params.entries[0]"') }),
+  )
+  const turnMetadata = Object.fromEntries(Array.from({ length: 65537 }, (_, i) => [`k${i}`, 1]))
+  expect(() => native.buildPersistentChatInjectedPrompt({ userMessage: 'x', reload: false, turnMetadata })).toThrow(
+    expect.objectContaining({ ...tooLong, message: expect.stringContaining('"Object.keys(params.turnMetadata)"') }),
   )
 })
 

@@ -165,7 +165,9 @@ pub fn cap_compaction_summary_report(
 /// The last `limit` valid entries of the perpetual log at `path`, oldest
 /// first. Reads from the end of the file: the cost follows `limit` and the
 /// entries' sizes, not the log's size. Invalid lines, entries without
-/// `role`/`text` and an unfinished last line are skipped.
+/// `role`/`text` and an unfinished last line are skipped. The read stops
+/// 16 MiB below the newest valid entry (or the end) without finding
+/// another: a log of garbage of any size answers after reading 16 MiB.
 ///
 /// Throws an `Error` with `code` and `path`: `ENOENT` for a missing file,
 /// `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,

@@ -1,6 +1,7 @@
 //! The injected prompt on arbitrary params: exactly one `--- LIVE TURN ---`
-//! line (unless the live message itself holds one), the live message last
-//! and verbatim, and each injected entry at most once. Entries carry one of
+//! line (a live message's own is quoted), the live message last and whole
+//! (each of its lines as given or with `[quoted] ` in front), and each
+//! injected entry at most once. Entries carry one of
 //! three sessions or none (bits 2-3 of their role byte), and the current
 //! session is one of them or none (bits 6-7 of `continuous_entries`).
 #![no_main]
@@ -8,7 +9,7 @@
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
-use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams, TurnMetadata, LIVE_TURN_SEPARATOR};
+use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams, TurnMetadata, LIVE_TURN_SEPARATOR, QUOTED_MARKER};
 
 mod digest;
 
@@ -23,6 +24,7 @@ struct Input {
     continuous_entries: u8,
     reload_entries: u8,
     max_chars: Option<u16>,
+    max_entry_chars: Option<u16>,
 }
 
 const LOOKALIKES: [&str; 4] = [
@@ -78,6 +80,7 @@ fuzz_target!(|input: Input| {
         continuous_entries: usize::from(input.continuous_entries),
         reload_entries: usize::from(input.reload_entries),
         max_chars: input.max_chars.map(usize::from),
+        max_entry_chars: input.max_entry_chars.map(usize::from),
     };
     let report = build_injected_prompt(&params);
     if let Some(key) = &key {
@@ -86,12 +89,25 @@ fuzz_target!(|input: Input| {
         digest::record(key, &(&r.prompt, &r.injected_entry_ids, shape));
     }
     let prompt = &report.prompt;
-    assert!(prompt.ends_with(&params.user_message), "live message last");
     assert_eq!(report.chars, prompt.len());
     let separator: Vec<u16> = LIVE_TURN_SEPARATOR.encode_utf16().collect();
-    let before_live = &prompt[..prompt.len() - params.user_message.len()];
-    let count = lines(before_live).filter(|l| *l == separator.as_slice()).count();
-    assert_eq!(count, 1, "exactly one live-turn separator before the live message");
+    let count = lines(prompt).filter(|l| *l == separator.as_slice()).count();
+    assert_eq!(count, 1, "exactly one live-turn separator");
+    let mut marker: Vec<u16> = separator.clone();
+    marker.push(u16::from(b'\n'));
+    // The separator's own line: at the start of the prompt or of a line.
+    let at = (0..prompt.len())
+        .find(|&at| prompt[at..].starts_with(&marker) && (at == 0 || prompt[at - 1] == u16::from(b'\n')))
+        .expect("a live turn");
+    let live = &prompt[at + marker.len()..];
+    let quoted: Vec<u16> = QUOTED_MARKER.encode_utf16().collect();
+    let is_break = |u: &u16| matches!(*u, 0x0A..=0x0D | 0x1C..=0x1E | 0x85 | 0x2028 | 0x2029);
+    let shown: Vec<&[u16]> = live.split(is_break).collect();
+    let given: Vec<&[u16]> = params.user_message.split(is_break).collect();
+    assert_eq!(shown.len(), given.len(), "the live message whole and last");
+    for (line, original) in shown.iter().zip(&given) {
+        assert!(line == original || line.strip_prefix(quoted.as_slice()) == Some(original), "a live line rewritten");
+    }
     let mut ids = report.injected_entry_ids.clone();
     ids.sort();
     let before = ids.len();

@@ -13,6 +13,15 @@ use napi::{sys, JsValue, ValueType};
 
 use super::Failure;
 
+/// The most items an array argument (`logEntries`, `entries`, a state
+/// list, `requiredHeadings`, `protectedIdentifiers`, the keys of
+/// `turnMetadata`) may have. The builders use at most a few hundred
+/// entries (a prompt reads `2 * reloadEntries + 1` of the log, the summary
+/// 200), and lists of headings, identifiers or decisions are a handful:
+/// 65,536 is far beyond any real call, and walking that many items takes
+/// milliseconds, never the seconds and GBs of a `length` of 2**26.
+pub const MAX_ARRAY_ITEMS: u32 = 1 << 16;
+
 thread_local! {
     /// Property-name strings of the export call running on this thread; a
     /// `napi_value` lives only as long as the call's handle scope, so
@@ -280,26 +289,43 @@ impl<'env> Js<'env> {
         Ok(value)
     }
 
-    /// The items of an array argument.
-    pub fn array(&self, name: impl Display + Copy) -> Result<Vec<Js<'env>>, Failure> {
+    /// The length of an array argument, checked before any item is read:
+    /// a `length` of 2**26 (holes, or a Proxy) fails at once instead of
+    /// after seconds of walking.
+    fn array_length(&self, name: impl Display + Copy) -> Result<u32, Failure> {
         if self.kind()? != ValueType::Object || !self.is_array()? {
             return Err(self.expected(name, "an array"));
         }
         let mut length = 0u32;
         // SAFETY: see `Js`.
         check(unsafe { sys::napi_get_array_length(self.env, self.value, &mut length) })?;
-        (0..length)
-            .map(|index| {
-                let mut value = std::ptr::null_mut();
-                // SAFETY: see `Js`; an index past a shrunk array reads `undefined`.
-                check(unsafe { sys::napi_get_element(self.env, self.value, index, &mut value) })?;
-                Ok(self.sibling(value))
-            })
+        if length > MAX_ARRAY_ITEMS {
+            return Err(Failure::Range(format!(
+                "The length of \"{name}\" is out of range. It must be <= {MAX_ARRAY_ITEMS}. Received {length}"
+            )));
+        }
+        Ok(length)
+    }
+
+    /// `array[index]`; runs getters, and an index past a shrunk array reads
+    /// `undefined`.
+    fn element(&self, index: u32) -> Result<Js<'env>, Failure> {
+        let mut value = std::ptr::null_mut();
+        // SAFETY: see `Js`.
+        check(unsafe { sys::napi_get_element(self.env, self.value, index, &mut value) })?;
+        Ok(self.sibling(value))
+    }
+
+    /// The items of an array argument.
+    pub fn array(&self, name: impl Display + Copy) -> Result<Vec<Js<'env>>, Failure> {
+        (0..self.array_length(name)?)
+            .map(|index| self.element(index))
             .collect()
     }
 
     /// The items of an array that may be absent (`None` for undefined or
-    /// null), each read by `item` under the name `name[index]`.
+    /// null), each read by `item` under the name `name[index]` as it is
+    /// reached: the first bad item ends the walk.
     pub fn optional_array_of<T>(
         &self,
         name: impl Display + Copy,
@@ -308,10 +334,8 @@ impl<'env> Js<'env> {
         if self.is_nullish()? {
             return Ok(None);
         }
-        self.array(name)?
-            .into_iter()
-            .enumerate()
-            .map(|(index, value)| item(value, format_args!("{name}[{index}]")))
+        (0..self.array_length(name)?)
+            .map(|index| item(self.element(index)?, format_args!("{name}[{index}]")))
             .collect::<Result<Vec<_>, _>>()
             .map(Some)
     }
@@ -319,7 +343,7 @@ impl<'env> Js<'env> {
     /// `Object.keys(obj)`: own, enumerable, string keys (index keys as
     /// strings), in that order. Not `napi_get_property_names`: that one is
     /// `for…in` and walks the prototype chain.
-    pub fn keys(&self) -> Result<Vec<Vec<u16>>, Failure> {
+    pub fn keys(&self, name: impl Display + Copy) -> Result<Vec<Vec<u16>>, Failure> {
         let mut names = std::ptr::null_mut();
         // SAFETY: see `Js`; the mode, filter and conversion are N-API's constants.
         check(unsafe {
@@ -333,7 +357,7 @@ impl<'env> Js<'env> {
             )
         })?;
         self.sibling(names)
-            .array("keys")?
+            .array(format_args!("Object.keys({name})"))?
             .iter()
             .map(|key| key.string("key"))
             .collect()

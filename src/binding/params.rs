@@ -84,7 +84,11 @@ type MetadataField = Either4<String, f64, bool, Null>;
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]
 pub struct InjectedPromptParams {
-    /// The live message: last in the prompt, verbatim, never cut.
+    /// The live message: last in the prompt and never cut. A line of it
+    /// that reads as one of the prompt's separators, headings or numbered
+    /// entries (look-alike letters, invisible fillers and every Unicode line
+    /// break included) gets `[quoted] ` in front, as in every other input;
+    /// every other line is verbatim.
     pub user_message: String,
     /// `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session.
     pub reload: bool,
@@ -98,8 +102,10 @@ pub struct InjectedPromptParams {
     /// entries are injected. A reload ignores it: the new backend holds none
     /// of the log.
     pub current_session: Option<String>,
-    /// Shown first: a string as is, or a `key: value` line for each of the
-    /// object's own enumerable string keys, in `Object.keys` order.
+    /// Shown first: a string as is (lines reading as structure quoted), or a
+    /// `- key: value` line for each of the object's own enumerable string
+    /// keys, in `Object.keys` order; a key or value is put on one line (each
+    /// line break a space) and quoted when it reads as structure.
     #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]
     pub turn_metadata: Option<Either<String, HashMap<String, MetadataField>>>,
     /// `continuity-summary.txt` (reload only); an old-format transcript block is stripped.
@@ -119,4 +125,9 @@ pub struct InjectedPromptParams {
     /// summary shrinks; metadata and the live turn stay whole. Default (also
     /// `NaN`, `Infinity` and `<= 0`): no cap.
     pub max_chars: Option<f64>,
+    /// Cap on one entry's text in the excerpt: a longer text shows its first
+    /// `maxEntryChars` units, cut at a grapheme boundary, then
+    /// `… [N more characters cut]`. Default 8000 (also `NaN`); `Infinity` or
+    /// `<= 0`: no cap.
+    pub max_entry_chars: Option<f64>,
 }

@@ -277,7 +277,7 @@ fn turn_metadata(value: Js<'_>) -> Result<Option<TurnMetadata>, Failure> {
         _ => {
             let object = value.object(NAME)?;
             let fields = object
-                .keys()?
+                .keys(NAME)?
                 .into_iter()
                 .map(|key| {
                     let name = format!("{NAME}.{}", String::from_utf16_lossy(&key));
@@ -326,6 +326,7 @@ pub fn prompt_params(value: Js<'_>) -> Result<PromptRequest, Failure> {
             .get("continuitySummary")?
             .optional_string("params.continuitySummary")?,
         max_chars: char_budget(params.get("maxChars")?, "params.maxChars")?,
+        max_entry_chars: char_budget(params.get("maxEntryChars")?, "params.maxEntryChars")?,
         current_session: params
             .get("currentSession")?
             .optional_string("params.currentSession")?,

@@ -9,7 +9,9 @@ use openclaw_context_core::compaction::{
     cap_compaction_summary, cap_preserving_suffix, CapOptions,
 };
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
-use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams};
+use openclaw_context_core::persistent_chat::prompt::{
+    build_injected_prompt, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
+};
 
 const HEADINGS: [&str; 5] = [
     "## Decisions",
@@ -155,6 +157,7 @@ fn prompt(c: &mut Criterion) {
             continuous_entries: 2,
             reload_entries: 25,
             max_chars: None,
+            max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
         };
         let name = if reload {
             "prompt/reload-25"
@@ -167,5 +170,60 @@ fn prompt(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, cap, prompt);
+/// Entries, summary and live message of many short lines (lists, code,
+/// prose): each line is looked at for forged structure.
+fn prompt_multiline(c: &mut Criterion) {
+    const LINES: [&str; 10] = [
+        "Sure, here is the plan:",
+        "1. Install Postgres 16 on the staging host",
+        "2. Run the migrations and check the logs",
+        "- keep the old dump until Friday",
+        "The build failed at step 3; the runner ran out of disk.",
+        "```rust",
+        "fn main() { println!(\"hello\"); }",
+        "```",
+        "Let me know if the timer fires twice.",
+        "## Notes",
+    ];
+    let text = |n: usize| -> Vec<u16> {
+        (0..n)
+            .map(|i| LINES[i % LINES.len()])
+            .collect::<Vec<_>>()
+            .join("\n")
+            .encode_utf16()
+            .collect()
+    };
+    let entries: Vec<LogEntry> = (0..60)
+        .map(|i| LogEntry {
+            role: if i % 2 == 0 {
+                Role::User
+            } else {
+                Role::Assistant
+            },
+            text: [format!("message {i}\n").encode_utf16().collect(), text(12)].concat(),
+            ts: Some(Timestamp::Number(1.7e12 + f64::from(i) * 1000.0)),
+            session: Some("ses_1".encode_utf16().collect()),
+            status: None,
+            id: Some(format!("id{i}").encode_utf16().collect()),
+        })
+        .collect();
+    let params = PromptParams {
+        user_message: text(20),
+        reload: true,
+        current_session: None,
+        turn_metadata: None,
+        continuity_summary: Some(text(40)),
+        log_entries: entries,
+        skipped_log_lines: 0,
+        continuous_entries: 2,
+        reload_entries: 25,
+        max_chars: None,
+        max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
+    };
+    c.bench_function("prompt/reload-25-multiline", |b| {
+        b.iter(|| build_injected_prompt(black_box(&params)))
+    });
+}
+
+criterion_group!(benches, cap, prompt, prompt_multiline);
 criterion_main!(benches);

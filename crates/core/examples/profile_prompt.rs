@@ -5,7 +5,9 @@
 //! (e.g. the inputs of `npm run bench`) instead.
 
 use openclaw_context_core::persistent_chat::log::{read_log_tail, LogEntry, Role, Timestamp};
-use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams};
+use openclaw_context_core::persistent_chat::prompt::{
+    build_injected_prompt, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
+};
 use openclaw_context_core::persistent_chat::state::MemoryState;
 use openclaw_context_core::persistent_chat::summary::{rebuild_continuity_summary, SummaryParams};
 
@@ -63,6 +65,7 @@ fn main() {
             continuous_entries: 2,
             reload_entries: 25,
             max_chars: None,
+            max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
         }
     } else {
         synthetic(entries, summary)
@@ -86,5 +89,6 @@ fn synthetic(entries: Vec<LogEntry>, summary: Vec<u16>) -> PromptParams {
         continuous_entries: 2,
         reload_entries: 25,
         max_chars: None,
+        max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
     }
 }

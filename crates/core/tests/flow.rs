@@ -7,7 +7,7 @@ mod support;
 use openclaw_context_core::persistent_chat::log::{read_log_tail, read_log_tail_or_empty, Role};
 use openclaw_context_core::persistent_chat::prompt::{
     build_injected_prompt, MetadataValue, PromptMode, PromptParams, TurnMetadata,
-    DEFAULT_RELOAD_ENTRIES,
+    DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RELOAD_ENTRIES,
 };
 use openclaw_context_core::persistent_chat::state::read_state_file_or_empty;
 use openclaw_context_core::persistent_chat::summary::{
@@ -89,6 +89,7 @@ fn log_to_summary_to_reload_prompt() {
         continuous_entries: 2,
         reload_entries: DEFAULT_RELOAD_ENTRIES,
         max_chars: Some(16_000),
+        max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
     });
     let prompt = String::from_utf16_lossy(&report.prompt);
     println!("--- reload prompt ---\n{prompt}\n---------------------");

@@ -7,8 +7,9 @@
 //!   empty; any other file error is an error;
 //! - only the end of the log is read: as many entries as the builder can use;
 //! - `now` defaults to the clock;
-//! - a `maxChars` that is absent or `NaN` takes the default, `<= 0` or
-//!   `Infinity` means no cap; entry counts are clamped, `NaN` is the default.
+//! - a `maxChars` or `maxEntryChars` that is absent or `NaN` takes the
+//!   default, `<= 0` or `Infinity` means no cap; entry counts are clamped,
+//!   `NaN` is the default.
 //!
 //! The binding only converts JS values into these requests (strictly, naming
 //! a wrong field); the sync and the Promise exports then call the same
@@ -20,7 +21,8 @@ use std::path::{Path, PathBuf};
 use super::log::{read_log_tail_or_empty, LogEntry, LogTail};
 use super::prompt::{
     build_injected_prompt, log_entries_to_read, PromptParams, PromptReport, TurnMetadata,
-    DEFAULT_CONTINUOUS_ENTRIES, DEFAULT_RELOAD_ENTRIES, MAX_CONTINUOUS_ENTRIES,
+    DEFAULT_CONTINUOUS_ENTRIES, DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RELOAD_ENTRIES,
+    MAX_CONTINUOUS_ENTRIES,
 };
 use super::state::{read_state_file_or_empty, MemoryState};
 use super::summary::{
@@ -79,6 +81,9 @@ pub struct PromptRequest {
     pub reload_entries: Option<f64>,
     /// As given: `None` or `NaN` for no cap, as `<= 0` and `Infinity`.
     pub max_chars: Option<f64>,
+    /// As given: `None` or `NaN` for [`DEFAULT_MAX_ENTRY_CHARS`]; `<= 0` and
+    /// `Infinity`: no cap.
+    pub max_entry_chars: Option<f64>,
 }
 
 impl PromptRequest {
@@ -106,6 +111,7 @@ impl PromptRequest {
             continuous_entries,
             reload_entries,
             max_chars: char_budget(self.max_chars, None),
+            max_entry_chars: char_budget(self.max_entry_chars, Some(DEFAULT_MAX_ENTRY_CHARS)),
         }))
     }
 }

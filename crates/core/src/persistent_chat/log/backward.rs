@@ -1,5 +1,5 @@
 //! Lines of a file from its end backwards, read in growing blocks, with a
-//! cap on a line's length.
+//! cap on a line's length and a floor below which nothing is read.
 
 use std::fs::File;
 use std::io;
@@ -38,6 +38,10 @@ pub(super) struct BackwardLines<'f> {
     options: TailOptions,
     torn: bool,
     exhausted: bool,
+    /// Nothing below this offset is read (see [`Self::set_floor`]).
+    floor: u64,
+    stopped_at_floor: bool,
+    bytes_read: u64,
 }
 
 impl<'f> BackwardLines<'f> {
@@ -50,6 +54,9 @@ impl<'f> BackwardLines<'f> {
             options,
             torn: false,
             exhausted: end == 0,
+            floor: 0,
+            stopped_at_floor: false,
+            bytes_read: 0,
         };
         if !lines.exhausted && !lines.read_block()? {
             lines.exhausted = true;
@@ -68,12 +75,39 @@ impl<'f> BackwardLines<'f> {
         self.torn
     }
 
+    /// Reads nothing below `floor` from now on: a line that starts below it
+    /// ends the lines (see [`Self::stopped_at_floor`]). The tail read keeps
+    /// it a bounded distance below the newest valid line.
+    pub(super) fn set_floor(&mut self, floor: u64) {
+        self.floor = floor;
+    }
+
+    /// The lines ended at the floor, not at the start of the file.
+    pub(super) fn stopped_at_floor(&self) -> bool {
+        self.stopped_at_floor
+    }
+
+    pub(super) fn bytes_read(&self) -> u64 {
+        self.bytes_read
+    }
+
+    /// At the floor (above the start of the file): nothing more is read.
+    fn at_floor(&mut self) -> bool {
+        if self.start > 0 && self.start <= self.floor {
+            self.exhausted = true;
+            self.stopped_at_floor = true;
+            self.window = Vec::new();
+            return true;
+        }
+        false
+    }
+
     pub(super) fn prev_line(&mut self) -> io::Result<Option<BackLine>> {
         loop {
             if self.exhausted {
                 return Ok(None);
             }
-            if let Some(newline) = self.window.iter().rposition(|&b| b == b'\n') {
+            if let Some(newline) = memchr::memrchr(b'\n', &self.window) {
                 let start = self.start + newline as u64 + 1;
                 let bytes = self.window.split_off(newline + 1);
                 self.window.truncate(newline);
@@ -83,6 +117,9 @@ impl<'f> BackwardLines<'f> {
                 self.exhausted = true;
                 let bytes = std::mem::take(&mut self.window);
                 return Ok(Some(self.classify(0, bytes)));
+            }
+            if self.at_floor() {
+                return Ok(None);
             }
             if self.window.len() > self.options.max_line_bytes {
                 return self.skip_rest_of_oversized_line().map(Some);
@@ -106,7 +143,7 @@ impl<'f> BackwardLines<'f> {
     fn skip_rest_of_oversized_line(&mut self) -> io::Result<BackLine> {
         self.window = Vec::new();
         loop {
-            if self.start == 0 {
+            if self.start == 0 || self.at_floor() {
                 self.exhausted = true;
                 return Ok(BackLine::Oversized);
             }
@@ -114,7 +151,7 @@ impl<'f> BackwardLines<'f> {
                 self.exhausted = true;
                 return Ok(BackLine::Oversized);
             }
-            if let Some(newline) = self.window.iter().rposition(|&b| b == b'\n') {
+            if let Some(newline) = memchr::memrchr(b'\n', &self.window) {
                 self.window.truncate(newline);
                 return Ok(BackLine::Oversized);
             }
@@ -125,12 +162,14 @@ impl<'f> BackwardLines<'f> {
     /// Prepends the block before `start` to the window; `false` when the file
     /// has shrunk below `start` (nothing more can be read whole).
     fn read_block(&mut self) -> io::Result<bool> {
-        let size = (self.block as u64).min(self.start) as usize;
+        let above_floor = self.start - self.floor.min(self.start);
+        let size = (self.block as u64).min(above_floor) as usize;
         let offset = self.start - size as u64;
         let mut buf = vec![0; size + self.window.len()];
         if read_full_at(self.file, &mut buf[..size], offset)? < size {
             return Ok(false);
         }
+        self.bytes_read += size as u64;
         buf[size..].copy_from_slice(&self.window);
         self.window = buf;
         self.start = offset;

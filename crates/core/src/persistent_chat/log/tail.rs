@@ -3,7 +3,9 @@
 //!
 //! A pass reads lines backwards from the length the file had when opened
 //! (`backward`): its cost follows the entries read, never the log's size,
-//! and an append made meanwhile is not seen. A last line without its `\n`
+//! and an append made meanwhile is not seen. It stops after
+//! [`MAX_GAP_BYTES`] without a valid entry, so a log of garbage (a sparse
+//! file of zeros, a binary) answers after reading that much, not all of it. A last line without its `\n`
 //! is an append in progress: skipped and counted. What a pass cannot see by
 //! itself is a rewrite in place; [`TailRead::checked`] is where that is
 //! caught, and its comment tells how.
@@ -29,10 +31,20 @@ pub struct LogTail {
     pub skipped_lines: usize,
     /// Lines longer than the line cap, skipped without being buffered.
     pub oversized_lines: usize,
+    /// The read stopped [`MAX_GAP_BYTES`] below the newest valid entry (or
+    /// the end) without finding another: what lies before was not read.
+    pub stopped_at_gap: bool,
 }
 
 /// A longer line is skipped unread: it bounds memory on a corrupt log.
 pub const MAX_LINE_BYTES: usize = 8 << 20;
+/// How far a read goes below the newest valid entry (or the end of the
+/// file) without finding another before it stops: twice
+/// [`MAX_LINE_BYTES`], so the longest valid line is always found behind up
+/// to a line's worth of garbage, a torn write or an oversized line, while a
+/// log of garbage of any size (a 40 GB sparse file) costs 16 MiB of reading,
+/// milliseconds, not a scan to its start.
+pub const MAX_GAP_BYTES: usize = 2 * MAX_LINE_BYTES;
 const FIRST_BLOCK_BYTES: usize = 64 << 10;
 const MAX_BLOCK_BYTES: usize = 4 << 20;
 
@@ -41,6 +53,7 @@ pub(crate) struct TailOptions {
     pub max_line_bytes: usize,
     pub first_block: usize,
     pub max_block: usize,
+    pub max_gap_bytes: usize,
 }
 
 impl Default for TailOptions {
@@ -49,6 +62,7 @@ impl Default for TailOptions {
             max_line_bytes: MAX_LINE_BYTES,
             first_block: FIRST_BLOCK_BYTES,
             max_block: MAX_BLOCK_BYTES,
+            max_gap_bytes: MAX_GAP_BYTES,
         }
     }
 }
@@ -106,7 +120,8 @@ fn read_tail_once(
 ) -> io::Result<Option<LogTail>> {
     let hashes = RandomState::default();
     let lines = BackwardLines::new(file, end, options)?;
-    read_tail_lines(lines, limit, &hashes)?.checked(file, options, &hashes, last)
+    read_tail_lines(lines, end, limit, options.max_gap_bytes, &hashes)?
+        .checked(file, options, &hashes, last)
 }
 
 /// A pass's entries (newest first) and what is needed to check, once the
@@ -118,6 +133,8 @@ struct TailRead {
     /// Runs of adjacent whole lines examined (entries, blank and invalid
     /// lines alike; an oversized line ends a run), newest first.
     spans: Vec<Span>,
+    /// File bytes the pass read.
+    bytes_read: u64,
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -141,15 +158,23 @@ fn line_hash(hashes: &RandomState, start: u64, bytes: &[u8]) -> u64 {
     hashes.hash_one((start, bytes))
 }
 
+/// The entries of one pass, newest first, from `end` backwards: at most
+/// `limit`, and no line that starts more than `max_gap` bytes below the
+/// newest entry (or `end`).
 fn read_tail_lines(
     mut lines: BackwardLines,
+    end: u64,
     limit: usize,
+    max_gap: usize,
     hashes: &RandomState,
 ) -> io::Result<TailRead> {
+    let max_gap = max_gap as u64;
+    lines.set_floor(end.saturating_sub(max_gap));
     let mut read = TailRead {
         tail: LogTail::default(),
         entry_lines: Vec::new(),
         spans: Vec::new(),
+        bytes_read: 0,
     };
     let tail = &mut read.tail;
     if lines.last_line_is_torn() {
@@ -187,10 +212,13 @@ fn read_tail_lines(
                     start: line.start,
                     hash,
                 });
+                lines.set_floor(line.start.saturating_sub(max_gap));
             }
             None => tail.skipped_lines += 1,
         }
     }
+    tail.stopped_at_gap = lines.stopped_at_floor();
+    read.bytes_read = lines.bytes_read();
     Ok(read)
 }
 
@@ -221,6 +249,7 @@ impl TailRead {
             mut tail,
             entry_lines,
             spans,
+            ..
         } = self;
         let mut entries_same = vec![false; entry_lines.len()];
         let mut spans_same = true;
@@ -337,7 +366,7 @@ mod tests {
         std::fs::write(&path, old.as_bytes()).unwrap();
         let lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
         std::fs::write(&path, new.as_bytes()).unwrap();
-        let read = read_tail_lines(lines, 10, &hashes).unwrap();
+        let read = read_tail_lines(lines, old.len() as u64, 10, MAX_GAP_BYTES, &hashes).unwrap();
         assert_eq!(read.tail.entries.first(), Some(&glued_entry));
         assert!(read
             .checked(&file, options, &hashes, false)
@@ -356,7 +385,7 @@ mod tests {
 
     fn pass(file: &File, end: u64, hashes: &RandomState) -> TailRead {
         let lines = BackwardLines::new(file, end, TailOptions::default()).unwrap();
-        read_tail_lines(lines, 10, hashes).unwrap()
+        read_tail_lines(lines, end, 10, MAX_GAP_BYTES, hashes).unwrap()
     }
 
     /// A pass whose lines no longer read the same is started again; on the
@@ -498,6 +527,7 @@ mod tests {
             max_line_bytes: 1000,
             first_block: 64,
             max_block: 256,
+            max_gap_bytes: 1 << 20,
         };
         let tail = read_log_tail_with(&path, 10, options).unwrap();
         assert_eq!(texts(&tail), ["message 1", "message 2", "message 3"]);
@@ -508,5 +538,84 @@ mod tests {
         let tail = read_log_tail_with(&path, 10, options).unwrap();
         assert_eq!(texts(&tail), ["message 1"]);
         assert_eq!((tail.skipped_lines, tail.oversized_lines), (2, 2));
+    }
+
+    /// Past the gap below the newest entry (or the end) nothing is read: a
+    /// log of garbage of any size costs the gap, and the entries after it
+    /// are still found.
+    #[test]
+    fn the_read_stops_a_gap_below_the_newest_entry() {
+        let dir = TempDir::new("log-gap");
+        let options = TailOptions {
+            max_line_bytes: 1000,
+            first_block: 64,
+            max_block: 256,
+            max_gap_bytes: 2000,
+        };
+        let garbage = "x".repeat(300) + "\n";
+        // Old entries, 3000 bytes of garbage lines, new entries.
+        let content = format!("{}{}{}{}", line(1), garbage.repeat(10), line(2), line(3));
+        let path = dir.file("log.jsonl", content.as_bytes());
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(texts(&tail), ["message 2", "message 3"]);
+        assert!(tail.stopped_at_gap);
+        // Under the gap, garbage is skipped and counted, and older entries read.
+        let content = format!("{}{}{}", line(1), garbage.repeat(5), line(2));
+        let path = dir.file("log2.jsonl", content.as_bytes());
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(texts(&tail), ["message 1", "message 2"]);
+        assert_eq!((tail.skipped_lines, tail.stopped_at_gap), (5, false));
+        // A valid line as long as the line cap, behind a line's worth of
+        // garbage, is found: the gap is twice the cap.
+        let long = format!("{{\"role\":\"user\",\"text\":\"{}\"}}\n", "y".repeat(960));
+        assert!(long.len() <= 1000);
+        let content = format!("{long}{}{}", "z".repeat(990), "\n");
+        let path = dir.file("log3.jsonl", content.as_bytes());
+        let tail = read_log_tail_with(&path, 10, options).unwrap();
+        assert_eq!(tail.entries.len(), 1);
+    }
+
+    /// A 40 GiB sparse file of zeros (one line, no `\n`) and one with a
+    /// valid entry before the zeros: each read stops after the gap, having
+    /// read at most the gap and a block.
+    #[test]
+    fn a_huge_sparse_log_reads_only_the_gap() {
+        let dir = TempDir::new("log-sparse");
+        let huge = 40u64 << 30;
+        for head in ["", "{\"role\":\"user\",\"text\":\"old\"}\n"] {
+            let path = dir.file("log.jsonl", head.as_bytes());
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_len(huge)
+                .unwrap();
+            let file = File::open(&path).unwrap();
+            let hashes = RandomState::default();
+            let lines = BackwardLines::new(&file, huge, TailOptions::default()).unwrap();
+            let read = read_tail_lines(lines, huge, 25, MAX_GAP_BYTES, &hashes).unwrap();
+            assert!(read.tail.entries.is_empty());
+            assert!(read.tail.stopped_at_gap);
+            assert_eq!(read.tail.oversized_lines, 1);
+            assert!(
+                read.bytes_read <= (MAX_GAP_BYTES + MAX_BLOCK_BYTES) as u64,
+                "{}",
+                read.bytes_read
+            );
+            let tail = read_log_tail(&path, 25).unwrap();
+            assert!(tail.entries.is_empty() && tail.stopped_at_gap);
+        }
+        // Zeros, then entries: the entries are found, the zeros not read through.
+        let path = dir.file("log2.jsonl", b"");
+        let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(huge).unwrap();
+        use std::io::{Seek, SeekFrom, Write};
+        let mut file = file;
+        file.seek(SeekFrom::End(0)).unwrap();
+        file.write_all(format!("\n{}{}", line(1), line(2)).as_bytes())
+            .unwrap();
+        let tail = read_log_tail(&path, 25).unwrap();
+        assert_eq!(texts(&tail), ["message 1", "message 2"]);
+        assert!(tail.stopped_at_gap);
     }
 }

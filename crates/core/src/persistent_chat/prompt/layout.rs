@@ -2,11 +2,15 @@
 //! to `maxChars`: the oldest entries go first, then the summary shrinks by
 //! its own sections; the metadata and the live turn stay whole.
 
+use std::borrow::Cow;
+
 use super::references::reference_repeats;
-use super::separators::{neutralise_separators, neutralise_separators_into};
+use super::separators::{
+    join_lines, neutralise_continuation_into, neutralise_separators, reads_as_structure,
+};
 use super::{
     MetadataValue, PromptMode, TurnMetadata, BOOTSTRAP_SEPARATOR, EXCERPT_HEADING,
-    LIVE_TURN_SEPARATOR, METADATA_HEADING, SUMMARY_HEADING,
+    LIVE_TURN_SEPARATOR, METADATA_HEADING, QUOTED_MARKER, SUMMARY_HEADING,
 };
 use crate::persistent_chat::budget::{fit_sections, parse_sections};
 use crate::persistent_chat::log::LogEntry;
@@ -24,7 +28,12 @@ pub(super) struct Layout<'a> {
     pub(super) summary: Option<Vec<u16>>,
     /// Oldest first; the excerpt shows a newest suffix of them.
     pub(super) candidates: Vec<&'a LogEntry>,
+    /// As given: what summary lines are compared with.
     pub(super) user_message: &'a [u16],
+    /// As shown: `user_message` neutralised.
+    pub(super) live_turn: Vec<u16>,
+    /// An entry's text longer than this is cut; `None`: no cap.
+    pub(super) max_entry_chars: Option<usize>,
 }
 
 /// The prompt laid out within its budget.
@@ -86,9 +95,13 @@ impl Layout<'_> {
     fn fit_with_shrunk_summary(&self, max: usize) -> FittedPrompt {
         let summary = self.summary_for(&[]);
         let overhead = self.render(&[], summary.as_ref().map(|_| &[][..])).len();
+        // Cut lines are neutralised again: a cut can end a line where its
+        // words alone read like a heading.
         let shrunk = summary
             .map(|summary| {
-                fit_sections(&parse_sections(&summary), max.saturating_sub(overhead)).text
+                neutralise_separators(
+                    fit_sections(&parse_sections(&summary), max.saturating_sub(overhead)).text,
+                )
             })
             .filter(|summary| !utf16::trim(summary).is_empty());
         let prompt = self.render(&[], shrunk.as_deref());
@@ -106,8 +119,8 @@ impl Layout<'_> {
 
     fn render(&self, injected: &[&LogEntry], summary: Option<&[u16]>) -> Vec<u16> {
         let omitted = self.candidates.len() - injected.len();
-        let excerpt =
-            (!injected.is_empty() || omitted > 0).then(|| render_excerpt(injected, omitted));
+        let excerpt = (!injected.is_empty() || omitted > 0)
+            .then(|| render_excerpt(injected, omitted, self.max_entry_chars));
         let mut blocks: Vec<Vec<u16>> = self.metadata.iter().cloned().collect();
         match self.mode {
             PromptMode::Reload if summary.is_some() || excerpt.is_some() => {
@@ -144,13 +157,17 @@ impl Layout<'_> {
     fn finish(&self, mut blocks: Vec<Vec<u16>>) -> Vec<u16> {
         let mut live: Vec<u16> = LIVE_TURN_SEPARATOR.encode_utf16().collect();
         push_str(&mut live, "\n");
-        live.extend_from_slice(self.user_message);
+        live.extend_from_slice(&self.live_turn);
         blocks.push(live);
         join_with_blank_lines(blocks)
     }
 }
 
-fn render_excerpt(injected: &[&LogEntry], omitted: usize) -> Vec<u16> {
+fn render_excerpt(
+    injected: &[&LogEntry],
+    omitted: usize,
+    max_entry_chars: Option<usize>,
+) -> Vec<u16> {
     let mut out: Vec<u16> = EXCERPT_HEADING.encode_utf16().collect();
     if omitted > 0 {
         let noun = if omitted == 1 { "entry" } else { "entries" };
@@ -159,25 +176,28 @@ fn render_excerpt(injected: &[&LogEntry], omitted: usize) -> Vec<u16> {
             &format!("\n({omitted} earlier log {noun} omitted to fit the prompt budget)"),
         );
     }
-    let mut line = Vec::new();
     for (index, entry) in injected.iter().enumerate() {
         push_str(&mut out, "\n");
-        line.clear();
-        render_entry(&mut line, index + 1, entry);
-        neutralise_separators_into(&mut out, &line);
+        render_entry(&mut out, index + 1, entry, max_entry_chars);
     }
     out
 }
 
 /// `N. [ts] role: text`, with ` (status)` after an assistant role whose
-/// status is not ok. The text is whole; the caller neutralises look-alike
-/// separator lines in it.
-fn render_entry(out: &mut Vec<u16>, number: usize, entry: &LogEntry) {
+/// status is not ok. The timestamp and status are put on one line; the
+/// text's lines after its first are neutralised, and a text longer than
+/// `max_entry_chars` is cut (see [`shown_text`]).
+fn render_entry(
+    out: &mut Vec<u16>,
+    number: usize,
+    entry: &LogEntry,
+    max_entry_chars: Option<usize>,
+) {
     push_str(out, &number.to_string());
     push_str(out, ". ");
     if let Some(ts) = &entry.ts {
         push_str(out, "[");
-        out.extend(ts.display());
+        out.extend(join_lines(&ts.display()));
         push_str(out, "] ");
     }
     push_str(out, entry.role.as_str());
@@ -187,11 +207,32 @@ fn render_entry(out: &mut Vec<u16>, number: usize, entry: &LogEntry) {
         .filter(|status| !is_ok_status(status))
     {
         push_str(out, " (");
-        out.extend(collapse_whitespace(status));
+        out.extend(join_lines(&collapse_whitespace(status)));
         push_str(out, ")");
     }
     push_str(out, ": ");
-    out.extend_from_slice(&entry.text);
+    neutralise_continuation_into(out, &shown_text(&entry.text, max_entry_chars));
+}
+
+/// An entry's text as the excerpt shows it: whole, or its first `max` units
+/// (cut at a grapheme boundary) and `… [N more characters cut]`.
+pub(super) fn shown_text(text: &[u16], max: Option<usize>) -> Cow<'_, [u16]> {
+    match max {
+        Some(max) if text.len() > max => {
+            let kept = utf16::grapheme_prefix(text, max);
+            let mut out = Vec::with_capacity(kept.len() + 40);
+            out.extend_from_slice(kept);
+            push_str(
+                &mut out,
+                &format!(
+                    " \u{2026} [{} more characters cut]",
+                    text.len() - kept.len()
+                ),
+            );
+            Cow::Owned(out)
+        }
+        _ => Cow::Borrowed(text),
+    }
 }
 
 pub(super) fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
@@ -202,10 +243,10 @@ pub(super) fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
             let mut out: Vec<u16> = METADATA_HEADING.encode_utf16().collect();
             for (key, value) in fields {
                 push_str(&mut out, "\n- ");
-                out.extend_from_slice(key);
+                push_field(&mut out, key);
                 push_str(&mut out, ": ");
                 match value {
-                    MetadataValue::Text(text) => out.extend_from_slice(text),
+                    MetadataValue::Text(text) => push_field(&mut out, text),
                     MetadataValue::Number(number) => {
                         push_str(&mut out, &js_number_to_string(*number))
                     }
@@ -215,8 +256,19 @@ pub(super) fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
                     MetadataValue::Null => push_str(&mut out, "null"),
                 }
             }
-            out
+            return Some(out);
         }
     };
     (!utf16::trim(&text).is_empty()).then(|| neutralise_separators(text))
+}
+
+/// A metadata key or value: on one line (each line break a space), and
+/// quoted when it reads as structure by itself, so that every line of the
+/// fields block is the builder's `- key: value`.
+fn push_field(out: &mut Vec<u16>, text: &[u16]) {
+    let line = join_lines(text);
+    if reads_as_structure(&line) {
+        push_str(out, QUOTED_MARKER);
+    }
+    out.extend_from_slice(&line);
 }

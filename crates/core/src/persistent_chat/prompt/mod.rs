@@ -17,7 +17,7 @@
 //! 2. [2026-05-15T10:00:05Z] assistant (ACP_TURN_FAILED): text
 //!
 //! --- LIVE TURN ---
-//! <userMessage, verbatim, always last>
+//! <userMessage, always last, never cut>
 //! ```
 //!
 //! A continuous turn has the metadata, at most two entries under
@@ -29,9 +29,17 @@
 //! Entries are numbered from 1 (oldest shown) so the summary can point at
 //! them: a summary line whose text repeats an injected entry's becomes
 //! `(see log entry N below)`, one repeating the live message
-//! `(see the live turn below)`. A line of metadata, summary or entry that
-//! reads like one of the builder's separators or headings is prefixed with
-//! `[quoted] `, so the only real structure is the builder's own.
+//! `(see the live turn below)`.
+//!
+//! Only the builder writes structure. A line of any input (the live
+//! message, a metadata string, the summary, an entry's text) that reads as
+//! a separator, a heading, the omitted-entries line or a numbered entry, as
+//! a reader sees it (look-alikes, fillers, case and every Unicode line
+//! break; see `separators`), is prefixed with `[quoted] `; every other line
+//! is kept exactly. Metadata keys and values, an entry's timestamp and its
+//! status are one line each (a line break becomes a space), so no input
+//! adds a `- key: value` line or breaks an entry's first line. An entry's
+//! text longer than `max_entry_chars` is cut (`… [N more characters cut]`).
 //!
 //! One job per module: `select` chooses the entries, `layout` lays the
 //! prompt out within its budget, `separators` neutralises look-alikes,
@@ -57,6 +65,12 @@ pub const DEFAULT_CONTINUOUS_ENTRIES: usize = 2;
 /// A continuous backend already holds the conversation: never more than this.
 pub const MAX_CONTINUOUS_ENTRIES: usize = 2;
 pub const DEFAULT_RELOAD_ENTRIES: usize = 25;
+/// An entry's text longer than this (UTF-16 units) is cut in the excerpt.
+/// Twice the longest message Telegram (4,096) or Discord (2,000; 4,000
+/// with Nitro) sends, so a chat message is never cut, while a pasted log or
+/// a runaway reply cannot fill the prompt: 25 entries stay under 200,000
+/// units (about 50,000 tokens), within every backend's context window.
+pub const DEFAULT_MAX_ENTRY_CHARS: usize = 8_000;
 
 pub const BOOTSTRAP_SEPARATOR: &str = "--- BOOTSTRAP CONTEXT (already resolved) ---";
 pub const SUMMARY_HEADING: &str = "## Rolling Continuity Summary";
@@ -116,6 +130,8 @@ pub struct PromptParams {
     pub reload_entries: usize,
     /// `None`: no cap.
     pub max_chars: Option<usize>,
+    /// An entry's text longer than this is cut; `None`: no cap.
+    pub max_entry_chars: Option<usize>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -170,6 +186,8 @@ pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
         .filter(|summary| !utf16::trim(summary).is_empty()),
         candidates: selection.entries,
         user_message: &params.user_message,
+        live_turn: separators::neutralise_separators(&params.user_message),
+        max_entry_chars: params.max_entry_chars,
     };
     let fitted = layout.fit(params.max_chars);
     let injected = &layout.candidates[layout.candidates.len() - fitted.entries..];
