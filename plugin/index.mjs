@@ -5,9 +5,30 @@ import * as acp from "openclaw/plugin-sdk/acp-runtime";
 import { reportCompactionStatus } from "./compaction-status.mjs";
 import { PLUGIN_ID, resolveConfig } from "./config.mjs";
 import { createPersistentChat } from "./persistent-chat.mjs";
+import { createRedactor, loadOpenclawRedact } from "./redact.mjs";
+import { findWideModes } from "./state-files.mjs";
 
 /** Ahead of acpx (priority 0), which would otherwise dispatch the turn itself. */
 const REPLY_DISPATCH_PRIORITY = 100;
+
+/**
+ * One warning line when state folders or files that exist already can be read by other
+ * local users (the plugin creates its own 0700/0600 and never changes modes it finds).
+ */
+async function reportWideModes(config, logger) {
+  try {
+    const wide = await findWideModes(config.stateDir, [...config.sessionStateDirs.values()]);
+    if (wide.length === 0) return;
+    const shown = wide.slice(0, 3).map((entry) => `${entry.path} (${entry.mode})`);
+    logger.warn(
+      `${PLUGIN_ID}: chat history readable by other local users: ${shown.join(", ")}` +
+        `${wide.length > 3 ? ` and ${wide.length - 3} more` : ""}; make it private with chmod -R go= ` +
+        `${[config.stateDir, ...config.sessionStateDirs.values()].join(" ")}`,
+    );
+  } catch (error) {
+    logger.debug?.(`${PLUGIN_ID}: state modes not checked (${error.message})`);
+  }
+}
 
 /**
  * A hook timeout set by the operator for this plugin would let OpenClaw stop waiting for a
@@ -29,7 +50,17 @@ export default {
   description: "Persistent chat for ACP sessions: a perpetual log, and a prompt that gives the backend what it has not seen",
   register(api) {
     const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env));
-    const chat = createPersistentChat({ config, acp, logger: api.logger });
+    const redactor = loadOpenclawRedact().then((openclawRedact) =>
+      createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config, openclawRedact }),
+    );
+    // Once per process: at gateway start, or at the first turn where nothing ran it.
+    let modesChecked = false;
+    const checkModes = () => {
+      if (modesChecked) return;
+      modesChecked = true;
+      reportWideModes(config, api.logger);
+    };
+    const chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn: checkModes });
 
     api.on("reply_dispatch", chat.onReplyDispatch, { priority: REPLY_DISPATCH_PRIORITY });
     api.on("before_message_write", chat.onBeforeMessageWrite, { priority: REPLY_DISPATCH_PRIORITY });
@@ -37,6 +68,7 @@ export default {
     // Not awaited: the check runs in a worker and start-up does not wait for its answer.
     api.on("gateway_start", () => {
       reportCompactionStatus(api.logger, PLUGIN_ID);
+      checkModes();
     });
 
     const warning = hookTimeoutWarning(api.config);
