@@ -71,8 +71,9 @@ export function backendSessionOf(identity) {
 }
 
 const describe = (error) => {
-  const code = error?.code ? `${error.code}: ` : "";
-  return `${code}${String(error?.message ?? error).split("\n")[0]}`;
+  const message = String(error?.message ?? error).split("\n")[0];
+  const code = error?.code && !message.startsWith(`${error.code}:`) ? `${error.code}: ` : "";
+  return `${code}${message}`;
 };
 
 /** The hook result for a turn OpenClaw took whose own result is not known. */

@@ -16,6 +16,7 @@
 //   { op: "gatewayStart" }                        runs the gateway_start hooks
 //   { op: "waitForLine", text, timeoutMs? }       waits for a logged line containing text
 //   { op: "transcript", sessionKey }              the session's transcript messages
+//   (job.umask, when given, is the process's umask)
 // Writes { plugins, steps: [<result per step>], logs: [<plugin logger lines>], cost } to job.outFile
 // (OpenClaw's own logging goes to stdout).
 //
@@ -29,6 +30,8 @@ import { pathToFileURL } from "node:url";
 
 const startedAt = performance.now();
 const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+// The modes a gateway creates files with come from its umask: a spec can set the usual one.
+if (job.umask !== undefined) process.umask(job.umask);
 const dist = path.join(job.openclawDir, "dist");
 const importDist = (rel) => import(pathToFileURL(path.join(dist, rel)).href);
 const { chunksHolding } = createRequire(import.meta.url)("../../cli/lib/dist-scan.js");
