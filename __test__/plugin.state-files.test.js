@@ -11,6 +11,9 @@ const path = require('node:path')
 const native = require('..')
 const { runPlugin, tempDir } = require('./fixtures/plugin-unit')
 
+// Each spec runs child processes; on a loaded machine they can take seconds.
+jest.setTimeout(60000)
+
 const POSIX = process.platform !== 'win32'
 const posixTest = POSIX ? test : test.skip
 const KEY = 'agent:codex:acp:state-files'
@@ -291,5 +294,35 @@ describe('one folder per chat', () => {
     const opened = openFolder({ sessionStateDirs: { [KEY]: own } })
     expect(opened.files.dir).toBe(own)
     if (POSIX) expect(mode(own)).toBe('700')
+  })
+})
+
+describe("the addon's reads, as the plugin makes them (refuseLinks)", () => {
+  posixTest('a symlinked or hard-linked log or memory state is refused; followed without the option', async () => {
+    const log = path.join(dir, 'real.jsonl')
+    fs.writeFileSync(log, `${JSON.stringify({ role: 'user', text: 'kept elsewhere' })}\n`)
+    const state = path.join(dir, 'real-state.json')
+    fs.writeFileSync(state, JSON.stringify({ notes: ['a note from elsewhere'] }))
+    fs.symlinkSync(log, path.join(dir, 'link.jsonl'))
+    fs.symlinkSync(state, path.join(dir, 'link-state.json'))
+    const refused = { code: 'ENOTREGULAR', message: expect.stringContaining('(symlink)') }
+    expect(() => native.readPersistentChatLogEntries(path.join(dir, 'link.jsonl'), 5, { refuseLinks: true })).toThrow(expect.objectContaining(refused))
+    await expect(native.readPersistentChatLogEntriesAsync(path.join(dir, 'link.jsonl'), 5, { refuseLinks: true })).rejects.toEqual(expect.objectContaining(refused))
+    expect(native.readPersistentChatLogEntries(path.join(dir, 'link.jsonl'), 5).map((e) => e.text)).toEqual(['kept elsewhere'])
+    expect(native.readPersistentChatLogEntries(log, 5, { refuseLinks: true })).toHaveLength(1)
+    await expect(
+      native.rebuildPersistentChatContinuitySummaryAsync({ entries: [], statePath: path.join(dir, 'link-state.json'), refuseLinks: true }),
+    ).rejects.toEqual(expect.objectContaining(refused))
+    expect(() => native.rebuildPersistentChatContinuitySummary({ logPath: path.join(dir, 'link.jsonl'), refuseLinks: true })).toThrow(
+      expect.objectContaining(refused),
+    )
+    expect(native.rebuildPersistentChatContinuitySummary({ entries: [], statePath: path.join(dir, 'link-state.json') })).toContain('a note from elsewhere')
+    fs.linkSync(log, path.join(dir, 'second-name.jsonl'))
+    expect(() => native.readPersistentChatLogEntries(log, 5, { refuseLinks: true })).toThrow(
+      expect.objectContaining({ code: 'ENOTREGULAR', message: expect.stringContaining('(hard-linked file)') }),
+    )
+    expect(() => native.readPersistentChatLogEntries(log, 5, { refuseLinks: 'yes' })).toThrow(/"options.refuseLinks" argument must be of type boolean/)
+    expect(native.readPersistentChatLogEntries(log, 5, { refuseLinks: false })).toHaveLength(1)
+    expect(native.readPersistentChatLogEntries(log, 5, null)).toHaveLength(1)
   })
 })

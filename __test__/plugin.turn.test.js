@@ -9,6 +9,9 @@ const path = require('node:path')
 
 const { runPlugin, tempDir } = require('./fixtures/plugin-unit')
 
+// Each spec runs child processes; on a loaded machine they can take seconds.
+jest.setTimeout(60000)
+
 const POSIX = process.platform !== 'win32'
 const posixTest = POSIX ? test : test.skip
 const KEY = 'agent:codex:acp:turns'

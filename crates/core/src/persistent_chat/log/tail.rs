@@ -15,7 +15,7 @@ use std::path::Path;
 
 use foldhash::quality::RandomState;
 
-use super::super::fs::open_regular_file;
+use super::super::fs::{open_state_file, Links};
 use super::backward::{BackLine, BackwardLines};
 use super::entry::{parse_log_line, LogEntry};
 use crate::error::CoreError;
@@ -41,6 +41,7 @@ pub(crate) struct TailOptions {
     pub max_line_bytes: usize,
     pub first_block: usize,
     pub max_block: usize,
+    pub links: Links,
 }
 
 impl Default for TailOptions {
@@ -49,6 +50,7 @@ impl Default for TailOptions {
             max_line_bytes: MAX_LINE_BYTES,
             first_block: FIRST_BLOCK_BYTES,
             max_block: MAX_BLOCK_BYTES,
+            links: Links::Follow,
         }
     }
 }
@@ -61,9 +63,35 @@ pub fn read_log_tail(path: &Path, limit: usize) -> Result<LogTail, CoreError> {
     read_log_tail_with(path, limit, TailOptions::default())
 }
 
+/// [`read_log_tail`], refusing a symlink or a hard-linked file at `path`
+/// when `links` is [`Links::Refuse`].
+pub fn read_log_tail_with_links(
+    path: &Path,
+    limit: usize,
+    links: Links,
+) -> Result<LogTail, CoreError> {
+    read_log_tail_with(
+        path,
+        limit,
+        TailOptions {
+            links,
+            ..TailOptions::default()
+        },
+    )
+}
+
 /// [`read_log_tail`], with a missing file read as an empty log (first run).
 pub fn read_log_tail_or_empty(path: &Path, limit: usize) -> Result<LogTail, CoreError> {
-    match read_log_tail(path, limit) {
+    read_log_tail_or_empty_with_links(path, limit, Links::Follow)
+}
+
+/// [`read_log_tail_with_links`], with a missing file read as an empty log.
+pub fn read_log_tail_or_empty_with_links(
+    path: &Path,
+    limit: usize,
+    links: Links,
+) -> Result<LogTail, CoreError> {
+    match read_log_tail_with_links(path, limit, links) {
         Err(CoreError::Io { code: "ENOENT", .. }) => Ok(LogTail::default()),
         other => other,
     }
@@ -74,7 +102,7 @@ pub(crate) fn read_log_tail_with(
     limit: usize,
     options: TailOptions,
 ) -> Result<LogTail, CoreError> {
-    let (file, metadata) = open_regular_file(path)?;
+    let (file, metadata) = open_state_file(path, options.links)?;
     if limit == 0 {
         return Ok(LogTail::default());
     }
@@ -498,6 +526,7 @@ mod tests {
             max_line_bytes: 1000,
             first_block: 64,
             max_block: 256,
+            ..TailOptions::default()
         };
         let tail = read_log_tail_with(&path, 10, options).unwrap();
         assert_eq!(texts(&tail), ["message 1", "message 2", "message 3"]);
