@@ -21,6 +21,8 @@ function folderOf(world, sessionKey) {
   return path.join(world.stateDir, PLUGIN_ID, `${slug}-${hash}`)
 }
 
+const SECRET = 'sk-proj-Q2hhdFNlY3JldEtleUZvclRlc3RzMTIz'
+
 const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
 
 ;(POSIX ? describe.each(RELEASES) : describe.skip.each(RELEASES))('OpenClaw $name', (release) => {
@@ -59,7 +61,7 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
       run = runGateway(
         world,
         [
-          { op: 'turn', sessionKey: MODES, text: 'Where is my history kept?' },
+          { op: 'turn', sessionKey: MODES, text: `Where is my history kept? My key is ${SECRET}` },
           { op: 'turn', sessionKey: TORN, text: 'Before the tear' },
         ],
         { pluginConfig: config, umask: 0o022 },
@@ -73,6 +75,14 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
       expect(fs.readdirSync(chat).sort()).toEqual(['continuity-summary.txt', 'last-injected-preprompt.txt', 'perpetual-log.jsonl'])
       for (const name of fs.readdirSync(chat)) expect([name, mode(path.join(chat, name))]).toEqual([name, '600'])
       expect(run.pluginLines.filter((line) => line.includes('readable by other local users'))).toEqual([])
+    })
+
+    test('the backend got the secret as written; the log, summary and last prompt hold it masked', () => {
+      const [turn] = turnsOf(MODES)
+      expect(parsePrompt(turn.text).live).toBe(`Where is my history kept? My key is ${SECRET}`)
+      const chat = folderOf(world, MODES)
+      for (const name of fs.readdirSync(chat)) expect([name, fs.readFileSync(path.join(chat, name), 'utf8').includes(SECRET)]).toEqual([name, false])
+      expect(readLog(path.join(chat, 'perpetual-log.jsonl'))[0].text).toMatch(/^Where is my history kept\? My key is sk-pro.{1,3}MTIz$/)
     })
   })
 
