@@ -59,6 +59,12 @@ export default {
       if (modesChecked) return;
       modesChecked = true;
       reportWideModes(config, api.logger);
+      redactor.then(({ source }) =>
+        api.logger.info(
+          `${PLUGIN_ID}: stored copies masked with ${source === "openclaw" ? "OpenClaw's redactSensitiveText" : "the plugin's own patterns"}` +
+            " and the plugin's, the live message sent as written",
+        ),
+      );
     };
     const chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn: checkModes });
 
