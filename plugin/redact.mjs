@@ -17,22 +17,26 @@ export function maskSecret(secret) {
 }
 
 // Each pattern is linear in the text (no nested quantifiers); group 1, when present, is
-// the part masked (the rest, such as `Bearer ` or `password=`, stays readable).
+// the part masked (the rest, such as `Bearer ` or `password=`, stays readable). Each has a
+// cheap test first (`hint`): most text holds none of them, and a whole prompt is masked.
 const DEFAULT_PATTERNS = [
-  /\b(sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,})/g, // OpenAI, Anthropic and look-alikes
-  /\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,})/g, // GitHub tokens
-  /\b(github_pat_[A-Za-z0-9_]{20,})/g,
-  /\b(glpat-[A-Za-z0-9_-]{20,})/g, // GitLab
-  /\b(xox[abposr]-[A-Za-z0-9-]{10,})/g, // Slack
-  /\b(xapp-[A-Za-z0-9-]{10,})/g,
-  /\b((?:AKIA|ASIA)[A-Z0-9]{16})\b/g, // AWS access key ids
-  /\b(AIza[0-9A-Za-z_-]{35})/g, // Google API keys
-  /\b((?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,})/g, // Stripe
-  /\b(npm_[A-Za-z0-9]{36})\b/g,
-  /\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g, // JWTs
-  /\b(?:Bearer|Basic|Token)\s+([A-Za-z0-9._~+/-]{16,}=*)/gi, // Authorization headers
-  /\b[A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|credentials?)["']?\s*[:=]\s*["']?([^\s"',;]{6,})/gi,
-  /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s/@]{4,})@/gi, // a password in a URL
+  [/sk-/, /\b(sk-(?:ant-|proj-|live-|test-)?[A-Za-z0-9_-]{16,})/g], // OpenAI, Anthropic and look-alikes
+  [/gh[pousr]_/, /\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,})/g], // GitHub tokens
+  [/github_pat_/, /\b(github_pat_[A-Za-z0-9_]{20,})/g],
+  [/glpat-/, /\b(glpat-[A-Za-z0-9_-]{20,})/g], // GitLab
+  [/xox[abposr]-/, /\b(xox[abposr]-[A-Za-z0-9-]{10,})/g], // Slack
+  [/xapp-/, /\b(xapp-[A-Za-z0-9-]{10,})/g],
+  [/A[KS]IA/, /\b((?:AKIA|ASIA)[A-Z0-9]{16})\b/g], // AWS access key ids
+  [/AIza/, /\b(AIza[0-9A-Za-z_-]{35})/g], // Google API keys
+  [/_(?:live|test)_/, /\b((?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,})/g], // Stripe
+  [/npm_/, /\b(npm_[A-Za-z0-9]{36})\b/g],
+  [/eyJ/, /\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})/g], // JWTs
+  [/bearer|basic|token/i, /\b(?:Bearer|Basic|Token)\s+([A-Za-z0-9._~+/-]{16,}=*)/gi], // Authorization headers
+  [
+    /(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|credentials?)["']?\s*[:=]/i,
+    /\b[A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|credentials?)["']?\s*[:=]\s*["']?([^\s"',;]{6,})/gi,
+  ],
+  [/:\/\/[^\s:/@]+:[^\s/@]+@/, /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s/@]{4,})@/gi], // a password in a URL
 ];
 
 const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
@@ -78,7 +82,7 @@ export function compilePattern(source) {
 /** The plugin's own mask: its defaults, PEM keys, then `extra` patterns. */
 export function builtInRedact(text, extra = []) {
   let out = maskPrivateKeys(text);
-  for (const pattern of DEFAULT_PATTERNS) out = applyPattern(out, pattern);
+  for (const [hint, pattern] of DEFAULT_PATTERNS) if (hint.test(out)) out = applyPattern(out, pattern);
   for (const pattern of extra) out = applyPattern(out, pattern);
   return out;
 }
