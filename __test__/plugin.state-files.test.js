@@ -120,7 +120,8 @@ describe('never a hang, never a file of someone else', () => {
     const { files } = openFolder()
     execFileSync('mkfifo', [files.log])
     // A reader that keeps the FIFO open: the writer's open then succeeds; fstat refuses it.
-    const reader = spawn('sh', ['-c', `exec 3<>"${files.log}"; cat <&3`], { stdio: ['ignore', 'pipe', 'ignore'] })
+    // `exec cat`: the process killed below is the one holding the FIFO and the pipe.
+    const reader = spawn('sh', ['-c', `exec 3<>"${files.log}"; exec cat <&3`], { stdio: ['ignore', 'pipe', 'ignore'] })
     let received = ''
     reader.stdout.on('data', (chunk) => (received += chunk))
     await new Promise((resolve) => setTimeout(resolve, 200))
@@ -131,6 +132,7 @@ describe('never a hang, never a file of someone else', () => {
       expect(received).toBe('')
     } finally {
       reader.kill('SIGKILL')
+      await new Promise((resolve) => (reader.exitCode !== null || reader.signalCode ? resolve() : reader.once('exit', resolve)))
     }
   })
 
