@@ -150,6 +150,11 @@ export interface ContinuitySummaryParams {
   now?: string | number
   /** Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap. */
   maxChars?: number
+  /**
+   * `true`: a symlink or a hard-linked file at `logPath` or `statePath`
+   * is refused (`ENOTREGULAR`) rather than followed. Default `false`.
+   */
+  refuseLinks?: boolean
 }
 
 /** Parameters of `buildPersistentChatInjectedPrompt`. */
@@ -278,6 +283,16 @@ export interface PersistentChatPromptReport {
   overBudget: boolean
 }
 
+/** Options of `readPersistentChatLogEntries`. */
+export interface PersistentChatReadOptions {
+  /**
+   * `true`: a symlink at `path` (it is opened `O_NOFOLLOW`) or a file with
+   * more than one hard link is refused (`ENOTREGULAR`) rather than read.
+   * Default `false`. (Windows: only the symlink.)
+   */
+  refuseLinks?: boolean
+}
+
 /** An item of the memory state given as an object: its text. */
 export interface PersistentChatStateItem {
   text: string
@@ -302,16 +317,17 @@ export interface PersistentChatTimer {
  *
  * Throws an `Error` with `code` and `path`: `ENOENT` for a missing file,
  * `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,
- * never read), `EACCES`, …
+ * never read; with `options.refuseLinks`, also a symlink or a hard-linked
+ * file), `EACCES`, …
  */
-export declare function readPersistentChatLogEntries(path: string, limit: number): PersistentChatLogEntry[]
+export declare function readPersistentChatLogEntries(path: string, limit: number, options?: PersistentChatReadOptions): PersistentChatLogEntry[]
 
 /**
  * `readPersistentChatLogEntries` off the event loop: the arguments are read
  * now, the file on the libuv thread pool. The same result, and the same
  * errors as a rejection (never a throw).
  */
-export declare function readPersistentChatLogEntriesAsync(path: string, limit: number): Promise<PersistentChatLogEntry[]>
+export declare function readPersistentChatLogEntriesAsync(path: string, limit: number, options?: PersistentChatReadOptions): Promise<PersistentChatLogEntry[]>
 
 /**
  * The contents of `continuity-summary.txt`: state and memory only, never a

@@ -4,6 +4,8 @@
 // fails at start-up with a message naming the setting, never halfway through a turn.
 import path from "node:path";
 
+import { compilePattern } from "./redact.mjs";
+
 export const PLUGIN_ID = "openclaw-context-native";
 
 /** Turn-metadata fields and where each comes from in OpenClaw's inbound context. */
@@ -16,9 +18,19 @@ export const TURN_METADATA_FIELDS = {
   time: (_ctx, turn) => turn.startedAt,
 };
 
+/**
+ * `promptMaxChars` by default: 120,000 UTF-16 units, about 30,000 tokens, a quarter of the
+ * smallest context window an ACP coding backend has today (128k tokens), leaving the rest
+ * to the backend's own instructions, tools and replies; and well under the 2 MiB prompt
+ * OpenClaw's own ACP server accepts (`MAX_PROMPT_BYTES` in 2026.9). A reload of 25 entries
+ * and a 6,000-unit summary fits it unless the entries are long; the oldest go first.
+ */
+export const DEFAULT_PROMPT_MAX_CHARS = 120000;
+
 const DEFAULTS = {
   reloadEntries: 25,
   continuousEntries: 2,
+  promptMaxChars: DEFAULT_PROMPT_MAX_CHARS,
   summaryMaxChars: 6000,
   turnMetadata: ["channel", "sender", "time"],
 };
@@ -33,6 +45,8 @@ const KNOWN = new Set([
   "promptMaxChars",
   "summaryMaxChars",
   "turnMetadata",
+  "ignoreSessionKeys",
+  "redactPatterns",
 ]);
 
 class ConfigError extends Error {
@@ -106,15 +120,28 @@ export function resolveConfig(raw, openclawStateDir) {
     sessionKeys: stringList(config, "sessionKeys"),
     reloadEntries: integer(config, "reloadEntries", 1, 500) ?? DEFAULTS.reloadEntries,
     continuousEntries: integer(config, "continuousEntries", 0, 2) ?? DEFAULTS.continuousEntries,
-    promptMaxChars: integer(config, "promptMaxChars", 1, Number.MAX_SAFE_INTEGER),
+    promptMaxChars: integer(config, "promptMaxChars", 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.promptMaxChars,
     summaryMaxChars: integer(config, "summaryMaxChars", 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.summaryMaxChars,
     turnMetadata,
+    ignoreSessionKeys: stringList(config, "ignoreSessionKeys") ?? [],
+    redactPatterns: (stringList(config, "redactPatterns") ?? []).map((source, index) => {
+      try {
+        return compilePattern(source);
+      } catch (error) {
+        throw new ConfigError(`redactPatterns[${index}]`, `a valid regular expression (${error.message})`);
+      }
+    }),
   };
 }
 
 /** A `sessionKeys` pattern: the exact key, or a prefix when it ends with `*`. */
 function keyMatches(pattern, sessionKey) {
   return pattern.endsWith("*") ? sessionKey.startsWith(pattern.slice(0, -1)) : pattern === sessionKey;
+}
+
+/** Whether `ignoreSessionKeys` names the session: then it is neither logged nor injected. */
+export function ignored(config, sessionKey) {
+  return typeof sessionKey === "string" && config.ignoreSessionKeys.some((pattern) => keyMatches(pattern, sessionKey));
 }
 
 /**

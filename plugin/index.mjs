@@ -3,7 +3,28 @@
 import { reportCompactionStatus } from "./compaction-status.mjs";
 import { PLUGIN_ID, resolveConfig } from "./config.mjs";
 import { createPersistentChat } from "./persistent-chat.mjs";
+import { createRedactor, loadOpenclawRedact } from "./redact.mjs";
 import { REPLY_DISPATCH_PRIORITY, loadAcpRuntime, missingSeamLine, replyDispatchOptions } from "./seams.mjs";
+import { findWideModes } from "./state-files.mjs";
+
+/**
+ * One warning line when state folders or files that exist already can be read by other
+ * local users (the plugin creates its own 0700/0600 and never changes modes it finds).
+ */
+async function reportWideModes(config, logger) {
+  try {
+    const wide = await findWideModes(config.stateDir, [...config.sessionStateDirs.values()]);
+    if (wide.length === 0) return;
+    const shown = wide.slice(0, 3).map((entry) => `${entry.path} (${entry.mode})`);
+    logger.warn(
+      `${PLUGIN_ID}: chat history readable by other local users: ${shown.join(", ")}` +
+        `${wide.length > 3 ? ` and ${wide.length - 3} more` : ""}; make it private with chmod -R go= ` +
+        `${[config.stateDir, ...config.sessionStateDirs.values()].join(" ")}`,
+    );
+  } catch (error) {
+    logger.debug?.(`${PLUGIN_ID}: state modes not checked (${error.message})`);
+  }
+}
 
 /**
  * A hook timeout set by the operator for this plugin would let OpenClaw stop waiting for a
@@ -25,6 +46,22 @@ export default {
   description: "Persistent chat for ACP sessions: a perpetual log, and a prompt that gives the backend what it has not seen",
   register(api) {
     const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env));
+    const redactor = loadOpenclawRedact().then((openclawRedact) =>
+      createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config, openclawRedact }),
+    );
+    // Once per process: at gateway start, or at the first turn where nothing ran it.
+    let modesChecked = false;
+    const checkModes = () => {
+      if (modesChecked) return;
+      modesChecked = true;
+      reportWideModes(config, api.logger);
+      redactor.then(({ source }) =>
+        api.logger.info(
+          `${PLUGIN_ID}: stored copies masked with ${source === "openclaw" ? "OpenClaw's redactSensitiveText" : "the plugin's own patterns"}` +
+            " and the plugin's, the live message sent as written",
+        ),
+      );
+    };
     // OpenClaw ignores a promise from register(): the hooks are registered now, and pass every
     // turn through until the ACP runtime is imported (before the first turn, in practice: the
     // first reply_dispatch waits for it), and for good on a release without it.
@@ -32,7 +69,7 @@ export default {
     const ready = loadAcpRuntime()
       .then(({ acp, missing }) => {
         if (missing) api.logger.warn(missingSeamLine(missing));
-        else chat = createPersistentChat({ config, acp, logger: api.logger });
+        else chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn: checkModes });
         return chat;
       })
       .catch((error) => {
@@ -46,6 +83,7 @@ export default {
     // Not awaited: the check runs in a worker and start-up does not wait for its answer.
     api.on("gateway_start", () => {
       reportCompactionStatus(api.logger, PLUGIN_ID);
+      checkModes();
     });
 
     const warning = hookTimeoutWarning(api.config);

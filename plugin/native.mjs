@@ -1,6 +1,7 @@
 // The addon, loaded from this package (the plugin is ESM, the addon's loader CommonJS).
 // The plugin calls only the Promise variants: their file I/O and work run on the libuv
-// thread pool, so a slow disk never stalls the gateway's other chats.
+// thread pool, so a slow disk never stalls the gateway's other chats. Every read refuses a
+// symlink or a hard-linked file (`refuseLinks`), as the plugin's own opens do.
 import { createRequire } from "node:module";
 
 const native = createRequire(import.meta.url)("../index.js");
@@ -8,13 +9,14 @@ const native = createRequire(import.meta.url)("../index.js");
 /** The log's last `limit` entries, oldest first; a log not written yet is empty. */
 export async function readLogEntries(logPath, limit) {
   try {
-    return await native.readPersistentChatLogEntriesAsync(logPath, limit);
+    return await native.readPersistentChatLogEntriesAsync(logPath, limit, { refuseLinks: true });
   } catch (error) {
     if (error?.code === "ENOENT") return [];
     throw error;
   }
 }
 
-export const rebuildContinuitySummary = (params) => native.rebuildPersistentChatContinuitySummaryAsync(params);
+export const rebuildContinuitySummary = (params) =>
+  native.rebuildPersistentChatContinuitySummaryAsync({ ...params, refuseLinks: true });
 
 export const buildInjectedPromptReport = (params) => native.buildPersistentChatInjectedPromptReportAsync(params);

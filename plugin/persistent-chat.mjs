@@ -13,13 +13,17 @@
 //   dispatch would send the turn twice. A failure to record it afterwards is logged.
 // - If the dispatch itself fails before OpenClaw got anywhere, the plugin declines the turn
 //   and acpx, next in line, dispatches the original message as it would without the plugin.
+// - Nothing lost: the user's message is in the log before the turn is dispatched, and the
+//   reply with the turn's status follows as a line of its own once the turn is over.
+// - A state path that is not a regular file of its own (symlink, FIFO, hard link, ...) is
+//   refused before anything moves: one log line, and the plain message goes to the backend.
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
 
-import { PLUGIN_ID, TURN_METADATA_FIELDS, appliesTo } from "./config.mjs";
+import { PLUGIN_ID, TURN_METADATA_FIELDS, appliesTo, ignored } from "./config.mjs";
 import { createKeyedQueue } from "./keyed-queue.mjs";
 import { buildInjectedPromptReport, readLogEntries, rebuildContinuitySummary } from "./native.mjs";
-import { appendLogEntries, sessionFiles, writeFileAtomic } from "./state-files.mjs";
+import { createRedactor } from "./redact.mjs";
+import { UnsafeStatePathError, appendLogEntry, openSessionFolder, writeFileAtomic } from "./state-files.mjs";
 import { createTranscriptFix } from "./transcript-fix.mjs";
 import { createTurnCapture } from "./turn-capture.mjs";
 
@@ -67,8 +71,9 @@ export function backendSessionOf(identity) {
 }
 
 const describe = (error) => {
-  const code = error?.code ? `${error.code}: ` : "";
-  return `${code}${String(error?.message ?? error).split("\n")[0]}`;
+  const message = String(error?.message ?? error).split("\n")[0];
+  const code = error?.code && !message.startsWith(`${error.code}:`) ? `${error.code}: ` : "";
+  return `${code}${message}`;
 };
 
 /** The hook result for a turn OpenClaw took whose own result is not known. */
@@ -91,21 +96,39 @@ function turnMetadata(config, ctx, turn) {
   return Object.keys(fields).length > 0 ? fields : undefined;
 }
 
+/** What last-injected-preprompt.txt keeps of a live message beyond the prompt cap. */
+const LAST_PROMPT_LIVE_SLACK = 64 * 1024;
+
+/**
+ * The text for last-injected-preprompt.txt: the prompt, or (when a huge live message makes
+ * it longer than `limit`) its first `limit` units and a line saying how much is left out.
+ */
+export function boundedLastPrompt(prompt, limit) {
+  if (prompt.length <= limit) return prompt;
+  let cut = limit;
+  const unit = prompt.charCodeAt(cut - 1);
+  if (unit >= 0xd800 && unit <= 0xdbff) cut -= 1;
+  return `${prompt.slice(0, cut)}\n[… ${prompt.length - cut} more characters of the live message, not kept in this file]\n`;
+}
+
 /**
  * @param {object} deps
  * @param {object} deps.config   resolveConfig()'s settings
  * @param {object} deps.acp      `openclaw/plugin-sdk/acp-runtime`
  * @param {object} deps.logger   the plugin API's logger
+ * @param {object|Promise<object>} [deps.redactor] `createRedactor()`'s mask (default: the built-in one)
+ * @param {Function} [deps.onFirstTurn] runs once, at the first turn this plugin takes
  */
-export function createPersistentChat({ config, acp, logger }) {
+export function createPersistentChat({ config, acp, logger, redactor, onFirstTurn }) {
   const queue = createKeyedQueue();
   const transcript = createTranscriptFix();
   /** session key -> the capture of its turn in flight, for replies routed past the dispatcher */
   const inFlight = new Map();
+  const redactorReady = Promise.resolve(redactor ?? createRedactor({ patterns: config.redactPatterns }));
+  let firstTurnSeen = false;
 
   /** Reads the log, tells a reload from a continuous turn, builds and saves the prompt. */
-  async function prepare({ cfg, sessionKey, files, live, ctx, turn }) {
-    await fs.mkdir(files.dir, { recursive: true });
+  async function prepare({ cfg, sessionKey, files, live, ctx, turn, redact }) {
     // Ensures OpenClaw's runtime handle first: after a gateway restart that is the resume,
     // and a failed resume shows up here as a new backend session, before the prompt is built.
     const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey });
@@ -116,12 +139,15 @@ export function createPersistentChat({ config, acp, logger }) {
     const reload = !currentSession || !entries.some((entry) => entry.session === currentSession);
     let continuitySummary;
     if (reload) {
-      continuitySummary = await rebuildContinuitySummary({
-        entries,
-        statePath: files.memoryState,
-        ...(currentSession ? { currentSession } : {}),
-        maxChars: config.summaryMaxChars,
-      });
+      // Masked before it is stored or sent: the memory state can hold what the log masks.
+      continuitySummary = redact(
+        await rebuildContinuitySummary({
+          entries,
+          statePath: files.memoryState,
+          ...(currentSession ? { currentSession } : {}),
+          maxChars: config.summaryMaxChars,
+        }),
+      );
       await writeFileAtomic(files.summary, continuitySummary);
     }
     const report = await buildInjectedPromptReport({
@@ -133,14 +159,28 @@ export function createPersistentChat({ config, acp, logger }) {
       logEntries: entries,
       continuousEntries: config.continuousEntries,
       reloadEntries: config.reloadEntries,
-      ...(config.promptMaxChars ? { maxChars: config.promptMaxChars } : {}),
+      maxChars: config.promptMaxChars,
     });
-    await writeFileAtomic(files.lastPrompt, report.prompt);
+    await writeFileAtomic(files.lastPrompt, redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)));
     return { prompt: report.prompt, report, reload, currentSession };
   }
 
-  /** Appends the user message and the reply, tagged with the backend session that has them. */
-  async function record({ cfg, sessionKey, files, live, turn, prepared, capture }) {
+  /**
+   * The user's message, in the log before the turn is dispatched: a gateway that dies
+   * while the backend works still has it (the next reload shows it, awaiting its reply).
+   */
+  async function recordRequest({ files, live, turn, prepared, redact }) {
+    await appendLogEntry(files.log, {
+      ts: turn.startedAt,
+      role: "user",
+      text: redact(live),
+      session: prepared?.currentSession,
+      id: `${turn.id}:user`,
+    });
+  }
+
+  /** The reply and the turn's status, as their own line after the turn: append-only. */
+  async function recordOutcome({ cfg, sessionKey, files, turn, prepared, capture, redact }) {
     let session;
     try {
       session = backendSessionOf(acp.readAcpSessionEntry({ cfg, sessionKey })?.acp?.identity);
@@ -148,30 +188,52 @@ export function createPersistentChat({ config, acp, logger }) {
       // The pre-turn identity below is the next best answer.
     }
     session ??= prepared?.currentSession;
-    await fs.mkdir(files.dir, { recursive: true });
-    await appendLogEntries(files.log, [
-      { ts: turn.startedAt, role: "user", text: live, session, id: `${turn.id}:user` },
-      {
-        ts: new Date().toISOString(),
-        role: "assistant",
-        text: capture.replyText || "(no reply text)",
-        session,
-        status: capture.status ?? "unknown",
-        id: `${turn.id}:assistant`,
-      },
-    ]);
+    await appendLogEntry(files.log, {
+      ts: new Date().toISOString(),
+      role: "assistant",
+      text: redact(capture.replyText || "(no reply text)"),
+      session,
+      status: capture.status ?? "unknown",
+      id: `${turn.id}:assistant`,
+    });
   }
 
   async function runTurn({ event, ctx, sessionKey, live, progress }) {
     const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() };
-    const files = sessionFiles(config, sessionKey);
     const problems = [];
+    const { redact } = await redactorReady;
+
+    // The folder and every state file are checked before anything is read or written: a
+    // symlink, FIFO, device or hard link there leaves this turn to the plain message, with
+    // nothing read, written or logged.
+    let files;
+    try {
+      const opened = await openSessionFolder(config, sessionKey);
+      files = opened.files;
+      if (opened.migratedFrom) logger.info(`${PLUGIN_ID}: ${sessionKey}: history moved from ${opened.migratedFrom} to ${files.dir}`);
+    } catch (error) {
+      const unsafe = error instanceof UnsafeStatePathError;
+      problems.push(
+        `${unsafe ? "state refused" : "state folder unusable"}, sent the plain message, the turn not logged (${describe(error)})`,
+      );
+    }
 
     let prepared;
-    try {
-      prepared = await prepare({ cfg: ctx.cfg, sessionKey, files, live, ctx: event.ctx, turn });
-    } catch (error) {
-      problems.push(`prompt not built, sent the plain message (${describe(error)})`);
+    if (files) {
+      try {
+        prepared = await prepare({ cfg: ctx.cfg, sessionKey, files, live, ctx: event.ctx, turn, redact });
+      } catch (error) {
+        problems.push(`prompt not built, sent the plain message (${describe(error)})`);
+      }
+    }
+    let requestLogged = false;
+    if (files) {
+      try {
+        await recordRequest({ files, live, turn, prepared, redact });
+        requestLogged = true;
+      } catch (error) {
+        problems.push(`message not written to ${files.log} (${describe(error)})`);
+      }
     }
 
     const capture = createTurnCapture();
@@ -187,7 +249,10 @@ export function createPersistentChat({ config, acp, logger }) {
       result = await acp.tryDispatchAcpReplyHook(dispatchEvent, capture.wrapContext(ctx));
     } catch (error) {
       if (!capture.reachedDispatch) {
-        logger.warn(`${PLUGIN_ID}: ${sessionKey}: dispatch failed before the turn started, left to acpx (${describe(error)})`);
+        // acpx, next in line, sends the original message: the logged request stands (the
+        // backend gets it), its reply is acpx's to deliver and is not in this log.
+        problems.push(`dispatch failed before the turn started, left to acpx (${describe(error)})`);
+        logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join("; ")}`);
         return undefined;
       }
       problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${describe(error)})`);
@@ -197,20 +262,20 @@ export function createPersistentChat({ config, acp, logger }) {
       for (const key of routedKeys) if (inFlight.get(key) === capture) inFlight.delete(key);
     }
 
-    if (result?.handled) {
+    if (result?.handled && requestLogged) {
       try {
-        await record({ cfg: ctx.cfg, sessionKey, files, live, turn, prepared, capture });
+        await recordOutcome({ cfg: ctx.cfg, sessionKey, files, turn, prepared, capture, redact });
       } catch (error) {
-        problems.push(`turn not written to ${files.log} (${describe(error)})`);
+        problems.push(`reply not written to ${files.log} (${describe(error)})`);
       }
-      if (prepared && problems.length === 0) {
-        const { report, reload, currentSession } = prepared;
-        const line =
-          `${PLUGIN_ID}: ${sessionKey}: ${reload ? "reload" : "continuous"} turn to backend session ` +
-          `${currentSession ?? "(new)"}: ${report.entriesInjected} entries, ${report.chars} chars`;
-        if (reload) logger.info(line);
-        else logger.debug?.(line);
-      }
+    }
+    if (result?.handled && prepared && problems.length === 0) {
+      const { report, reload, currentSession } = prepared;
+      const line =
+        `${PLUGIN_ID}: ${sessionKey}: ${reload ? "reload" : "continuous"} turn to backend session ` +
+        `${currentSession ?? "(new)"}: ${report.entriesInjected} entries, ${report.chars} chars`;
+      if (reload) logger.info(line);
+      else logger.debug?.(line);
     }
     if (problems.length > 0) logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join("; ")}`);
     return result;
@@ -220,6 +285,8 @@ export function createPersistentChat({ config, acp, logger }) {
     /** The `reply_dispatch` handler. */
     async onReplyDispatch(event, ctx) {
       if (!event?.sessionKey || !event.ctx || event.sendPolicy === "deny" || looksLikeCommand(event.ctx)) return undefined;
+      // An ignored session passes through untouched: acpx dispatches it as without the plugin.
+      if (ignored(config, event.sessionKey)) return undefined;
       let resolution;
       try {
         resolution = acp.getAcpSessionManager().resolveSession({ cfg: ctx.cfg, sessionKey: event.sessionKey });
@@ -229,9 +296,13 @@ export function createPersistentChat({ config, acp, logger }) {
       // Not an ACP session, or one OpenClaw reports as stale: nothing to add.
       if (resolution?.kind !== "ready") return undefined;
       const sessionKey = resolution.sessionKey ?? event.sessionKey;
-      if (!appliesTo(config, { sessionKey, agent: resolution.meta?.agent })) return undefined;
+      if (ignored(config, sessionKey) || !appliesTo(config, { sessionKey, agent: resolution.meta?.agent })) return undefined;
       const live = liveMessage(event.ctx);
       if (!live) return undefined;
+      if (!firstTurnSeen) {
+        firstTurnSeen = true;
+        onFirstTurn?.();
+      }
       // Whatever goes wrong in here, a turn OpenClaw already took is claimed: an error thrown
       // to the hook runner would hand the turn to acpx, which would send it again.
       const progress = { dispatched: false };

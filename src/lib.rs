@@ -16,8 +16,9 @@ use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::Env;
 use napi_derive::napi;
 use openclaw_context_core::compaction::{self, CapReport};
-use openclaw_context_core::persistent_chat::log::{read_log_tail, LogEntry};
+use openclaw_context_core::persistent_chat::log::{read_log_tail_with_links, LogEntry};
 use openclaw_context_core::persistent_chat::prompt::PromptReport;
+use openclaw_context_core::persistent_chat::Links;
 
 /// OpenClaw 2026.7.x's `capCompactionSummary`, bit for bit: the summary as
 /// is when `maxChars <= 0` or it fits; else its UTF-16-safe prefix plus a
@@ -171,18 +172,20 @@ pub fn cap_compaction_summary_report(
 ///
 /// Throws an `Error` with `code` and `path`: `ENOENT` for a missing file,
 /// `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,
-/// never read), `EACCES`, …
+/// never read; with `options.refuseLinks`, also a symlink or a hard-linked
+/// file), `EACCES`, …
 #[napi(
     catch_unwind,
-    ts_args_type = "path: string, limit: number",
+    ts_args_type = "path: string, limit: number, options?: PersistentChatReadOptions",
     ts_return_type = "PersistentChatLogEntry[]"
 )]
 pub fn read_persistent_chat_log_entries(
     env: Env,
     path: Unknown,
     limit: Unknown,
+    options: Option<Unknown>,
 ) -> napi::Result<Vec<PersistentChatLogEntry>> {
-    run(&env, || log_read(path, limit)?.run_here())
+    run(&env, || log_read(path, limit, options)?.run_here())
 }
 
 /// `readPersistentChatLogEntries` off the event loop: the arguments are read
@@ -190,25 +193,36 @@ pub fn read_persistent_chat_log_entries(
 /// errors as a rejection (never a throw).
 #[napi(
     catch_unwind,
-    ts_args_type = "path: string, limit: number",
+    ts_args_type = "path: string, limit: number, options?: PersistentChatReadOptions",
     ts_return_type = "Promise<PersistentChatLogEntry[]>"
 )]
 pub fn read_persistent_chat_log_entries_async<'scope>(
     env: Env,
     path: Unknown<'scope>,
     limit: Unknown<'scope>,
+    options: Option<Unknown<'scope>>,
 ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogEntry>>> {
-    spawn(&env, || log_read(path, limit))
+    spawn(&env, || log_read(path, limit, options))
 }
 
 fn log_read(
     path: Unknown,
     limit: Unknown,
+    options: Option<Unknown>,
 ) -> Result<Job<Vec<LogEntry>, Vec<PersistentChatLogEntry>>, Failure> {
     let path = Js::from(path).path("path")?;
     let limit = binding::count(Js::from(limit), "limit")?;
+    let links = match options.map(Js::from) {
+        None => Links::Follow,
+        Some(options) => match options.optional_object("options")? {
+            None => Links::Follow,
+            Some(options) => {
+                binding::persistent_chat::links(options.get("refuseLinks")?, "options.refuseLinks")?
+            }
+        },
+    };
     Ok(Job::new(
-        move || Ok(read_log_tail(Path::new(&path), limit)?.entries),
+        move || Ok(read_log_tail_with_links(Path::new(&path), limit, links)?.entries),
         |entries| entries.into_iter().map(Into::into).collect(),
     ))
 }

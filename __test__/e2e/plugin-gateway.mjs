@@ -18,6 +18,7 @@
 //   { op: "transcript", sessionKey }              the session's transcript messages
 //   { op: "replyDispatchHooks", pluginId }        the plugin's reply_dispatch registrations
 //   { op: "hasHooks", hookName, ctx }             the global hook runner's hasHooks(hookName, ctx)
+//   (job.umask, when given, is the process's umask)
 // Writes { plugins, steps: [<result per step>], logs: [<plugin logger lines>], cost } to job.outFile
 // (OpenClaw's own logging goes to stdout).
 //
@@ -31,6 +32,8 @@ import { pathToFileURL } from "node:url";
 
 const startedAt = performance.now();
 const job = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+// The modes a gateway creates files with come from its umask: a spec can set the usual one.
+if (job.umask !== undefined) process.umask(job.umask);
 const dist = path.join(job.openclawDir, "dist");
 const importDist = (rel) => import(pathToFileURL(path.join(dist, rel)).href);
 const { chunksHolding } = createRequire(import.meta.url)("../../cli/lib/dist-scan.js");

@@ -167,41 +167,39 @@ function removeWorld(world) {
   for (const dir of [world.dir, ...(world.extraDirs ?? [])]) fs.rmSync(dir, { recursive: true, force: true })
 }
 
+/** The environment of a process in the world's scratch home (see spawnInWorld). */
+function worldEnv(world, env = {}) {
+  return {
+    ...process.env,
+    HOME: world.home,
+    OPENCLAW_STATE_DIR: world.stateDir,
+    OPENCLAW_CONFIG_PATH: path.join(world.stateDir, 'openclaw.json'),
+    PATH: `${path.dirname(world.release.node)}${path.delimiter}${process.env.PATH}`,
+    FAKE_ACP_RECORD: world.record,
+    FAKE_ACP_FAIL_RESUME: world.failResumeFile,
+    NO_COLOR: '1',
+    ...env,
+  }
+}
+
 /**
  * The release's Node with `args`, in the world's scratch home and OpenClaw state (its Node
  * first on the PATH, for the npm OpenClaw runs), with the fake backend's files.
  */
-function spawnInWorld(world, args, env = {}) {
+function spawnInWorld(world, args, env = {}, { timeout = 240000 } = {}) {
   return spawnSync(world.release.node, args, {
     encoding: 'utf8',
-    timeout: 240000,
+    timeout,
+    killSignal: 'SIGKILL',
     maxBuffer: 64 * 1024 * 1024,
-    env: {
-      ...process.env,
-      HOME: world.home,
-      OPENCLAW_STATE_DIR: world.stateDir,
-      OPENCLAW_CONFIG_PATH: path.join(world.stateDir, 'openclaw.json'),
-      PATH: `${path.dirname(world.release.node)}${path.delimiter}${process.env.PATH}`,
-      FAKE_ACP_RECORD: world.record,
-      FAKE_ACP_FAIL_RESUME: world.failResumeFile,
-      NO_COLOR: '1',
-      ...env,
-    },
+    env: worldEnv(world, env),
   })
 }
 
 const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
 
-/**
- * One gateway process: loads the plugin (this package) and the fake acpx with the real
- * loader, runs `steps` in order, exits. Returns the driver's results and the lines this
- * plugin logged (its `api.logger` writes through OpenClaw's logger to stdout).
- */
-function runGateway(
-  world,
-  steps,
-  { pluginConfig = {}, failResume = false, pluginDirs = [world.pluginDir, FAKE_ACPX], openclawDir = world.release.openclawDir, env = {} } = {},
-) {
+/** The job file of the world's next gateway process; returns its number and files. */
+function writeJob(world, steps, { pluginConfig = {}, failResume = false, pluginDirs = [world.pluginDir, FAKE_ACPX], openclawDir = world.release.openclawDir, umask } = {}) {
   world.processes += 1
   const n = world.processes
   const jobFile = path.join(world.dir, `job-${n}.json`)
@@ -216,11 +214,23 @@ function runGateway(
       pluginConfig,
       outFile,
       steps,
+      ...(umask === undefined ? {} : { umask }),
     }),
   )
   if (failResume) fs.writeFileSync(world.failResumeFile, '')
   else fs.rmSync(world.failResumeFile, { force: true })
-  const result = spawnInWorld(world, [DRIVER, jobFile], env)
+  return { n, jobFile, outFile }
+}
+
+/**
+ * One gateway process: loads the plugin (this package) and the fake acpx with the real
+ * loader, runs `steps` in order, exits. Returns the driver's results and the lines this
+ * plugin logged (its `api.logger` writes through OpenClaw's logger to stdout). `timeout`
+ * (ms) kills a process that does not finish: the spec then fails instead of hanging.
+ */
+function runGateway(world, steps, options = {}) {
+  const { n, jobFile, outFile } = writeJob(world, steps, options)
+  const result = spawnInWorld(world, [DRIVER, jobFile], options.env, { timeout: options.timeout })
   const stdout = stripAnsi(`${result.stdout}\n${result.stderr}`)
   fs.writeFileSync(path.join(world.dir, `process-${n}.log`), stdout)
   if (result.status !== 0 || !fs.existsSync(outFile)) {
@@ -233,6 +243,32 @@ function runGateway(
   world.costs = [...(world.costs ?? []), out.cost]
   const pluginLines = [...stdout.split('\n'), ...out.logs.map((l) => l.msg)].filter((line) => line.includes(`${PLUGIN_ID}:`))
   return { ...out, pluginLines, stdout }
+}
+
+/**
+ * A gateway process killed (SIGKILL, as a crash or a power cut) once `until(record)` holds
+ * for the fake backend's record: the backend holds a turn. Resolves when it is gone.
+ */
+async function crashGateway(world, steps, { until, timeoutMs = 120000, ...options }) {
+  const { n, jobFile } = writeJob(world, steps, options)
+  const child = spawn(world.release.node, [DRIVER, jobFile], { env: worldEnv(world, options.env), stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk) => (output += chunk))
+  child.stderr.on('data', (chunk) => (output += chunk))
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })))
+  const deadline = Date.now() + timeoutMs
+  try {
+    while (!until(readRecord(world))) {
+      if (child.exitCode !== null || Date.now() > deadline) {
+        throw new Error(`gateway process ${n} ended or timed out before the crash point:\n${stripAnsi(output).slice(-4000)}`)
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+  } finally {
+    child.kill('SIGKILL')
+    fs.writeFileSync(path.join(world.dir, `process-${n}.log`), stripAnsi(output))
+  }
+  return exited
 }
 
 /** Everything the fake backend recorded, in order. */
@@ -303,6 +339,7 @@ module.exports = {
   readLog,
   readRecord,
   removeWorld,
+  crashGateway,
   runGateway,
   spawnInWorld,
   startLocalRegistry,

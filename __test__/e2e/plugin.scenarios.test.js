@@ -198,7 +198,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
       expect(run.steps[4].delivered.map((d) => d.text)).toEqual(['reply to: hello, broken state'])
       const lines = run.pluginLines.filter((line) => line.includes(BROKEN))
       expect(lines).toHaveLength(1)
-      expect(lines[0]).toMatch(/prompt not built, sent the plain message \(ENOTDIR/)
+      expect(lines[0]).toMatch(/state folder unusable, sent the plain message, the turn not logged \(ENOTDIR/)
       expect(readRecord(world).filter((e) => e.type === 'acpx-reply-dispatch' && e.sessionKey === BROKEN)).toEqual([])
     })
   })

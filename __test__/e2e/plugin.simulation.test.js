@@ -109,8 +109,8 @@ beforeAll(() => {
 
 afterAll(() => removeWorld(world))
 
-test('the default state folder: one folder under <state dir>/openclaw-context-native, named after the session key', () => {
-  expect(path.basename(path.dirname(logPath))).toMatch(/^agent-codex-acp-long-chat-[0-9a-f]{10}$/)
+test('the default state folder: one folder under <state dir>/openclaw-context-native, named after the session key and 128 bits of its SHA-256', () => {
+  expect(path.basename(path.dirname(logPath))).toMatch(/^agent-codex-acp-long-chat-[0-9a-f]{32}$/)
 })
 
 test('200 turns: each reached the backend once and is in the log once, in order, with its reply', () => {

@@ -75,6 +75,19 @@ pub struct ContinuitySummaryParams {
     pub now: Option<Either<String, f64>>,
     /// Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap.
     pub max_chars: Option<f64>,
+    /// `true`: a symlink or a hard-linked file at `logPath` or `statePath`
+    /// is refused (`ENOTREGULAR`) rather than followed. Default `false`.
+    pub refuse_links: Option<bool>,
+}
+
+/// Options of `readPersistentChatLogEntries`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatReadOptions {
+    /// `true`: a symlink at `path` (it is opened `O_NOFOLLOW`) or a file with
+    /// more than one hard link is refused (`ENOTREGULAR`) rather than read.
+    /// Default `false`. (Windows: only the symlink.)
+    pub refuse_links: Option<bool>,
 }
 
 /// A value of `turnMetadata` given as an object.

@@ -15,6 +15,7 @@ use openclaw_context_core::persistent_chat::prompt::{MetadataValue, PromptReport
 use openclaw_context_core::persistent_chat::request::{PromptRequest, SummaryRequest};
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::persistent_chat::time::{epoch_ms_from_number, parse_timestamp_ms};
+use openclaw_context_core::persistent_chat::Links;
 
 /// One perpetual-log entry, as `readPersistentChatLogEntries` returns it and
 /// as the builders take it (they also accept the aliases `content`,
@@ -266,6 +267,19 @@ pub fn summary_params(value: Js<'_>) -> Result<SummaryRequest, Failure> {
             .optional_string("params.currentSession")?,
         now_ms: now_ms(params.get("now")?)?,
         max_chars: char_budget(params.get("maxChars")?, "params.maxChars")?,
+        links: links(params.get("refuseLinks")?, "params.refuseLinks")?,
+    })
+}
+
+/// `refuseLinks`: absent or `false` follows links, `true` refuses them.
+pub fn links(value: Js<'_>, name: impl Display + Copy) -> Result<Links, Failure> {
+    if value.is_nullish()? {
+        return Ok(Links::Follow);
+    }
+    Ok(if value.boolean(name)? {
+        Links::Refuse
+    } else {
+        Links::Follow
     })
 }
 

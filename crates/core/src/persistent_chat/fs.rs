@@ -6,25 +6,54 @@ use std::path::Path;
 
 use crate::error::CoreError;
 
+/// Whether a state path may be a link to another file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Links {
+    /// A symlink is followed and a file with several names is read: the
+    /// API's default (an operator may keep a log on another disk by a link).
+    #[default]
+    Follow,
+    /// A symlink at the path itself (`O_NOFOLLOW`) and a regular file with
+    /// more than one link are refused as `ENOTREGULAR`: what the plugin asks
+    /// for, so a link planted in a chat's folder never pulls another file
+    /// into a prompt. Windows has no link count in stable std: there only
+    /// the symlink is refused.
+    Refuse,
+}
+
 /// Opens `path` for reading and checks, on the open handle (no window for a
 /// swap between check and use), that it is a regular file.
 ///
 /// `O_NONBLOCK` matters for FIFOs: a plain `open()` of a FIFO waits for a
 /// writer, which would hang the gateway. On a regular file the flag changes
 /// nothing.
+#[cfg(test)]
 pub(crate) fn open_regular_file(path: &Path) -> Result<(File, Metadata), CoreError> {
+    open_state_file(path, Links::Follow)
+}
+
+/// [`open_regular_file`], refusing links when `links` says so.
+pub(crate) fn open_state_file(path: &Path, links: Links) -> Result<(File, Metadata), CoreError> {
     let shown = path.to_string_lossy();
+    let refuse = |kind| CoreError::NotRegularFile {
+        path: shown.to_string(),
+        kind,
+    };
     #[cfg(not(unix))]
-    refuse_before_open(path, &shown)?;
-    let file = open_nonblocking(path).map_err(|err| {
-        // open(2) refuses a UNIX socket with ENXIO before we can fstat it:
-        // name what the path is rather than "no such device or address".
+    refuse_before_open(path, &shown, links)?;
+    let file = open_nonblocking(path, links).map_err(|err| {
+        let linked = std::fs::symlink_metadata(path);
         match std::fs::metadata(path) {
+            // O_NOFOLLOW met a symlink: ELOOP (EMLINK on FreeBSD).
+            _ if links == Links::Refuse
+                && linked.as_ref().is_ok_and(|m| m.file_type().is_symlink()) =>
+            {
+                refuse("symlink")
+            }
+            // open(2) refuses a UNIX socket with ENXIO before we can fstat it:
+            // name what the path is rather than "no such device or address".
             Ok(metadata) if err.raw_os_error() == Some(libc::ENXIO) && !metadata.is_file() => {
-                CoreError::NotRegularFile {
-                    path: shown.to_string(),
-                    kind: file_kind(&metadata),
-                }
+                refuse(file_kind(&metadata))
             }
             _ => CoreError::io(&err, "open", &shown),
         }
@@ -33,25 +62,40 @@ pub(crate) fn open_regular_file(path: &Path) -> Result<(File, Metadata), CoreErr
         .metadata()
         .map_err(|err| CoreError::io(&err, "fstat", &shown))?;
     if !metadata.is_file() {
-        return Err(CoreError::NotRegularFile {
-            path: shown.into_owned(),
-            kind: file_kind(&metadata),
-        });
+        return Err(refuse(file_kind(&metadata)));
+    }
+    if links == Links::Refuse && link_count(&metadata) > 1 {
+        return Err(refuse("hard-linked file"));
     }
     Ok((file, metadata))
 }
 
 #[cfg(unix)]
-fn open_nonblocking(path: &Path) -> io::Result<File> {
+fn link_count(metadata: &Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(metadata)
+}
+
+#[cfg(not(unix))]
+fn link_count(_metadata: &Metadata) -> u64 {
+    1
+}
+
+#[cfg(unix)]
+fn open_nonblocking(path: &Path, links: Links) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
+    let no_follow = if links == Links::Refuse {
+        libc::O_NOFOLLOW
+    } else {
+        0
+    };
     OpenOptions::new()
         .read(true)
-        .custom_flags(libc::O_NONBLOCK)
+        .custom_flags(libc::O_NONBLOCK | no_follow)
         .open(path)
 }
 
 #[cfg(not(unix))]
-fn open_nonblocking(path: &Path) -> io::Result<File> {
+fn open_nonblocking(path: &Path, _links: Links) -> io::Result<File> {
     OpenOptions::new().read(true).open(path)
 }
 
@@ -61,7 +105,15 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
 /// open handle still follows; a swap of the path between the two is the
 /// window these platforms leave.
 #[cfg(not(unix))]
-fn refuse_before_open(path: &Path, shown: &str) -> Result<(), CoreError> {
+fn refuse_before_open(path: &Path, shown: &str, links: Links) -> Result<(), CoreError> {
+    if links == Links::Refuse
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Err(CoreError::NotRegularFile {
+            path: shown.to_owned(),
+            kind: "symlink",
+        });
+    }
     // Reported as the open it stands for: the same error as where open() fails.
     let metadata = std::fs::metadata(path).map_err(|err| CoreError::io(&err, "open", shown))?;
     if metadata.is_file() {
@@ -205,6 +257,74 @@ mod tests {
             "{err}"
         );
         assert_eq!(err.code(), "ENOTREGULAR");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn refuses_symlinks_and_hard_links_when_asked() {
+        let dir = TempDir::new("fs");
+        let target = dir.file("target", b"{}\n");
+        let link = dir.0.join("link");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        assert!(open_state_file(&link, Links::Follow).is_ok());
+        let err = open_state_file(&link, Links::Refuse).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CoreError::NotRegularFile {
+                    kind: "symlink",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(err.code(), "ENOTREGULAR");
+        // A dangling symlink is a symlink too, not a missing file.
+        let dangling = dir.0.join("dangling");
+        std::os::unix::fs::symlink(dir.0.join("nowhere"), &dangling).unwrap();
+        let err = open_state_file(&dangling, Links::Refuse).unwrap_err();
+        assert!(matches!(
+            err,
+            CoreError::NotRegularFile {
+                kind: "symlink",
+                ..
+            }
+        ));
+        assert_eq!(
+            open_state_file(&dangling, Links::Follow)
+                .unwrap_err()
+                .code(),
+            "ENOENT"
+        );
+        // Refused only with a second name; the same file alone is read.
+        assert!(open_state_file(&target, Links::Refuse).is_ok());
+        let second = dir.0.join("second");
+        std::fs::hard_link(&target, &second).unwrap();
+        let err = open_state_file(&target, Links::Refuse).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CoreError::NotRegularFile {
+                    kind: "hard-linked file",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(open_state_file(&target, Links::Follow).is_ok());
+        // A symlink to a FIFO is refused as a symlink, before any open of the FIFO.
+        let fifo = dir.0.join("pipe");
+        make_fifo(&fifo);
+        let to_fifo = dir.0.join("to-fifo");
+        std::os::unix::fs::symlink(&fifo, &to_fifo).unwrap();
+        let err = open_state_file(&to_fifo, Links::Refuse).unwrap_err();
+        assert!(matches!(
+            err,
+            CoreError::NotRegularFile {
+                kind: "symlink",
+                ..
+            }
+        ));
     }
 
     #[test]

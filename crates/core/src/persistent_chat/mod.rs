@@ -14,6 +14,7 @@
 mod budget;
 pub mod fields;
 mod fs;
+pub use fs::Links;
 mod json;
 pub mod log;
 pub mod prompt;

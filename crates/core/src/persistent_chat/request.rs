@@ -18,13 +18,14 @@
 
 use std::path::{Path, PathBuf};
 
-use super::log::{read_log_tail_or_empty, LogEntry, LogTail};
+use super::fs::Links;
+use super::log::{read_log_tail_or_empty_with_links, LogEntry, LogTail};
 use super::prompt::{
     build_injected_prompt, log_entries_to_read, PromptParams, PromptReport, TurnMetadata,
     DEFAULT_CONTINUOUS_ENTRIES, DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RELOAD_ENTRIES,
     MAX_CONTINUOUS_ENTRIES,
 };
-use super::state::{read_state_file_or_empty, MemoryState};
+use super::state::{read_state_file_or_empty_with_links, MemoryState};
 use super::summary::{
     rebuild_continuity_summary, SummaryParams, DEFAULT_SUMMARY_MAX_CHARS, SUMMARY_LOG_ENTRIES,
 };
@@ -42,16 +43,23 @@ pub struct SummaryRequest {
     pub now_ms: Option<f64>,
     /// As given: `None` or `NaN` for the default.
     pub max_chars: Option<f64>,
+    /// Whether `log_path` and `state_path` may be links (`refuseLinks`).
+    pub links: Links,
 }
 
 impl SummaryRequest {
     /// The continuity summary; reads the files the request names.
     pub fn rebuild(self) -> Result<Vec<u16>, CoreError> {
-        let entries =
-            log_tail(self.entries, self.log_path.as_deref(), SUMMARY_LOG_ENTRIES)?.entries;
+        let entries = log_tail_with_links(
+            self.entries,
+            self.log_path.as_deref(),
+            SUMMARY_LOG_ENTRIES,
+            self.links,
+        )?
+        .entries;
         let state = match (self.state, &self.state_path) {
             (Some(state), _) => state,
-            (None, Some(path)) => read_state_file_or_empty(path)?,
+            (None, Some(path)) => read_state_file_or_empty_with_links(path, self.links)?,
             (None, None) => MemoryState::default(),
         };
         Ok(rebuild_continuity_summary(&SummaryParams {
@@ -123,12 +131,22 @@ fn log_tail(
     path: Option<&Path>,
     limit: usize,
 ) -> Result<LogTail, CoreError> {
+    log_tail_with_links(entries, path, limit, Links::Follow)
+}
+
+/// [`log_tail`], refusing a link at `path` when `links` says so.
+fn log_tail_with_links(
+    entries: Option<Vec<LogEntry>>,
+    path: Option<&Path>,
+    limit: usize,
+    links: Links,
+) -> Result<LogTail, CoreError> {
     match (entries, path) {
         (Some(entries), _) => Ok(LogTail {
             entries,
             ..LogTail::default()
         }),
-        (None, Some(path)) => read_log_tail_or_empty(path, limit),
+        (None, Some(path)) => read_log_tail_or_empty_with_links(path, limit, links),
         (None, None) => Ok(LogTail::default()),
     }
 }

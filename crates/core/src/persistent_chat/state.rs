@@ -4,7 +4,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::fields;
-use super::fs::open_regular_file;
+use super::fs::{open_state_file, Links};
 use super::json::{self, Json};
 use super::log::Timestamp;
 use crate::error::CoreError;
@@ -121,8 +121,17 @@ pub fn parse_state_json(bytes: &[u8]) -> Result<MemoryState, String> {
 /// is reported, not read as empty: silently forgetting every decision and
 /// guardrail would be worse than a visible error.
 pub fn read_state_file_or_empty(path: &Path) -> Result<MemoryState, CoreError> {
+    read_state_file_or_empty_with_links(path, Links::Follow)
+}
+
+/// [`read_state_file_or_empty`], refusing a symlink or a hard-linked file at
+/// `path` when `links` is [`Links::Refuse`] (`ENOTREGULAR`).
+pub fn read_state_file_or_empty_with_links(
+    path: &Path,
+    links: Links,
+) -> Result<MemoryState, CoreError> {
     let shown = path.to_string_lossy();
-    let (file, metadata) = match open_regular_file(path) {
+    let (file, metadata) = match open_state_file(path, links) {
         Err(CoreError::Io { code: "ENOENT", .. }) => return Ok(MemoryState::default()),
         other => other?,
     };

@@ -13,4 +13,7 @@ mod tail;
 #[cfg(test)]
 pub(crate) use entry::bare_entry;
 pub use entry::{js_number_text, parse_log_line, LogEntry, Role, Timestamp};
-pub use tail::{read_log_tail, read_log_tail_or_empty, LogTail, MAX_LINE_BYTES};
+pub use tail::{
+    read_log_tail, read_log_tail_or_empty, read_log_tail_or_empty_with_links,
+    read_log_tail_with_links, LogTail, MAX_LINE_BYTES,
+};

@@ -17,7 +17,7 @@ use std::path::Path;
 
 use foldhash::quality::RandomState;
 
-use super::super::fs::open_regular_file;
+use super::super::fs::{open_state_file, Links};
 use super::backward::{BackLine, BackwardLines};
 use super::entry::{parse_log_line, LogEntry};
 use crate::error::CoreError;
@@ -54,6 +54,7 @@ pub(crate) struct TailOptions {
     pub first_block: usize,
     pub max_block: usize,
     pub max_gap_bytes: usize,
+    pub links: Links,
 }
 
 impl Default for TailOptions {
@@ -63,6 +64,7 @@ impl Default for TailOptions {
             first_block: FIRST_BLOCK_BYTES,
             max_block: MAX_BLOCK_BYTES,
             max_gap_bytes: MAX_GAP_BYTES,
+            links: Links::Follow,
         }
     }
 }
@@ -75,9 +77,35 @@ pub fn read_log_tail(path: &Path, limit: usize) -> Result<LogTail, CoreError> {
     read_log_tail_with(path, limit, TailOptions::default())
 }
 
+/// [`read_log_tail`], refusing a symlink or a hard-linked file at `path`
+/// when `links` is [`Links::Refuse`].
+pub fn read_log_tail_with_links(
+    path: &Path,
+    limit: usize,
+    links: Links,
+) -> Result<LogTail, CoreError> {
+    read_log_tail_with(
+        path,
+        limit,
+        TailOptions {
+            links,
+            ..TailOptions::default()
+        },
+    )
+}
+
 /// [`read_log_tail`], with a missing file read as an empty log (first run).
 pub fn read_log_tail_or_empty(path: &Path, limit: usize) -> Result<LogTail, CoreError> {
-    match read_log_tail(path, limit) {
+    read_log_tail_or_empty_with_links(path, limit, Links::Follow)
+}
+
+/// [`read_log_tail_with_links`], with a missing file read as an empty log.
+pub fn read_log_tail_or_empty_with_links(
+    path: &Path,
+    limit: usize,
+    links: Links,
+) -> Result<LogTail, CoreError> {
+    match read_log_tail_with_links(path, limit, links) {
         Err(CoreError::Io { code: "ENOENT", .. }) => Ok(LogTail::default()),
         other => other,
     }
@@ -88,7 +116,7 @@ pub(crate) fn read_log_tail_with(
     limit: usize,
     options: TailOptions,
 ) -> Result<LogTail, CoreError> {
-    let (file, metadata) = open_regular_file(path)?;
+    let (file, metadata) = open_state_file(path, options.links)?;
     if limit == 0 {
         return Ok(LogTail::default());
     }
@@ -528,6 +556,7 @@ mod tests {
             first_block: 64,
             max_block: 256,
             max_gap_bytes: 1 << 20,
+            ..TailOptions::default()
         };
         let tail = read_log_tail_with(&path, 10, options).unwrap();
         assert_eq!(texts(&tail), ["message 1", "message 2", "message 3"]);

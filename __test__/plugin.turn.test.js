@@ -1,0 +1,215 @@
+'use strict'
+// A turn through the plugin with no OpenClaw (plugin/persistent-chat.mjs with a fake `acp`
+// SDK and logger, in child processes): the message in the log before the dispatch, its
+// reply after; an unsafe state path leaves the plain message, sent once; ignored sessions
+// pass through; what is stored is masked, what the backend gets is not; the prompt is capped.
+const { execFileSync } = require('node:child_process')
+const fs = require('node:fs')
+const path = require('node:path')
+
+const { runPlugin, tempDir } = require('./fixtures/plugin-unit')
+
+// Each spec runs child processes; on a loaded machine they can take seconds.
+jest.setTimeout(60000)
+
+const POSIX = process.platform !== 'win32'
+const posixTest = POSIX ? test : test.skip
+const KEY = 'agent:codex:acp:turns'
+const LIVE_TURN = '--- LIVE TURN ---\n'
+
+let dir
+beforeEach(() => {
+  dir = tempDir('plugin-turn')
+})
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+/** Runs `body` with `chat` (createChat over `dir` with `config`) in scope. */
+function withChat(body, { config = {}, acp = '' } = {}) {
+  return runPlugin(`
+    const acp = u.createFakeAcp({ ${acp} });
+    const { chat, turn, logger, config } = await u.createChat({ stateDir: ${JSON.stringify(dir)}, configOverrides: ${JSON.stringify(config)}, acp });
+    const { sessionFiles } = await u.importPlugin("state-files.mjs");
+    const files = sessionFiles(config, ${JSON.stringify(KEY)});
+    ${body}`)
+}
+
+const readLog = (file) =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+
+describe('nothing lost', () => {
+  test('the message is in the log (with its id) before the dispatch; the reply follows as its own line', () => {
+    const out = withChat(
+      `
+      const result = await turn(${JSON.stringify(KEY)}, "Set up the database");
+      return { result, files, seenAtDispatch: acp.seenAtDispatch, dispatches: acp.dispatches, lines: logger.lines };`,
+      { acp: `onDispatch: async () => { acp.seenAtDispatch = u.readLines(files.log); }` },
+    )
+    expect(out.result.handled).toBe(true)
+    expect(out.seenAtDispatch.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ role: 'user', text: 'Set up the database', session: 'be-1', id: expect.stringMatching(/:user$/) }),
+    ])
+    const log = readLog(out.files.log)
+    expect(log.map((e) => [e.role, e.status])).toEqual([
+      ['user', undefined],
+      ['assistant', 'ok'],
+    ])
+    expect(log[1].id.replace(/:assistant$/, '')).toBe(log[0].id.replace(/:user$/, ''))
+    expect(out.dispatches).toHaveLength(1)
+    expect(out.lines.filter((l) => l.level === 'warn')).toEqual([])
+  })
+
+  test('a gateway that dies mid-turn: the next reload shows the message as awaiting its reply', () => {
+    // The first process dies while the backend holds the turn.
+    const first = runPlugin(
+      `
+      const acp = u.createFakeAcp({ onDispatch: () => { setTimeout(() => process.exit(0), 20); return new Promise(() => {}); } });
+      const { turn, config } = await u.createChat({ stateDir: ${JSON.stringify(dir)}, acp });
+      const { sessionFiles } = await u.importPlugin("state-files.mjs");
+      const files = sessionFiles(config, ${JSON.stringify(KEY)});
+      process.on("exit", () => process.stdout.write(JSON.stringify({ ok: true, result: files }) + "\\n"));
+      await turn(${JSON.stringify(KEY)}, "Deploy to staging before the gateway dies");`,
+    )
+    expect(readLog(first.log).map((e) => [e.role, e.text])).toEqual([['user', 'Deploy to staging before the gateway dies']])
+    // The next process: a new backend session, so a reload.
+    const next = withChat(
+      `
+      await turn(${JSON.stringify(KEY)}, "Are you there?");
+      return { dispatches: acp.dispatches };`,
+      { acp: 'backendSession: "be-2"' },
+    )
+    const prompt = next.dispatches[0].text
+    expect(prompt).toContain('--- BOOTSTRAP CONTEXT (already resolved) ---')
+    // The summary points at the excerpt's entry rather than repeat it.
+    expect(prompt).toContain('- Latest user request: (see log entry 1 below)')
+    expect(prompt).toContain('- Latest assistant status: awaiting reply to the latest request')
+    expect(prompt).toMatch(/## Recent Perpetual Log Excerpt\n1\. \[[^\]]+\] user: Deploy to staging before the gateway dies\n/)
+    expect(prompt.endsWith(`${LIVE_TURN}Are you there?`)).toBe(true)
+  })
+
+  test('a torn last line: the next message is logged whole and read back', () => {
+    const out = withChat(`
+      const { openSessionFolder } = await u.importPlugin("state-files.mjs");
+      await openSessionFolder(config, ${JSON.stringify(KEY)});
+      (await import("node:fs")).writeFileSync(files.log, '{"role":"user","text":"cut off by a crash');
+      await turn(${JSON.stringify(KEY)}, "After the tear");
+      await turn(${JSON.stringify(KEY)}, "And one more");
+      return { files, dispatches: acp.dispatches };`)
+    const native = require('..')
+    const entries = native.readPersistentChatLogEntries(out.files.log, 10)
+    expect(entries.map((e) => [e.role, e.text.replace(/^reply to: .*/, 'reply')])).toEqual([
+      ['user', 'After the tear'],
+      ['assistant', 'reply'],
+      ['user', 'And one more'],
+      ['assistant', 'reply'],
+    ])
+  })
+})
+
+describe('never a hang: an unsafe state path leaves the plain message, sent once, with one log line', () => {
+  const cases = [
+    ['a FIFO', (log) => execFileSync('mkfifo', [log]), 'FIFO'],
+    ['a symlink', (log) => fs.symlinkSync('/etc/passwd', log), 'symlink'],
+    ['a hard link', (log) => fs.linkSync(path.join(path.dirname(log), '..', 'outside'), log), 'hard-linked file (2 links)'],
+  ]
+  for (const [name, make, kind] of cases) {
+    posixTest(`${name} at the log path`, () => {
+      fs.writeFileSync(path.join(dir, 'outside'), '')
+      const { files } = withChat(`
+        const { openSessionFolder } = await u.importPlugin("state-files.mjs");
+        return openSessionFolder(config, ${JSON.stringify(KEY)});`)
+      make(files.log)
+      const before = fs.lstatSync(files.log)
+      const out = withChat(`
+        const result = await turn(${JSON.stringify(KEY)}, "plain please");
+        return { result, dispatches: acp.dispatches, lines: logger.lines.filter((l) => l.level !== "debug") };`)
+      expect(out.result.handled).toBe(true)
+      expect(out.dispatches).toEqual([{ sessionKey: KEY, text: 'plain please' }])
+      expect(out.lines).toHaveLength(1)
+      expect(out.lines[0].msg).toContain(`state refused, sent the plain message, the turn not logged (EUNSAFESTATE: ${files.log} is a ${kind}`)
+      expect(fs.readdirSync(files.dir)).toEqual(['perpetual-log.jsonl'])
+      expect(fs.lstatSync(files.log).mtimeMs).toBe(before.mtimeMs)
+      expect(fs.readFileSync('/etc/passwd', 'utf8')).not.toContain('plain please')
+    })
+  }
+})
+
+describe('ignoreSessionKeys', () => {
+  test('a matching session is neither logged nor injected: the plugin leaves it to acpx', () => {
+    const out = withChat(
+      `
+      const ignored = await turn("agent:codex:acp:private-1", "keep me out of any log");
+      const handled = await turn(${JSON.stringify(KEY)}, "log me");
+      return { ignored: ignored ?? null, handled: handled?.handled, dispatches: acp.dispatches };`,
+      { config: { ignoreSessionKeys: ['agent:codex:acp:private-*'] } },
+    )
+    expect(out.ignored).toBeNull()
+    expect(out.handled).toBe(true)
+    expect(out.dispatches.map((d) => d.sessionKey)).toEqual([KEY])
+    expect(fs.readdirSync(dir).filter((name) => name.includes('private'))).toEqual([])
+  })
+})
+
+describe('stored copies are masked; the backend gets the live message as written', () => {
+  const SECRET = 'sk-proj-Q2hhdFNlY3JldEtleUZvclRlc3RzMTIz'
+  const CUSTOM = 'ACME-7f3a9c2e1b'
+
+  test('the log, the summary and the last prompt hold no secret; the backend got it verbatim', () => {
+    const out = withChat(
+      `
+      await turn(${JSON.stringify(KEY)}, "my key is ${SECRET} and the vault code ${CUSTOM}");
+      acp.backendSession = "be-2";
+      await turn(${JSON.stringify(KEY)}, "did you keep my key?");
+      return { files, dispatches: acp.dispatches };`,
+      { config: { redactPatterns: ['ACME-[0-9a-f]{10}'] } },
+    )
+    const [first, second] = out.dispatches
+    expect(first.text.endsWith(`${LIVE_TURN}my key is ${SECRET} and the vault code ${CUSTOM}`)).toBe(true)
+    const stored = ['perpetual-log.jsonl', 'continuity-summary.txt', 'last-injected-preprompt.txt'].map((name) =>
+      fs.readFileSync(path.join(out.files.dir, name), 'utf8'),
+    )
+    for (const text of stored) {
+      expect(text).not.toContain(SECRET)
+      expect(text).not.toContain(CUSTOM)
+    }
+    expect(stored[0]).toContain('my key is sk-pro…MTIz and the vault code ***')
+    // The reload injected the stored (masked) history, never the secret.
+    expect(second.text).not.toContain(SECRET)
+    expect(second.text).toContain('sk-pro…MTIz')
+  })
+
+  test('an invalid redactPatterns entry fails at start-up, naming it', () => {
+    expect(() => withChat('return 1', { config: { redactPatterns: ['ok', '(unclosed'] } })).toThrow(/config\.redactPatterns\[1\] must be a valid regular expression/)
+  })
+})
+
+describe('bounded', () => {
+  test('the default prompt cap keeps a reload of huge entries to 120,000 units plus the live message', () => {
+    const out = withChat(`
+      const fs = await import("node:fs");
+      const { openSessionFolder } = await u.importPlugin("state-files.mjs");
+      await openSessionFolder(config, ${JSON.stringify(KEY)});
+      const lines = [];
+      for (let i = 0; i < 50; i++) lines.push(JSON.stringify({ role: i % 2 ? "assistant" : "user", text: String(i).padEnd(400000, "x"), session: "be-0" }));
+      fs.writeFileSync(files.log, lines.join("\\n") + "\\n");
+      await turn(${JSON.stringify(KEY)}, "short question");
+      return { promptMaxChars: config.promptMaxChars, length: acp.dispatches[0].text.length, lastPrompt: fs.statSync(files.lastPrompt).size };`)
+    expect(out.promptMaxChars).toBe(120000)
+    expect(out.length).toBeLessThanOrEqual(120000)
+    expect(out.lastPrompt).toBeLessThanOrEqual(120000 * 3)
+  })
+
+  test('last-injected-preprompt.txt keeps at most the cap plus 64 Ki units of a huge live message', () => {
+    const out = withChat(`
+      const fs = await import("node:fs");
+      const huge = "y".repeat(1000000);
+      await turn(${JSON.stringify(KEY)}, huge);
+      return { sent: acp.dispatches[0].text.length, kept: fs.readFileSync(files.lastPrompt, "utf8") };`)
+    expect(out.sent).toBeGreaterThan(1000000)
+    expect(out.kept.length).toBeLessThan(120000 + 65536 + 200)
+    expect(out.kept).toMatch(/\n\[… \d+ more characters of the live message, not kept in this file\]\n$/)
+  })
+})
