@@ -580,6 +580,7 @@ mod tests {
             first_block: 64,
             max_block: 256,
             max_gap_bytes: 2000,
+            ..TailOptions::default()
         };
         let garbage = "x".repeat(300) + "\n";
         // Old entries, 3000 bytes of garbage lines, new entries.
