@@ -245,7 +245,6 @@ struct Key {
 
 struct Forms {
     keys: Vec<Key>,
-    longest_key: usize,
     roles: Vec<Vec<char>>,
     longest_role: usize,
     /// Reader forms of the ASCII characters.
@@ -263,6 +262,8 @@ const HEADING_PHRASES: [&str; 5] = [
     "Rolling Continuity Summary",
     "Recent Perpetual Log Excerpt",
 ];
+/// At most this many keys (the phrases and the omitted-entries line).
+const MAX_KEYS: usize = 8;
 /// The omitted-entries line's words after its number.
 const OMITTED_PHRASE: &str = "earlier log entr";
 const ROLES: [&str; 4] = ["user", "assistant", "system", "tool"];
@@ -315,7 +316,6 @@ fn forms() -> &'static Forms {
             }
         }
         Forms {
-            longest_key: keys.iter().map(|key| key.letters.len()).max().unwrap_or(0),
             longest_role: roles.iter().map(Vec::len).max().unwrap_or(0),
             keys,
             roles,
@@ -397,54 +397,62 @@ fn reads_as_heading(head: &mut Head) -> bool {
     // Keys are ASCII in reader form: any other letter (`一`, `ー`) may
     // stand in for a mark, as a rule of `一一一 LIVE TURN 一一一`.
     let starts_with_mark = !matches!(first, Seen::Alnum(c) if c.is_ascii());
-    // The letters and digits, as far as a key can reach past a number.
-    let mut letters: Vec<char> = Vec::new();
+    // Each key's progress through the letters and digits (one past a
+    // number for the omitted-entries line), letter by letter, until every
+    // key has failed (most lines: at the first letter or two) or has seen
+    // one letter more than its words.
+    let keys = &forms.keys;
+    let mut matched = [0usize; MAX_KEYS];
+    let mut failed = [false; MAX_KEYS];
+    let mut longer = [false; MAX_KEYS];
     let mut number = 0;
     let mut in_number = true;
     let mut ended = false;
-    // Until no key can match (most lines: the first letter or two) or one
-    // key's words are followed by one more letter.
-    while letters.len() <= number + forms.longest_key
-        && forms.keys.iter().any(|key| {
-            let words = match key.after_number {
-                true if in_number => return true,
-                true => &letters[number..],
-                false => &letters[..],
-            };
-            key.letters.starts_with(words)
-                || (words.starts_with(&key.letters) && words.len() == key.letters.len())
-        })
-    {
-        match head.get(index) {
-            None => {
-                ended = true;
-                break;
-            }
-            Some(Seen::Alnum(c)) if c.is_ascii() => {
-                in_number &= digit_like(c);
-                number += usize::from(in_number);
-                letters.push(c);
-            }
-            Some(_) => {}
-        }
+    let open = |failed: &[bool], longer: &[bool], in_number: bool| {
+        (0..keys.len()).any(|k| !(failed[k] || longer[k] || keys[k].after_number && in_number))
+            || (in_number && keys.iter().any(|key| key.after_number))
+    };
+    while open(&failed, &longer, in_number) {
+        let Some(seen) = head.get(index) else {
+            ended = true;
+            break;
+        };
         index += 1;
+        let Seen::Alnum(c) = seen else { continue };
+        if !c.is_ascii() {
+            continue;
+        }
+        let part_of_number = in_number && digit_like(c);
+        in_number = part_of_number;
+        number += usize::from(part_of_number);
+        for (k, key) in keys.iter().enumerate() {
+            if failed[k] || longer[k] || (key.after_number && part_of_number) {
+                continue;
+            }
+            if key.after_number && number == 0 {
+                failed[k] = true;
+            } else if matched[k] == key.letters.len() {
+                longer[k] = true;
+            } else if key.letters[matched[k]] == c {
+                matched[k] += 1;
+            } else {
+                failed[k] = true;
+            }
+        }
     }
     let undecided = ended && head.cut();
-    for key in &forms.keys {
-        let words = match key.after_number {
-            true if number == 0 => continue,
-            true => &letters[number..],
-            false => &letters[..],
-        };
-        if !words.starts_with(&key.letters) {
-            if undecided && key.letters.starts_with(words) {
+    for (k, key) in keys.iter().enumerate() {
+        if failed[k] || (key.after_number && number == 0 && !undecided) {
+            continue;
+        }
+        if matched[k] < key.letters.len() {
+            if undecided {
                 return true;
             }
             continue;
         }
-        // The words alone (read to the end: `letters` stops one past the
-        // longest key), after a mark, or in capitals.
-        if key.after_number || starts_with_mark || words.len() == key.letters.len() {
+        // The words alone, after a mark, or in capitals.
+        if key.after_number || starts_with_mark || !longer[k] {
             return true;
         }
         head.read_all();
