@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR } = process.env
+const { NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR, PLUGIN_RELEASES_DIR, OCCN_PLUGIN_RELEASES } = process.env
 const ROOT = path.resolve(__dirname, '..', '..')
 const DRIVER = path.join(__dirname, 'plugin-gateway.mjs')
 const FAKE_ACPX = path.join(__dirname, 'fixtures', 'fake-acpx')
@@ -15,24 +15,44 @@ const PLUGIN_ID = 'openclaw-context-native'
 const LIVE_TURN = '--- LIVE TURN ---\n'
 const BOOTSTRAP = '--- BOOTSTRAP CONTEXT (already resolved) ---'
 
-function requireOracle() {
-  if (!NODE22 || !NODE24 || !OPENCLAW_DIR || !OPENCLAW_NEXT_DIR) {
-    throw new Error('NODE22, NODE24, OPENCLAW_DIR and OPENCLAW_NEXT_DIR must be set: run `npm test` (it runs scripts/setup-oracle.sh)')
-  }
-}
-
 const versionOf = (openclawDir) => (openclawDir ? JSON.parse(fs.readFileSync(path.join(openclawDir, 'package.json'), 'utf8')).version : '?')
 
 /**
- * The OpenClaw releases the plugin is tested on: the seed's 2026.7.2-beta.4 (Node 22), which
- * loads the plugin from this checkout as a load path, and 2026.9.6 (Node 24), which loads it
- * from a packed copy (its loader snapshots a plugin's whole folder: here that would include
- * cargo's target/).
+ * The OpenClaw releases the plugin is tested on: scripts/openclaw-releases.json's `plugin`
+ * list, one release per plugin-API generation. Two come from scripts/setup-oracle.sh (their
+ * `oracle` names its variable), the others from scripts/setup-releases.js's full installs
+ * under PLUGIN_RELEASES_DIR. Each runs on the Node its engines want. From 2026.9 the loader
+ * snapshots a load path's whole folder (here that would include cargo's target/): those load
+ * a packed copy. OCCN_PLUGIN_RELEASES=v1,v2 narrows the list (a local run on one release).
  */
-const RELEASES = [
-  { name: versionOf(OPENCLAW_DIR), node: NODE22, openclawDir: OPENCLAW_DIR, packed: false },
-  { name: versionOf(OPENCLAW_NEXT_DIR), node: NODE24, openclawDir: OPENCLAW_NEXT_DIR, packed: true },
-]
+const RELEASES = require('../../scripts/openclaw-releases.json')
+  .plugin.filter(({ version }) => !OCCN_PLUGIN_RELEASES || OCCN_PLUGIN_RELEASES.split(',').includes(version))
+  .map(({ version, node, oracle }) => {
+    const openclawDir = oracle
+      ? process.env[oracle]
+      : PLUGIN_RELEASES_DIR && path.join(PLUGIN_RELEASES_DIR, `full-${version}`, 'node_modules', 'openclaw')
+    return {
+      name: version,
+      node: node === '24' ? NODE24 : NODE22,
+      openclawDir,
+      packed: !/^2026\.[4-8]\./.test(version),
+      /** Its transcript: a JSON Lines file per session (to 2026.6), or SQLite (2026.7 on). */
+      transcript: /^2026\.[4-6]\./.test(version) ? 'jsonl' : 'sqlite',
+    }
+  })
+
+/** The tested release named `version`. */
+const releaseNamed = (version) => RELEASES.find((release) => release.name === version)
+
+function requireOracle() {
+  const missing = RELEASES.filter((r) => !r.node || !r.openclawDir || versionOf(fs.existsSync(r.openclawDir) ? r.openclawDir : undefined) !== r.name)
+  if (!NODE22 || !NODE24 || missing.length > 0) {
+    throw new Error(
+      `NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR and PLUGIN_RELEASES_DIR must name the releases ${missing.map((r) => r.name).join(', ')}: ` +
+        'run `npm test` (it runs scripts/setup-oracle.sh and scripts/setup-releases.js)',
+    )
+  }
+}
 
 const BINARY = 'openclaw-context-native.linux-x64-gnu.node'
 const PLATFORM_PACKAGE = 'openclaw-context-native-linux-x64-gnu'
@@ -107,7 +127,7 @@ async function startLocalRegistry(tarballDir) {
 }
 
 /** A scratch OpenClaw home on one release: state, config, the fake backend's record. */
-function createWorld(name, release = RELEASES[0]) {
+function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES[0]) {
   requireOracle()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `occn-plugin-${name}-`))
   const world = {
@@ -283,6 +303,7 @@ module.exports = {
   parsePrompt,
   readLog,
   readRecord,
+  releaseNamed,
   removeWorld,
   runGateway,
   spawnInWorld,
