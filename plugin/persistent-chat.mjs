@@ -203,6 +203,10 @@ export function createPersistentChat({ config, acp, logger }) {
       } catch (error) {
         problems.push(`turn not written to ${files.log} (${describe(error)})`);
       }
+      if (prepared) {
+        const unrestored = await transcript.restoreWritten({ cfg: ctx.cfg, sessionKey, prompt: prepared.prompt, live });
+        if (unrestored) problems.push(unrestored);
+      }
       if (prepared && problems.length === 0) {
         const { report, reload, currentSession } = prepared;
         const line =
