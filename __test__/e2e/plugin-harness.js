@@ -15,6 +15,14 @@ const PLUGIN_ID = 'openclaw-context-native'
 const LIVE_TURN = '--- LIVE TURN ---\n'
 const BOOTSTRAP = '--- BOOTSTRAP CONTEXT (already resolved) ---'
 
+/** Whether OpenClaw `version` is `floor` or later (year.month[.day]; a prerelease counts as its release). */
+function atLeast(version, floor) {
+  const parts = (v) => v.split('-')[0].split('.').map(Number)
+  const [a, b] = [parts(version), parts(floor)]
+  for (let i = 0; i < b.length; i += 1) if ((a[i] ?? 0) !== b[i]) return (a[i] ?? 0) > b[i]
+  return true
+}
+
 const versionOf = (openclawDir) => (openclawDir ? JSON.parse(fs.readFileSync(path.join(openclawDir, 'package.json'), 'utf8')).version : '?')
 
 /**
@@ -35,9 +43,15 @@ const RELEASES = require('../../scripts/openclaw-releases.json')
       name: version,
       node: node === '24' ? NODE24 : NODE22,
       openclawDir,
-      packed: !/^2026\.[4-8]\./.test(version),
+      packed: atLeast(version, '2026.9'),
       /** Its transcript: a JSON Lines file per session (to 2026.6), or SQLite (2026.7 on). */
-      transcript: /^2026\.[4-6]\./.test(version) ? 'jsonl' : 'sqlite',
+      transcript: atLeast(version, '2026.7') ? 'sqlite' : 'jsonl',
+      /** `plugins install` runs the install-time code scanner (2026.4.5 to 2026.6.1-beta.1). */
+      scanner: !atLeast(version, '2026.6.35'),
+      /** `plugins install` asks consent for a plugin's declared hooks (2026.8 on). */
+      consent: atLeast(version, '2026.8'),
+      /** `plugins inspect --runtime` (2026.4.27 on). */
+      inspectRuntime: atLeast(version, '2026.4.27'),
     }
   })
 
