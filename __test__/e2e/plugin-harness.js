@@ -29,9 +29,12 @@ const versionOf = (openclawDir) => (openclawDir ? JSON.parse(fs.readFileSync(pat
  * The OpenClaw releases the plugin is tested on: scripts/openclaw-releases.json's `plugin`
  * list, one release per plugin-API generation. Two come from scripts/setup-oracle.sh (their
  * `oracle` names its variable), the others from scripts/setup-releases.js's full installs
- * under PLUGIN_RELEASES_DIR. Each runs on the Node its engines want. From 2026.9 the loader
- * snapshots a load path's whole folder (here that would include cargo's target/): those load
- * a packed copy. OCCN_PLUGIN_RELEASES=v1,v2 narrows the list (a local run on one release).
+ * under PLUGIN_RELEASES_DIR. Each runs on the Node its engines want, and loads a packed copy of
+ * the package laid out as `openclaw plugins install` lays it out (the release's `openclaw`
+ * linked into its node_modules): from 2026.9 the loader snapshots a load path's whole folder
+ * (the checkout's would include cargo's target/), and 2026.4.27's leaves a plugin's dynamic
+ * imports to Node's own resolution. OCCN_PLUGIN_RELEASES=v1,v2 narrows the list (a local run
+ * on one release).
  */
 const RELEASES = require('../../scripts/openclaw-releases.json')
   .plugin.filter(({ version }) => !OCCN_PLUGIN_RELEASES || OCCN_PLUGIN_RELEASES.split(',').includes(version))
@@ -43,7 +46,6 @@ const RELEASES = require('../../scripts/openclaw-releases.json')
       name: version,
       node: node === '24' ? NODE24 : NODE22,
       openclawDir,
-      packed: atLeast(version, '2026.9'),
       /** Its transcript: a JSON Lines file per session (to 2026.6), or SQLite (2026.7 on). */
       transcript: atLeast(version, '2026.7') ? 'sqlite' : 'jsonl',
       /** `plugins install` runs the install-time code scanner (2026.4.5 to 2026.6.1-beta.1). */
@@ -107,13 +109,15 @@ function addPlatformPackage(dir) {
 
 /**
  * The package as npm installs it, in `dir`: the packed tarball unpacked, with the platform
- * package in node_modules as npm puts it there from optionalDependencies. Returns the
- * package folder.
+ * package in node_modules as npm puts it there from optionalDependencies, and `openclawDir`
+ * (if given) linked as node_modules/openclaw, as `openclaw plugins install` links the running
+ * one. Returns the package folder.
  */
-function packedPackage(dir) {
+function packedPackage(dir, openclawDir) {
   run('tar', ['xzf', pack(ROOT, dir), '-C', dir], dir)
   const packageDir = path.join(dir, 'package')
   addPlatformPackage(path.join(packageDir, 'node_modules', PLATFORM_PACKAGE))
+  if (openclawDir) fs.symlinkSync(openclawDir, path.join(packageDir, 'node_modules', 'openclaw'), 'dir')
   return packageDir
 }
 
@@ -149,8 +153,7 @@ function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES
     release,
     /** This package as the release loads it (packed on first use). */
     get pluginDir() {
-      if (!release.packed) return ROOT
-      this.packedDir ??= packedPackage(path.join(dir, 'packed'))
+      this.packedDir ??= packedPackage(path.join(dir, 'packed'), release.openclawDir)
       return this.packedDir
     },
     home: path.join(dir, 'home'),
