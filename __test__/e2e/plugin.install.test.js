@@ -108,7 +108,8 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(validate.code).not.toBe(0)
     expect(output).toContain(`plugins.entries.${PLUGIN_ID}.config`)
     expect(output).toMatch(/reloadEntries/)
-    expect(output).toMatch(/stateDirectory/)
+    // The validators of 2026.4.5-2026.5.2 say "must NOT have additional properties", no name.
+    expect(output).toMatch(release.scanner ? /stateDirectory|must NOT have additional properties/ : /stateDirectory/)
     delete config.plugins.entries[PLUGIN_ID].config
     fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
   })
