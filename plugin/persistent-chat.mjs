@@ -269,6 +269,10 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
         problems.push(`reply not written to ${files.log} (${describe(error)})`);
       }
     }
+    if (result?.handled && prepared) {
+      const unrestored = await transcript.restoreWritten({ cfg: ctx.cfg, sessionKey, prompt: prepared.prompt, live });
+      if (unrestored) problems.push(unrestored);
+    }
     if (result?.handled && prepared && problems.length === 0) {
       const { report, reload, currentSession } = prepared;
       const line =

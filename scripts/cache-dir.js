@@ -13,7 +13,6 @@ const PARTS = {
   releases: 'RELEASES_CACHE_DIR',
   cross: 'OCCN_CROSS_CACHE',
   bench: 'BENCH_CACHE_DIR',
-  'plugin-releases': 'PLUGIN_RELEASES_CACHE_DIR',
 }
 
 function cacheRoot(env = process.env, platform = process.platform) {
@@ -29,7 +28,7 @@ function cacheRoot(env = process.env, platform = process.platform) {
   return path.join(base, 'openclaw-context-native')
 }
 
-/** The folder of one part (`oracle`, `releases`, `cross`, `bench`, `plugin-releases`): its own variable, else under the root. */
+/** The folder of one part (`oracle`, `releases`, `cross`, `bench`): its own variable, else under the root. */
 function cacheDir(part, env = process.env) {
   const variable = PARTS[part]
   if (!variable) throw new Error(`unknown cache part ${part}`)

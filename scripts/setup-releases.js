@@ -6,11 +6,15 @@
 //       tarball's sha512 checked against the pinned integrity, then deleted;
 //   <cache>/full-<version>/node_modules/openclaw  the `full` release installed with its
 //       dependencies (--ignore-scripts, exact version) under Node 22, to drive its real
-//       compaction handler.
+//       compaction handler; and so each release of the `plugin` list (the plugin's release
+//       matrix, __test__/e2e/plugin*.test.js) that setup-oracle.sh does not install already,
+//       under the Node its engines want, the installed tarball's sha512 checked.
 // Idempotent: finished steps are skipped. Cache: $RELEASES_CACHE_DIR, else scripts/cache-dir.js's
 // releases folder (outside the checkout).
 // Needs NODE22 (the path of a Node 22 binary: scripts/setup-oracle.sh prints it) for the
-// full install. Prints, on stdout, RELEASES_DIR=<cache>/dist and OPENCLAW_OLD_DIR=<package>.
+// full install (NODE24 for a plugin release that wants Node 24). Prints, on stdout,
+// RELEASES_DIR=<cache>/dist, OPENCLAW_OLD_DIR=<package> and PLUGIN_RELEASES_DIR=<cache> (the
+// plugin releases are its full-<version>/node_modules/openclaw).
 'use strict'
 const { spawnSync } = require('node:child_process')
 const crypto = require('node:crypto')
@@ -18,7 +22,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const root = path.resolve(__dirname, '..')
-const { releases, full } = require('./openclaw-releases.json')
+const { releases, full, plugin } = require('./openclaw-releases.json')
 const cacheDir = require('./cache-dir.js').cacheDir('releases')
 const distRoot = path.join(cacheDir, 'dist')
 // A scratch HOME, and an npm cache that lives only as long as each step (the tarballs and
@@ -72,16 +76,19 @@ function fetchRelease({ version, integrity }) {
   }
 }
 
-/** The full install of one release under Node 22; skipped when it is there. */
-function installFull(version) {
+/**
+ * The full install of one release, under Node 22 (or the `node` named: '24'); skipped when it
+ * is there. `integrity`: the sha512 the installed tarball must have (from npm's lock file).
+ */
+function installFull(version, { node = '22', integrity } = {}) {
   const installRoot = path.join(cacheDir, `full-${version}`)
   const pkg = path.join(installRoot, 'node_modules', 'openclaw')
   const installed = (() => {
     try { return JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version } catch { return undefined }
   })()
   if (installed === version && fs.existsSync(path.join(pkg, 'dist'))) return pkg
-  const node22 = process.env.NODE22
-  if (!node22 || !fs.existsSync(node22)) fail('NODE22 is not set to a Node 22 binary (run scripts/setup-oracle.sh first; npm test does)')
+  const nodeBin = process.env[`NODE${node}`]
+  if (!nodeBin || !fs.existsSync(nodeBin)) fail(`NODE${node} is not set to a Node ${node} binary (run scripts/setup-oracle.sh first; npm test does)`)
   const started = Date.now()
   fs.rmSync(installRoot, { recursive: true, force: true })
   fs.mkdirSync(installRoot, { recursive: true })
@@ -91,20 +98,67 @@ function installFull(version) {
     description: `openclaw@${version} with its dependencies, installed by scripts/setup-releases.js`,
   }, null, 2)}\n`)
   // --ignore-scripts: the postinstall would write ~/.openclaw state. Exact: a caret range
-  // would pick a later release. Its engines want Node >= 22: npm runs on Node 22.
+  // would pick a later release. npm runs on the Node the release's engines want.
   const npmCache = fs.mkdtempSync(path.join(cacheDir, '.npm-cache-'))
   try {
-    npm(['install', `openclaw@${version}`, '--save-exact', '--ignore-scripts'], { cwd: installRoot, npmCache, node: node22, stdio: ['ignore', 'ignore', 'pipe'] })
+    npm(['install', `openclaw@${version}`, '--save-exact', '--ignore-scripts'], { cwd: installRoot, npmCache, node: nodeBin, stdio: ['ignore', 'ignore', 'pipe'] })
   } finally {
     fs.rmSync(npmCache, { recursive: true, force: true })
   }
+  if (integrity) {
+    const lock = JSON.parse(fs.readFileSync(path.join(installRoot, 'package-lock.json'), 'utf8'))
+    const installedIntegrity = lock.packages?.['node_modules/openclaw']?.integrity
+    if (installedIntegrity !== integrity) {
+      fs.rmSync(installRoot, { recursive: true, force: true })
+      fail(`openclaw@${version}: the installed tarball's sha512 is ${installedIntegrity}, not the pinned ${integrity}`)
+    }
+  }
   log(`openclaw@${version} installed with its dependencies in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   return pkg
+}
+
+/**
+ * For a release whose `bundledPluginDeps` says so (2026.4.5 imports every bundled channel
+ * plugin when a plugin imports its ACP SDK): what its own postinstall
+ * (scripts/postinstall-bundled-plugins.mjs), skipped by --ignore-scripts, installs: the runtime
+ * dependencies of its bundled plugins (dist/extensions/<id>/package.json) but `skip`, next to
+ * openclaw in the install root, where its dist chunks resolve them. (The postinstall's own
+ * `npm install` in the package folder stops on its devDependencies' peer conflicts.)
+ */
+function installBundledPluginDeps(installRoot, pkg, nodeBin, { skip = [] }) {
+  const extensions = path.join(pkg, 'dist', 'extensions')
+  const wanted = new Map()
+  for (const id of fs.readdirSync(extensions).sort()) {
+    let manifest
+    try {
+      manifest = JSON.parse(fs.readFileSync(path.join(extensions, id, 'package.json'), 'utf8'))
+    } catch {
+      continue
+    }
+    for (const [name, range] of Object.entries({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
+      const resolvable = [pkg, installRoot].some((dir) => fs.existsSync(path.join(dir, 'node_modules', ...name.split('/'), 'package.json')))
+      if (!resolvable && !skip.includes(name) && !wanted.has(name)) wanted.set(name, `${name}@${range}`)
+    }
+  }
+  if (wanted.size === 0) return
+  const npmCache = fs.mkdtempSync(path.join(cacheDir, '.npm-cache-'))
+  try {
+    npm(['install', '--save-exact', '--ignore-scripts', '--legacy-peer-deps', ...wanted.values()], { cwd: installRoot, npmCache, node: nodeBin, stdio: ['ignore', 'ignore', 'pipe'] })
+  } finally {
+    fs.rmSync(npmCache, { recursive: true, force: true })
+  }
+  log(`${path.basename(installRoot)}: ${wanted.size} bundled plugin dependencies installed`)
 }
 
 fs.mkdirSync(scratchHome, { recursive: true })
 fs.mkdirSync(distRoot, { recursive: true })
 for (const release of releases) fetchRelease(release)
 const oldDir = installFull(full)
+// The plugin matrix, one install at a time (each ~500 MB, ~30 s); the oracle's own skipped.
+for (const release of plugin) {
+  if (release.oracle) continue
+  const pkg = installFull(release.version, release)
+  if (release.bundledPluginDeps) installBundledPluginDeps(path.dirname(path.dirname(pkg)), pkg, process.env[`NODE${release.node}`], release.bundledPluginDeps)
+}
 log('ready')
-process.stdout.write(`RELEASES_DIR=${distRoot}\nOPENCLAW_OLD_DIR=${oldDir}\n`)
+process.stdout.write(`RELEASES_DIR=${distRoot}\nOPENCLAW_OLD_DIR=${oldDir}\nPLUGIN_RELEASES_DIR=${cacheDir}\n`)

@@ -44,7 +44,6 @@ function plan(host, { e2e = false } = {}) {
       { name: 'build', run: ['node', 'scripts/build.js'] },
       { name: 'oracle', run: ['bash', 'scripts/setup-oracle.sh'], vars: true },
       { name: 'releases', run: ['node', 'scripts/setup-releases.js'], vars: true },
-      { name: 'plugin releases', run: ['node', 'scripts/setup-plugin-releases.js'], vars: true },
       { name: 'jest on Node 22', run: ['$NODE22', 'node_modules/jest/bin/jest.js', '--ci'], jest: true },
       { name: 'jest on Node 24', run: ['$NODE24', 'node_modules/jest/bin/jest.js', '--ci'], jest: true },
       { name: 'end-to-end specs', run: ['node', 'node_modules/jest/bin/jest.js', '--ci', '-c', 'jest.e2e.config.js'], jest: true },

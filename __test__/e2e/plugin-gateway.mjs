@@ -102,20 +102,28 @@ const acpRuntime = await importDist("plugin-sdk/acp-runtime.js");
 
 let messageCounter = 0;
 
+/**
+ * Writes a session row. `upsertSessionEntry` from 2026.7; before it, `updateSessionStore` on
+ * the store file (public from 2026.5, a dist function before).
+ */
+async function writeSessionRow(agentId, sessionKey, entry) {
+  if (sessionStore.upsertSessionEntry) return sessionStore.upsertSessionEntry({ agentId, sessionKey, entry });
+  const update = sessionStore.updateSessionStore ?? (await distFunction("", "updateSessionStore"));
+  const storePath = sessionStore.resolveStorePath(cfg.session?.store, { agentId });
+  return update(storePath, (store) => {
+    store[sessionKey] = { ...store[sessionKey], ...entry };
+  });
+}
+
 async function create(step) {
   const sessionId = `oc-${step.sessionKey.replace(/[^a-z0-9]+/gi, "-")}`;
   const now = Date.now();
-  const agentId = step.sessionKey.split(":")[1] ?? "main";
-  const entry = { sessionId, updatedAt: now, sessionStartedAt: now, lifecycleRevision: randomUUID() };
-  if (sessionStore.upsertSessionEntry) {
-    await sessionStore.upsertSessionEntry({ agentId, sessionKey: step.sessionKey, entry });
-  } else {
-    // Up to 2026.5.x: the agent's sessions.json, through the store's own locked update.
-    const storePath = sessionStore.resolveStorePath(cfg.session?.store, { agentId });
-    await sessionStore.updateSessionStore(storePath, (store) => {
-      store[step.sessionKey] = entry;
-    });
-  }
+  await writeSessionRow(step.sessionKey.split(":")[1] ?? "main", step.sessionKey, {
+    sessionId,
+    updatedAt: now,
+    sessionStartedAt: now,
+    lifecycleRevision: randomUUID(),
+  });
   if (step.acp !== false) {
     await acpRuntime.getAcpSessionManager().initializeSession({
       cfg,
@@ -160,26 +168,50 @@ async function turn(step) {
   return { delivered, queuedFinal: result?.queuedFinal };
 }
 
-/** The user and assistant messages of the agent's transcript (SQLite in 2026.7), in order. */
+/** A transcript message's text: a string, or its text parts joined. */
+const messageText = (message) =>
+  typeof message.content === "string"
+    ? message.content
+    : (message.content ?? []).filter((part) => part?.type === "text").map((part) => part.text).join("\n");
+
+/**
+ * The user and assistant messages of the agent's transcript, in order: SQLite
+ * (`transcript_events`) from 2026.7, one JSON Lines file per session before
+ * (`agents/<agent>/sessions/<sessionId>.jsonl`, named by the session row's `sessionFile`).
+ */
 async function transcript(step) {
-  const { DatabaseSync } = await import("node:sqlite");
   const agentId = step.sessionKey.split(":")[1] ?? "main";
   const file = path.join(process.env.OPENCLAW_STATE_DIR, "agents", agentId, "agent", "openclaw-agent.sqlite");
-  if (!fs.existsSync(file)) return { messages: [] };
+  if (fs.existsSync(file)) return { messages: await sqliteTranscript(file), store: "sqlite" };
+  const sessionsDir = path.join(process.env.OPENCLAW_STATE_DIR, "agents", agentId, "sessions");
+  const messages = [];
+  const files = fs.existsSync(sessionsDir) ? fs.readdirSync(sessionsDir).filter((name) => name.endsWith(".jsonl")) : [];
+  for (const name of files) {
+    let sessionId = name.slice(0, -".jsonl".length);
+    for (const line of fs.readFileSync(path.join(sessionsDir, name), "utf8").split("\n")) {
+      if (!line.trim()) continue;
+      const event = JSON.parse(line);
+      if (event.type === "session" && event.id) sessionId = event.id;
+      if (event.type === "message" && event.message) {
+        messages.push({ sessionId, role: event.message.role, text: messageText(event.message), at: event.timestamp });
+      }
+    }
+  }
+  messages.sort((a, b) => String(a.at).localeCompare(String(b.at)));
+  return { messages: messages.map(({ at, ...message }) => message), store: files.length > 0 ? "jsonl" : "none" };
+}
+
+async function sqliteTranscript(file) {
+  const { DatabaseSync } = await import("node:sqlite");
   const db = new DatabaseSync(file, { readOnly: true });
   try {
     const rows = db.prepare("SELECT session_id, seq, event_json FROM transcript_events ORDER BY created_at, seq").all();
     const messages = [];
     for (const row of rows) {
       const message = JSON.parse(row.event_json).message;
-      if (!message) continue;
-      const text =
-        typeof message.content === "string"
-          ? message.content
-          : (message.content ?? []).filter((part) => part?.type === "text").map((part) => part.text).join("\n");
-      messages.push({ sessionId: row.session_id, role: message.role, text });
+      if (message) messages.push({ sessionId: row.session_id, role: message.role, text: messageText(message) });
     }
-    return { messages };
+    return messages;
   } finally {
     db.close();
   }

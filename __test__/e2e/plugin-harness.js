@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR } = process.env
+const { NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR, PLUGIN_RELEASES_DIR, OCCN_PLUGIN_RELEASES } = process.env
 const ROOT = path.resolve(__dirname, '..', '..')
 const DRIVER = path.join(__dirname, 'plugin-gateway.mjs')
 const FAKE_ACPX = path.join(__dirname, 'fixtures', 'fake-acpx')
@@ -15,42 +15,60 @@ const PLUGIN_ID = 'openclaw-context-native'
 const LIVE_TURN = '--- LIVE TURN ---\n'
 const BOOTSTRAP = '--- BOOTSTRAP CONTEXT (already resolved) ---'
 
-function requireOracle() {
-  if (!NODE22 || !NODE24 || !OPENCLAW_DIR || !OPENCLAW_NEXT_DIR) {
-    throw new Error('NODE22, NODE24, OPENCLAW_DIR and OPENCLAW_NEXT_DIR must be set: run `npm test` (it runs scripts/setup-oracle.sh)')
-  }
+/** Whether OpenClaw `version` is `floor` or later (year.month[.day]; a prerelease counts as its release). */
+function atLeast(version, floor) {
+  const parts = (v) => v.split('-')[0].split('.').map(Number)
+  const [a, b] = [parts(version), parts(floor)]
+  for (let i = 0; i < b.length; i += 1) if ((a[i] ?? 0) !== b[i]) return (a[i] ?? 0) > b[i]
+  return true
 }
 
 const versionOf = (openclawDir) => (openclawDir ? JSON.parse(fs.readFileSync(path.join(openclawDir, 'package.json'), 'utf8')).version : '?')
 
 /**
- * The OpenClaw releases the plugin is tested on: the seed's 2026.7.2-beta.4 (Node 22), which
- * loads the plugin from this checkout as a load path, and 2026.9.6 (Node 24), which loads it
- * from a packed copy (its loader snapshots a plugin's whole folder: here that would include
- * cargo's target/).
+ * The OpenClaw releases the plugin is tested on: scripts/openclaw-releases.json's `plugin`
+ * list, one release per plugin-API generation. Two come from scripts/setup-oracle.sh (their
+ * `oracle` names its variable), the others from scripts/setup-releases.js's full installs
+ * under PLUGIN_RELEASES_DIR. Each runs on the Node its engines want, and loads a packed copy of
+ * the package laid out as `openclaw plugins install` lays it out (the release's `openclaw`
+ * linked into its node_modules): from 2026.9 the loader snapshots a load path's whole folder
+ * (the checkout's would include cargo's target/), and 2026.4.27's leaves a plugin's dynamic
+ * imports to Node's own resolution. OCCN_PLUGIN_RELEASES=v1,v2 narrows the list (a local run
+ * on one release).
  */
-const RELEASES = [
-  { name: versionOf(OPENCLAW_DIR), node: NODE22, openclawDir: OPENCLAW_DIR, packed: false },
-  { name: versionOf(OPENCLAW_NEXT_DIR), node: NODE24, openclawDir: OPENCLAW_NEXT_DIR, packed: true },
-]
+const RELEASES = require('../../scripts/openclaw-releases.json')
+  .plugin.filter(({ version }) => !OCCN_PLUGIN_RELEASES || OCCN_PLUGIN_RELEASES.split(',').includes(version))
+  .map(({ version, node, oracle }) => {
+    const openclawDir = oracle
+      ? process.env[oracle]
+      : PLUGIN_RELEASES_DIR && path.join(PLUGIN_RELEASES_DIR, `full-${version}`, 'node_modules', 'openclaw')
+    return {
+      name: version,
+      node: node === '24' ? NODE24 : NODE22,
+      openclawDir,
+      /** Its transcript: a JSON Lines file per session (to 2026.6), or SQLite (2026.7 on). */
+      transcript: atLeast(version, '2026.7') ? 'sqlite' : 'jsonl',
+      /** `plugins install` runs the install-time code scanner (2026.4.5 to 2026.6.1-beta.1). */
+      scanner: !atLeast(version, '2026.6.35'),
+      /** `plugins install` asks consent for a plugin's declared hooks (2026.8 on). */
+      consent: atLeast(version, '2026.8'),
+      /** `plugins inspect --runtime` (2026.4.27 on). */
+      inspectRuntime: atLeast(version, '2026.4.27'),
+    }
+  })
 
-/**
- * The releases `openclaw plugins install` is tested on: those above, and the ones whose install
- * scans a plugin's files and refuses dangerous-looking code (2026.4.5 to 2026.6.x;
- * scripts/setup-plugin-releases.js installs them, under Node 22).
- */
-const INSTALL_RELEASES = [
-  ...RELEASES,
-  ...(process.env.OPENCLAW_PLUGIN_RELEASES || '')
-    .split(',')
-    .filter(Boolean)
-    .map((openclawDir) => {
-      const name = versionOf(openclawDir)
-      const pinned = require('../../scripts/openclaw-plugin-releases.json').releases.find((r) => r.version === name) ?? {}
-      // cliWhy: why the release's own `openclaw` cannot be run here (its CLI tests are skipped).
-      return { name, node: NODE22, openclawDir, packed: true, installScanner: true, cliWhy: pinned.cliStarts === false ? pinned['cliStarts-why'] : undefined }
-    }),
-]
+/** The tested release named `version`. */
+const releaseNamed = (version) => RELEASES.find((release) => release.name === version)
+
+function requireOracle() {
+  const missing = RELEASES.filter((r) => !r.node || !r.openclawDir || versionOf(fs.existsSync(r.openclawDir) ? r.openclawDir : undefined) !== r.name)
+  if (!NODE22 || !NODE24 || missing.length > 0) {
+    throw new Error(
+      `NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR and PLUGIN_RELEASES_DIR must name the releases ${missing.map((r) => r.name).join(', ')}: ` +
+        'run `npm test` (it runs scripts/setup-oracle.sh and scripts/setup-releases.js)',
+    )
+  }
+}
 
 const BINARY = 'openclaw-context-native.linux-x64-gnu.node'
 const PLATFORM_PACKAGE = 'openclaw-context-native-linux-x64-gnu'
@@ -91,13 +109,15 @@ function addPlatformPackage(dir) {
 
 /**
  * The package as npm installs it, in `dir`: the packed tarball unpacked, with the platform
- * package in node_modules as npm puts it there from optionalDependencies. Returns the
- * package folder.
+ * package in node_modules as npm puts it there from optionalDependencies, and `openclawDir`
+ * (if given) linked as node_modules/openclaw, as `openclaw plugins install` links the running
+ * one. Returns the package folder.
  */
-function packedPackage(dir) {
+function packedPackage(dir, openclawDir) {
   run('tar', ['xzf', pack(ROOT, dir), '-C', dir], dir)
   const packageDir = path.join(dir, 'package')
   addPlatformPackage(path.join(packageDir, 'node_modules', PLATFORM_PACKAGE))
+  if (openclawDir) fs.symlinkSync(openclawDir, path.join(packageDir, 'node_modules', 'openclaw'), 'dir')
   return packageDir
 }
 
@@ -125,7 +145,7 @@ async function startLocalRegistry(tarballDir) {
 }
 
 /** A scratch OpenClaw home on one release: state, config, the fake backend's record. */
-function createWorld(name, release = RELEASES[0]) {
+function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES[0]) {
   requireOracle()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `occn-plugin-${name}-`))
   const world = {
@@ -133,8 +153,7 @@ function createWorld(name, release = RELEASES[0]) {
     release,
     /** This package as the release loads it (packed on first use). */
     get pluginDir() {
-      if (!release.packed) return ROOT
-      this.packedDir ??= packedPackage(path.join(dir, 'packed'))
+      this.packedDir ??= packedPackage(path.join(dir, 'packed'), release.openclawDir)
       return this.packedDir
     },
     home: path.join(dir, 'home'),
@@ -326,7 +345,6 @@ module.exports = {
   BOOTSTRAP,
   FAKE_ACPX,
   RELEASES,
-  INSTALL_RELEASES,
   PLATFORM_PACKAGE,
   PLUGIN_ID,
   ROOT,
@@ -338,6 +356,7 @@ module.exports = {
   parsePrompt,
   readLog,
   readRecord,
+  releaseNamed,
   removeWorld,
   crashGateway,
   runGateway,

@@ -8,7 +8,7 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { PLUGIN_ID, RELEASES, ROOT, createWorld, removeWorld, runGateway } = require('./plugin-harness')
+const { PLUGIN_ID, ROOT, createWorld, releaseNamed, removeWorld, runGateway } = require('./plugin-harness')
 
 const { OPENCLAW_DIR } = process.env
 const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
@@ -72,7 +72,8 @@ test('after `openclaw-context patch`: nothing to say (a debug line only)', () =>
 })
 
 test('2026.9.6, where upstream fixed the cap: nothing to say', () => {
-  nextWorld = createWorld('compaction-status-next', RELEASES[1])
-  const lines = startGateway(RELEASES[1].openclawDir, nextWorld)
-  expect(lines).toEqual([`${PLUGIN_ID}: compaction cap fixed-upstream (openclaw ${RELEASES[1].name})`])
+  const next = releaseNamed('2026.9.6')
+  nextWorld = createWorld('compaction-status-next', next)
+  const lines = startGateway(next.openclawDir, nextWorld)
+  expect(lines).toEqual([`${PLUGIN_ID}: compaction cap fixed-upstream (openclaw ${next.name})`])
 })

@@ -1,5 +1,6 @@
 'use strict'
-// The plugin in a real OpenClaw gateway (2026.7.2-beta.4 and 2026.9.6): the real loader loads this
+// The plugin in a real OpenClaw gateway (each release of the plugin matrix, plugin-harness.js's
+// RELEASES, from 2026.4.5 to the newest): the real loader loads this
 // package, the real dispatch and hook runner run each turn, the real ACP session manager
 // resumes and creates backend sessions, and a fake ACP backend (fixtures/fake-acpx) records
 // every text it gets. No model, no network. Each `runGateway` is one gateway process, so a
@@ -39,6 +40,17 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     readRecord(world)
       .filter((e) => e.type === 'session-created' && e.sessionKey === CHAT)
       .map((e) => e.sessionId)
+
+  /**
+   * The reply texts a turn delivered, as the user sees them: up to 2026.5 the dispatcher
+   * delivers the streamed block and then a final with the same text (with or without the
+   * plugin); that final is the same reply, not a second one.
+   */
+  const repliesOf = (step) => {
+    const blocks = step.delivered.filter((d) => d.kind === 'block').map((d) => d.text)
+    const finals = step.delivered.filter((d) => d.kind !== 'block').map((d) => d.text)
+    return [...blocks, ...finals.filter((text) => text !== blocks.join('\n'))]
+  }
 
   /** An excerpt never shows an entry twice, and each line is a real log entry. */
   function expectEachEntryOnce(prompt, log) {
@@ -144,14 +156,18 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     })
 
     test('last-injected-preprompt.txt is the last prompt sent; continuity-summary.txt was written on the reload', () => {
-      const last = chatTurns(0).at(-1)
+      // The last prompt the plugin built (2026.4.5's acpx forwards `/status` to the backend as it is).
+      const last = chatTurns(0).filter((t) => t.text !== '/status').at(-1)
       expect(fs.readFileSync(path.join(chatFiles.dir, 'last-injected-preprompt.txt'), 'utf8')).toBe(last.text)
       const summary = fs.readFileSync(path.join(chatFiles.dir, 'continuity-summary.txt'), 'utf8')
       expect(parsePrompt(chatTurns(0)[0].text).summary).toContain(summary.split('\n')[0])
     })
 
-    test("OpenClaw's own transcript stores the live messages, not the prompts", () => {
+    test(`OpenClaw's own transcript (${release.transcript === 'jsonl' ? 'a JSON Lines file' : 'SQLite'}) stores the live messages, not the prompts`, () => {
       const texts = run.steps[6].messages.filter((m) => m.sessionId === chatSessionId).map((m) => [m.role, m.text])
+      // 2026.4.5's ACP dispatch writes no transcript at all: nothing to restore, nothing leaked.
+      if (release.name === '2026.4.5') return expect([run.steps[6].store, texts]).toEqual(['none', []])
+      expect(run.steps[6].store).toBe(release.transcript)
       expect(texts).toEqual([
         ['user', 'Set up the database'],
         ['assistant', 'reply to: Set up the database'],
@@ -165,7 +181,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     test('acpx, next in line, never saw an ACP turn: the plugin claimed each one', () => {
       const acpx = readRecord(world).filter((e) => e.type === 'acpx-reply-dispatch')
       expect(acpx.filter((e) => e.sessionKey === CHAT && e.bodyForAgent !== '/status')).toEqual([])
-      expect(run.steps.slice(0, 3).map((s) => s.delivered.map((d) => d.text))).toEqual([
+      expect(run.steps.slice(0, 3).map(repliesOf)).toEqual([
         ['reply to: Set up the database'],
         ['reply to: Use Postgres 16'],
         ['reply to: Which port does it listen on?'],
@@ -174,9 +190,13 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
 
     test('a command passes through untouched: OpenClaw answers it, the backend and the log never see it', () => {
       const acpx = readRecord(world).filter((e) => e.type === 'acpx-reply-dispatch' && e.sessionKey === CHAT)
-      expect(acpx).toEqual([expect.objectContaining({ bodyForAgent: '/status', handled: false })])
+      // 2026.4.5 hands the command to acpx, which sends it to the backend as it is; later
+      // releases answer it themselves. Either way it passes the plugin untouched.
+      const forwarded = release.name === '2026.4.5'
+      expect(acpx).toEqual([expect.objectContaining({ bodyForAgent: '/status', handled: forwarded })])
       expect(run.steps[5].delivered.length).toBeGreaterThan(0)
-      expect(chatTurns(0).map((t) => parsePrompt(t.text).live)).not.toContain('/status')
+      expect(chatTurns(0).filter((t) => t.text === '/status')).toHaveLength(forwarded ? 1 : 0)
+      expect(chatTurns(0).filter((t) => t.text !== '/status').map((t) => parsePrompt(t.text).live)).not.toContain('/status')
       expect(readLog(chatFiles.log).map((e) => e.text)).not.toContain('/status')
       expect(run.pluginLines.filter((line) => line.includes('/status'))).toEqual([])
     })
@@ -195,7 +215,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     test('an unwritable state folder: one log line, and the plain message reaches the backend exactly once', () => {
       const turns = backendTurns(world).filter((t) => t.sessionKey === BROKEN)
       expect(turns.map((t) => t.text)).toEqual(['hello, broken state'])
-      expect(run.steps[4].delivered.map((d) => d.text)).toEqual(['reply to: hello, broken state'])
+      expect(repliesOf(run.steps[4])).toEqual(['reply to: hello, broken state'])
       const lines = run.pluginLines.filter((line) => line.includes(BROKEN))
       expect(lines).toHaveLength(1)
       expect(lines[0]).toMatch(/state folder unusable, sent the plain message, the turn not logged \(ENOTDIR/)
@@ -239,7 +259,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
         ['user', order[1]],
         ['assistant', `reply to: ${order[1]}`],
       ])
-      expect(run.steps[1].turns.map((t) => t.delivered.length)).toEqual([1, 1])
+      expect(run.steps[1].turns.map((t) => repliesOf(t).length)).toEqual([1, 1])
     })
   })
 
@@ -294,25 +314,39 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
       })
     })
 
-    test('/new gives a new backend session, and its first turn is a reload', () => {
-      const [fresh] = chatTurns(before)
-      expect(fresh.sessionId).toBe(chatSessions()[2]) // created by the reset
-      const prompt = parsePrompt(fresh.text)
-      expect(prompt.reload).toBe(true)
-      expectEachEntryOnce(prompt, readLog(chatFiles.log))
-    })
+    // 2026.4.5's session reset leaves the ACP session as it is: the backend session stays.
+    const resetKeepsBackend = release.name === '2026.4.5'
+
+    test(
+      resetKeepsBackend
+        ? '/new keeps the backend session on this release, and the turn after it is continuous'
+        : '/new gives a new backend session, and its first turn is a reload',
+      () => {
+        const [fresh] = chatTurns(before)
+        const prompt = parsePrompt(fresh.text)
+        if (resetKeepsBackend) {
+          expect(fresh.sessionId).toBe(chatSessions()[1]) // the one of the failed resume
+          expect(prompt.reload).toBe(false)
+          expect(prompt.excerpt).toEqual([])
+        } else {
+          expect(fresh.sessionId).toBe(chatSessions()[2]) // created by the reset
+          expect(prompt.reload).toBe(true)
+        }
+        expectEachEntryOnce(prompt, readLog(chatFiles.log))
+      },
+    )
 
     test('the failed turn is logged with its error code', () => {
       const log = readLog(chatFiles.log)
       const failed = log.find((e) => e.role === 'assistant' && e.status !== 'ok')
-      expect(failed).toEqual(expect.objectContaining({ session: chatSessions()[2], status: 'ACP_TURN_FAILED' }))
+      expect(failed).toEqual(expect.objectContaining({ session: chatTurns(before)[0].sessionId, status: 'ACP_TURN_FAILED' }))
       expect(failed.text).toMatch(/^partial answer/)
     })
 
     test('after it, a new backend session: the summary does not show the old failure as the latest status', () => {
       const [turn] = chatTurns(afterReset)
-      expect(chatSessions()).toHaveLength(4)
-      expect(turn.sessionId).toBe(chatSessions()[3])
+      expect(chatSessions()).toHaveLength(resetKeepsBackend ? 3 : 4)
+      expect(turn.sessionId).toBe(chatSessions().at(-1))
       const prompt = parsePrompt(turn.text)
       expect(prompt.reload).toBe(true)
       expect(prompt.summary).not.toMatch(/Latest assistant status: .*ACP_TURN_FAILED/)
