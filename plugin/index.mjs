@@ -59,6 +59,10 @@ export default {
       if (modesChecked) return;
       modesChecked = true;
       reportWideModes(config, api.logger);
+    };
+    // At the first turn the plugin takes (not at start-up, which says only what needs doing).
+    const onFirstTurn = () => {
+      checkModes();
       redactor.then(({ source }) =>
         api.logger.info(
           `${PLUGIN_ID}: stored copies masked with ${source === "openclaw" ? "OpenClaw's redactSensitiveText" : "the plugin's own patterns"}` +
@@ -66,7 +70,7 @@ export default {
         ),
       );
     };
-    const chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn: checkModes });
+    const chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn });
 
     api.on("reply_dispatch", chat.onReplyDispatch, { priority: REPLY_DISPATCH_PRIORITY });
     api.on("before_message_write", chat.onBeforeMessageWrite, { priority: REPLY_DISPATCH_PRIORITY });
