@@ -55,6 +55,10 @@ export default {
       if (modesChecked) return;
       modesChecked = true;
       reportWideModes(config, api.logger);
+    };
+    // At the first turn the plugin takes (not at start-up, which says only what needs doing).
+    const onFirstTurn = () => {
+      checkModes();
       redactor.then(({ source }) =>
         api.logger.info(
           `${PLUGIN_ID}: stored copies masked with ${source === "openclaw" ? "OpenClaw's redactSensitiveText" : "the plugin's own patterns"}` +
@@ -69,7 +73,7 @@ export default {
     const ready = loadAcpRuntime()
       .then(({ acp, missing }) => {
         if (missing) api.logger.warn(missingSeamLine(missing));
-        else chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn: checkModes });
+        else chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn });
         return chat;
       })
       .catch((error) => {
