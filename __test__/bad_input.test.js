@@ -16,8 +16,28 @@ fs.writeFileSync(logPath, '{"role":"user","text":"hi","ts":"2026-05-15T10:00:00Z
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 class OwnError extends Error {}
-const throwingProxy = new Proxy({}, { get() { throw new OwnError('trap') }, has() { throw new OwnError('trap') }, ownKeys() { throw new OwnError('trap') } })
-const throwingToString = { toString() { throw new OwnError('toString') }, valueOf() { throw new OwnError('valueOf') } }
+const throwingProxy = new Proxy(
+  {},
+  {
+    get() {
+      throw new OwnError('trap')
+    },
+    has() {
+      throw new OwnError('trap')
+    },
+    ownKeys() {
+      throw new OwnError('trap')
+    },
+  },
+)
+const throwingToString = {
+  toString() {
+    throw new OwnError('toString')
+  },
+  valueOf() {
+    throw new OwnError('valueOf')
+  },
+}
 
 const HOSTILE = {
   undefined: undefined,
@@ -39,7 +59,7 @@ const HOSTILE = {
   throwingProxy,
   throwingToString,
   string5MB: 'x'.repeat(5 * 1024 * 1024),
-  loneSurrogates: '\ud800\udc00\ud800\udfff\udbff'.repeat(1000) + '\ud800',
+  loneSurrogates: `${'\ud800\udc00\ud800\udfff\udbff'.repeat(1000)}\ud800`,
   entryWrongTypes: { role: 7, text: ['x'], ts: {}, session: 1, status: false, id: {} },
   holes2pow26: holes(2 ** 26),
 }
@@ -53,29 +73,93 @@ function holes(length) {
 
 const validEntries = () => [{ role: 'user', text: 'hi', ts: '2026-05-15T10:00:00Z', id: 'e1' }]
 const EXPORTS = [
-  { name: 'capCompactionSummary', args: () => ['## Decisions\n- a', 16000], argNames: ['summary', 'maxChars'], returns: 'string' },
-  { name: 'capCompactionSummaryPreservingSuffix', args: () => ['## Decisions\n- a', '\n\n- b', 10, { tokenBudget: 100 }], argNames: ['summaryBody', 'suffix', 'maxChars', 'options'], fields: { 3: ['tokenBudget', 'requiredHeadings', 'protectedIdentifiers'] }, returns: 'string' },
-  { name: 'capCompactionSummaryReport', args: () => ['## Decisions\n- a', '\n\n- b', 10, {}], argNames: ['summaryBody', 'suffix', 'maxChars', 'options'], fields: { 3: ['tokenBudget', 'requiredHeadings', 'protectedIdentifiers'] }, returns: 'object' },
+  {
+    name: 'capCompactionSummary',
+    args: () => ['## Decisions\n- a', 16000],
+    argNames: ['summary', 'maxChars'],
+    returns: 'string',
+  },
+  {
+    name: 'capCompactionSummaryPreservingSuffix',
+    args: () => ['## Decisions\n- a', '\n\n- b', 10, { tokenBudget: 100 }],
+    argNames: ['summaryBody', 'suffix', 'maxChars', 'options'],
+    fields: { 3: ['tokenBudget', 'requiredHeadings', 'protectedIdentifiers'] },
+    returns: 'string',
+  },
+  {
+    name: 'capCompactionSummaryReport',
+    args: () => ['## Decisions\n- a', '\n\n- b', 10, {}],
+    argNames: ['summaryBody', 'suffix', 'maxChars', 'options'],
+    fields: { 3: ['tokenBudget', 'requiredHeadings', 'protectedIdentifiers'] },
+    returns: 'object',
+  },
   { name: 'readPersistentChatLogEntries', args: () => [logPath, 25], argNames: ['path', 'limit'], returns: 'array' },
   {
     name: 'rebuildPersistentChatContinuitySummary',
-    args: () => [{ entries: validEntries(), state: { decisions: ['d'], timers: [{ name: 't', status: 'pending', due: 1 }] }, currentSession: 's', now: '2026-05-15T10:00:00Z', maxChars: 500 }],
+    args: () => [
+      {
+        entries: validEntries(),
+        state: { decisions: ['d'], timers: [{ name: 't', status: 'pending', due: 1 }] },
+        currentSession: 's',
+        now: '2026-05-15T10:00:00Z',
+        maxChars: 500,
+      },
+    ],
     argNames: ['params'],
     fields: { 0: ['entries', 'logPath', 'state', 'statePath', 'currentSession', 'now', 'maxChars'] },
     returns: 'string',
   },
   {
     name: 'buildPersistentChatInjectedPrompt',
-    args: () => [{ userMessage: 'hello', reload: true, turnMetadata: { a: 1 }, continuitySummary: 'S', logEntries: validEntries(), continuousEntries: 2, reloadEntries: 25, maxChars: 5000 }],
+    args: () => [
+      {
+        userMessage: 'hello',
+        reload: true,
+        turnMetadata: { a: 1 },
+        continuitySummary: 'S',
+        logEntries: validEntries(),
+        continuousEntries: 2,
+        reloadEntries: 25,
+        maxChars: 5000,
+      },
+    ],
     argNames: ['params'],
-    fields: { 0: ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars', 'maxEntryChars'] },
+    fields: {
+      0: [
+        'userMessage',
+        'reload',
+        'currentSession',
+        'turnMetadata',
+        'continuitySummary',
+        'logEntries',
+        'logPath',
+        'continuousEntries',
+        'reloadEntries',
+        'maxChars',
+        'maxEntryChars',
+      ],
+    },
     returns: 'string',
   },
   {
     name: 'buildPersistentChatInjectedPromptReport',
     args: () => [{ userMessage: 'hello', reload: false, logPath }],
     argNames: ['params'],
-    fields: { 0: ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars', 'maxEntryChars'] },
+    fields: {
+      0: [
+        'userMessage',
+        'reload',
+        'currentSession',
+        'turnMetadata',
+        'continuitySummary',
+        'logEntries',
+        'logPath',
+        'continuousEntries',
+        'reloadEntries',
+        'maxChars',
+        'maxEntryChars',
+      ],
+    },
     returns: 'object',
   },
 ]
@@ -87,13 +171,40 @@ function cases() {
   for (const exp of EXPORTS) {
     exp.argNames.forEach((argName, index) => {
       for (const [label, value] of Object.entries(HOSTILE)) {
-        out.push({ exp, where: argName, label, build: () => { const a = exp.args(); a[index] = value; return a } })
+        out.push({
+          exp,
+          where: argName,
+          label,
+          build: () => {
+            const a = exp.args()
+            a[index] = value
+            return a
+          },
+        })
       }
       for (const field of exp.fields?.[index] ?? []) {
         for (const [label, value] of Object.entries(HOSTILE)) {
-          out.push({ exp, where: `${argName}.${field}`, label, build: () => { const a = exp.args(); a[index] = { ...a[index], [field]: value }; return a } })
+          out.push({
+            exp,
+            where: `${argName}.${field}`,
+            label,
+            build: () => {
+              const a = exp.args()
+              a[index] = { ...a[index], [field]: value }
+              return a
+            },
+          })
           if (field === 'entries' || field === 'logEntries') {
-            out.push({ exp, where: `${argName}.${field}[0]`, label, build: () => { const a = exp.args(); a[index] = { ...a[index], [field]: [value] }; return a } })
+            out.push({
+              exp,
+              where: `${argName}.${field}[0]`,
+              label,
+              build: () => {
+                const a = exp.args()
+                a[index] = { ...a[index], [field]: [value] }
+                return a
+              },
+            })
           }
         }
       }
@@ -103,7 +214,11 @@ function cases() {
 }
 
 const typeOk = (kind, value) =>
-  kind === 'array' ? Array.isArray(value) : kind === 'object' ? value !== null && typeof value === 'object' : typeof value === kind
+  kind === 'array'
+    ? Array.isArray(value)
+    : kind === 'object'
+      ? value !== null && typeof value === 'object'
+      : typeof value === kind
 
 const all = cases()
 
@@ -122,20 +237,29 @@ test(`the matrix: ${all.length} calls`, () => {
       // The quoted name starts with where the value was put: `"params.logEntries[0].role"`.
       const named = message.includes(`"${c.where}`)
       const fileError = typeof err.code === 'string' && typeof err.path === 'string'
-      if (!(named || fileError) || typeof err.code !== 'string') problems.push(`${c.exp.name} ${c.where}=${c.label}: ${err.name} ${err.code} ${message.slice(0, 160)}`)
+      if (!(named || fileError) || typeof err.code !== 'string')
+        problems.push(`${c.exp.name} ${c.where}=${c.label}: ${err.name} ${err.code} ${message.slice(0, 160)}`)
       continue
     }
     returned++
     if (!typeOk(c.exp.returns, result)) problems.push(`${c.exp.name} ${c.where}=${c.label}: returned ${typeof result}`)
   }
-  console.log(`bad-input matrix: ${all.length} calls (${returned} returned a value, ${threw} threw a named error); the process survived`)
+  console.log(
+    `bad-input matrix: ${all.length} calls (${returned} returned a value, ${threw} threw a named error); the process survived`,
+  )
   expect(problems).toEqual([])
 })
 
 test('wrong types are TypeErrors with ERR_INVALID_ARG_TYPE; bad counts are RangeErrors', () => {
-  expect(() => native.readPersistentChatLogEntries(logPath, -1)).toThrow(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }))
-  expect(() => native.readPersistentChatLogEntries(logPath, '25')).toThrow(expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }))
-  expect(() => native.buildPersistentChatInjectedPrompt({ userMessage: 'x', reload: true, logEntries: [HOSTILE.entryWrongTypes] })).toThrow(
+  expect(() => native.readPersistentChatLogEntries(logPath, -1)).toThrow(
+    expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }),
+  )
+  expect(() => native.readPersistentChatLogEntries(logPath, '25')).toThrow(
+    expect.objectContaining({ name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' }),
+  )
+  expect(() =>
+    native.buildPersistentChatInjectedPrompt({ userMessage: 'x', reload: true, logEntries: [HOSTILE.entryWrongTypes] }),
+  ).toThrow(
     expect.objectContaining({ name: 'TypeError', message: expect.stringContaining('"params.logEntries[0].role"') }),
   )
   expect(() => native.rebuildPersistentChatContinuitySummary({ state: { timers: [{ name: 1 }] } })).toThrow(
@@ -146,15 +270,35 @@ test('wrong types are TypeErrors with ERR_INVALID_ARG_TYPE; bad counts are Range
 test('an array argument is checked by its length before it is walked', () => {
   const tooLong = { name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }
   const calls = [
-    ['params.logEntries', () => native.buildPersistentChatInjectedPrompt({ userMessage: 'x', reload: true, logEntries: holes(2 ** 26) })],
+    [
+      'params.logEntries',
+      () => native.buildPersistentChatInjectedPrompt({ userMessage: 'x', reload: true, logEntries: holes(2 ** 26) }),
+    ],
     ['params.entries', () => native.rebuildPersistentChatContinuitySummary({ entries: holes(2 ** 26) })],
-    ['params.state.decisions', () => native.rebuildPersistentChatContinuitySummary({ state: { decisions: holes(2 ** 26) } })],
-    ['params.state.timers', () => native.rebuildPersistentChatContinuitySummary({ state: { timers: holes(2 ** 32 - 1) } })],
-    ['options.requiredHeadings', () => native.capCompactionSummaryPreservingSuffix('b', 's', 100, { requiredHeadings: holes(2 ** 26) })],
-    ['options.protectedIdentifiers', () => native.capCompactionSummaryReport('b', 's', 100, { protectedIdentifiers: holes(65537) })],
+    [
+      'params.state.decisions',
+      () => native.rebuildPersistentChatContinuitySummary({ state: { decisions: holes(2 ** 26) } }),
+    ],
+    [
+      'params.state.timers',
+      () => native.rebuildPersistentChatContinuitySummary({ state: { timers: holes(2 ** 32 - 1) } }),
+    ],
+    [
+      'options.requiredHeadings',
+      () => native.capCompactionSummaryPreservingSuffix('b', 's', 100, { requiredHeadings: holes(2 ** 26) }),
+    ],
+    [
+      'options.protectedIdentifiers',
+      () => native.capCompactionSummaryReport('b', 's', 100, { protectedIdentifiers: holes(65537) }),
+    ],
   ]
   for (const [name, call] of calls) {
-    expect(call).toThrow(expect.objectContaining({ ...tooLong, message: expect.stringContaining(`"${name}" is out of range. It must be <= 65536`) }))
+    expect(call).toThrow(
+      expect.objectContaining({
+        ...tooLong,
+        message: expect.stringContaining(`"${name}" is out of range. It must be <= 65536`),
+      }),
+    )
   }
   // At the bound, the walk reads items and stops at the first bad one.
   expect(() => native.rebuildPersistentChatContinuitySummary({ entries: holes(65536) })).toThrow(
@@ -186,7 +330,13 @@ const ASYNC_OF = {
 const errorShape = (err) =>
   err instanceof OwnError
     ? { own: err.message }
-    : { name: err && err.name, code: err && err.code, message: err && err.message, path: err && err.path, syscall: err && err.syscall }
+    : {
+        name: err && err.name,
+        code: err && err.code,
+        message: err && err.message,
+        path: err && err.path,
+        syscall: err && err.syscall,
+      }
 
 const asyncCases = all.filter((c) => ASYNC_OF[c.exp.name])
 
@@ -220,7 +370,9 @@ test(`the Promise variants: ${asyncCases.length} calls, same values and same err
       actual = { error: errorShape(err) }
     }
     if (!isDeepStrictEqual(actual, expected)) {
-      problems.push(`${c.exp.name} ${c.where}=${c.label}: ${JSON.stringify(actual).slice(0, 200)} vs ${JSON.stringify(expected).slice(0, 200)}`)
+      problems.push(
+        `${c.exp.name} ${c.where}=${c.label}: ${JSON.stringify(actual).slice(0, 200)} vs ${JSON.stringify(expected).slice(0, 200)}`,
+      )
     }
   }
   console.log(`Promise variants: ${asyncCases.length} calls (${rejected} rejected), each as its sync export`)

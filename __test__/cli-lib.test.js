@@ -34,23 +34,37 @@ describe('finding the install, on Windows paths', () => {
       'C:\\Users\\node_modules\\openclaw',
       'C:\\node_modules\\openclaw',
     ])
-    expect(nodeModulesCandidates('\\\\server\\share\\gw', path.win32).at(-1)).toBe('\\\\server\\share\\node_modules\\openclaw')
-    expect(nodeModulesCandidates('/srv/gw', path.posix)).toEqual(['/srv/gw/node_modules/openclaw', '/srv/node_modules/openclaw', '/node_modules/openclaw'])
+    expect(nodeModulesCandidates('\\\\server\\share\\gw', path.win32).at(-1)).toBe(
+      '\\\\server\\share\\node_modules\\openclaw',
+    )
+    expect(nodeModulesCandidates('/srv/gw', path.posix)).toEqual([
+      '/srv/gw/node_modules/openclaw',
+      '/srv/node_modules/openclaw',
+      '/node_modules/openclaw',
+    ])
   })
 
   test('a chunk name relative to the package is native: dist\\x.js on Windows', () => {
-    expect(path.win32.relative('C:\\gw\\node_modules\\openclaw', 'C:\\gw\\node_modules\\openclaw\\dist\\x.js')).toBe('dist\\x.js')
+    expect(path.win32.relative('C:\\gw\\node_modules\\openclaw', 'C:\\gw\\node_modules\\openclaw\\dist\\x.js')).toBe(
+      'dist\\x.js',
+    )
   })
 })
 
 test("npm's global folders, without running npm: the prefix npm exec gives, else npm's defaults for this Node", () => {
-  expect(npmGlobalRoots({ npm_config_global_prefix: '/opt/npm' }, 'linux', '/usr/local/bin/node')).toEqual(['/opt/npm/lib/node_modules', '/usr/local/lib/node_modules'])
-  expect(npmGlobalRoots({}, 'linux', '/home/me/.nvm/versions/node/v22.1.0/bin/node')).toEqual(['/home/me/.nvm/versions/node/v22.1.0/lib/node_modules'])
-  expect(npmGlobalRoots({ APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32', 'C:\\Program Files\\nodejs\\node.exe')).toEqual([
-    'C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules',
-    'C:\\Program Files\\nodejs\\node_modules',
+  expect(npmGlobalRoots({ npm_config_global_prefix: '/opt/npm' }, 'linux', '/usr/local/bin/node')).toEqual([
+    '/opt/npm/lib/node_modules',
+    '/usr/local/lib/node_modules',
   ])
-  expect(besideThisPackage('/usr/lib/node_modules/openclaw-context-native', path.posix)).toEqual(['/usr/lib/node_modules/openclaw'])
+  expect(npmGlobalRoots({}, 'linux', '/home/me/.nvm/versions/node/v22.1.0/bin/node')).toEqual([
+    '/home/me/.nvm/versions/node/v22.1.0/lib/node_modules',
+  ])
+  expect(
+    npmGlobalRoots({ APPDATA: 'C:\\Users\\me\\AppData\\Roaming' }, 'win32', 'C:\\Program Files\\nodejs\\node.exe'),
+  ).toEqual(['C:\\Users\\me\\AppData\\Roaming\\npm\\node_modules', 'C:\\Program Files\\nodejs\\node_modules'])
+  expect(besideThisPackage('/usr/lib/node_modules/openclaw-context-native', path.posix)).toEqual([
+    '/usr/lib/node_modules/openclaw',
+  ])
   expect(besideThisPackage('/work/openclaw-context-native', path.posix)).toEqual([])
 })
 
@@ -76,15 +90,26 @@ describe('trusting a folder the command found by itself (cli/lib/trust.js, with 
 
   test('a folder of another user anywhere on the way is refused, naming it and its owner', () => {
     const t = tree({ ...base, '/tmp/node_modules': [1001, 0o755], '/tmp/node_modules/openclaw': [1000, 0o755] })
-    expect(untrustedReason('/tmp/node_modules/openclaw', t)).toBe('/tmp/node_modules belongs to uid 1001, not to you (uid 1000) or root')
+    expect(untrustedReason('/tmp/node_modules/openclaw', t)).toBe(
+      '/tmp/node_modules belongs to uid 1001, not to you (uid 1000) or root',
+    )
   })
 
   test('a folder writable by its group or by everyone is refused, sticky or not, when it is the one found', () => {
-    expect(untrustedReason('/home/me/gw', tree({ ...base, '/home/me/gw': [1000, 0o777] }))).toBe('/home/me/gw is writable by every user (mode 0777)')
-    expect(untrustedReason('/home/me/gw', tree({ ...base, '/home/me/gw': [1000, 0o775] }))).toBe('/home/me/gw is writable by its group (mode 0775)')
+    expect(untrustedReason('/home/me/gw', tree({ ...base, '/home/me/gw': [1000, 0o777] }))).toBe(
+      '/home/me/gw is writable by every user (mode 0777)',
+    )
+    expect(untrustedReason('/home/me/gw', tree({ ...base, '/home/me/gw': [1000, 0o775] }))).toBe(
+      '/home/me/gw is writable by its group (mode 0775)',
+    )
     expect(untrustedReason('/tmp', tree(base))).toMatch(/^\/tmp is writable by every user/)
     // a world-writable parent without the sticky bit: others may rename our folder away
-    expect(untrustedReason('/srv/x/gw', tree({ ...base, '/srv': [0, 0o755], '/srv/x': [0, 0o777], '/srv/x/gw': [1000, 0o755] }))).toBe('/srv/x is writable by every user (mode 0777)')
+    expect(
+      untrustedReason(
+        '/srv/x/gw',
+        tree({ ...base, '/srv': [0, 0o755], '/srv/x': [0, 0o777], '/srv/x/gw': [1000, 0o755] }),
+      ),
+    ).toBe('/srv/x is writable by every user (mode 0777)')
   })
 
   test('root running it trusts only root; a folder that cannot be read is refused; Windows is not checked', () => {
@@ -95,7 +120,7 @@ describe('trusting a folder the command found by itself (cli/lib/trust.js, with 
   })
 })
 
-test('a failed write says why in the user\'s terms, on each platform', () => {
+test("a failed write says why in the user's terms, on each platform", () => {
   const err = (code) => Object.assign(new Error(`${code}: operation failed`), { code })
   expect(writeFailure(err('EACCES'), 'linux')).toMatch(/^the dist is read-only for this user/)
   expect(writeFailure(err('EPERM'), 'win32')).toMatch(/^the chunk is in use or read-only; stop the gateway/)
@@ -123,13 +148,20 @@ describe('replacing the chunk: the rename waits out a Windows file in use', () =
   test('on win32 a file that stays in use fails after the retry time, with its error', () => {
     const { rename, calls } = failing(Array(1000).fill('EPERM'))
     const started = Date.now()
-    expect(() => renameReplacing('a.tmp', 'a.js', { platform: 'win32', rename, retryMs: 200 })).toThrow(expect.objectContaining({ code: 'EPERM' }))
+    expect(() => renameReplacing('a.tmp', 'a.js', { platform: 'win32', rename, retryMs: 200 })).toThrow(
+      expect.objectContaining({ code: 'EPERM' }),
+    )
     expect(Date.now() - started).toBeLessThan(2000)
     expect(calls.length).toBeGreaterThan(2)
   })
 
   test('elsewhere, and for other errors, one attempt', () => {
-    for (const [platform, code] of [['linux', 'EPERM'], ['darwin', 'EACCES'], ['win32', 'ENOENT'], ['win32', 'EXDEV']]) {
+    for (const [platform, code] of [
+      ['linux', 'EPERM'],
+      ['darwin', 'EACCES'],
+      ['win32', 'ENOENT'],
+      ['win32', 'EXDEV'],
+    ]) {
       const { rename, calls } = failing([code])
       expect(() => renameReplacing('a.tmp', 'a.js', { platform, rename })).toThrow(expect.objectContaining({ code }))
       expect(calls).toHaveLength(1)
@@ -161,7 +193,9 @@ describe('arguments (util.parseArgs, strict)', () => {
   }
 
   test('values, flags, positionals and --', () => {
-    expect(parseCommandArgs(['--state=s.json', 'dir', '--check', '--', '--x'], OPTIONS, { allowPositionals: true })).toEqual({
+    expect(
+      parseCommandArgs(['--state=s.json', 'dir', '--check', '--', '--x'], OPTIONS, { allowPositionals: true }),
+    ).toEqual({
       positionals: ['dir', '--x'],
       options: { state: 's.json', check: true },
     })
@@ -200,14 +234,22 @@ describe('the addon probe (cli/lib/probe-addon.js)', () => {
 
   test('by name from the chunk: loads this package (the link or copy in node_modules) and caps a small case', () => {
     const result = probe(install.chunk, ['openclaw-context-native'])
-    expect(result).toEqual({ ok: true, id: 'openclaw-context-native', resolved: path.join(install.addon, 'index.js'), version: require('../package.json').version })
+    expect(result).toEqual({
+      ok: true,
+      id: 'openclaw-context-native',
+      resolved: path.join(install.addon, 'index.js'),
+      version: require('../package.json').version,
+    })
   })
 
-  test("a candidate that does not resolve, does not load or has no function is passed over, as the chunk does; the first with it is the only one tested", () => {
+  test('a candidate that does not resolve, does not load or has no function is passed over, as the chunk does; the first with it is the only one tested', () => {
     const none = stub('none.js', 'module.exports = {}')
     const throws = stub('throws.js', 'throw new Error("cannot load this")')
     const wrong = stub('wrong.js', 'module.exports = { capCompactionSummaryPreservingSuffix: (b, s) => s }')
-    const loaded = stub('loaded.js', 'globalThis.__occnLoaded = (globalThis.__occnLoaded || 0) + 1; module.exports = {}')
+    const loaded = stub(
+      'loaded.js',
+      'globalThis.__occnLoaded = (globalThis.__occnLoaded || 0) + 1; module.exports = {}',
+    )
     const result = probe(install.chunk, ['no-such-package', none, throws, wrong, loaded, ROOT])
     expect(result.ok).toBe(false)
     expect(result.failures).toEqual([
@@ -218,16 +260,37 @@ describe('the addon probe (cli/lib/probe-addon.js)', () => {
     ])
     // the chunk would call `wrong`: nothing after it is loaded, not even a good addon
     expect(globalThis.__occnLoaded).toBeUndefined()
-    expect(probe(install.chunk, [none, ROOT])).toEqual({ ok: true, id: ROOT, resolved: path.join(ROOT, 'index.js'), version: require('../package.json').version })
+    expect(probe(install.chunk, [none, ROOT])).toEqual({
+      ok: true,
+      id: ROOT,
+      resolved: path.join(ROOT, 'index.js'),
+      version: require('../package.json').version,
+    })
   })
 
-  posixTest('Windows keeps no owner in stat')('an addon that resolves into a folder another user owns is not loaded, and ends the probe (the chunk would load it)', () => {
-    const planted = stub('planted.js', 'globalThis.__occnPlanted = true; module.exports = {}')
-    const trust = { uid: 4242, stat: (dir) => ({ ...fs.statSync(dir), uid: dir === fs.realpathSync(dir) && dir === path.dirname(fs.realpathSync(planted)) ? 1001 : 0 }) }
-    const result = probe(install.chunk, [planted, ROOT], { trust })
-    expect(result).toEqual({ ok: false, failures: [expect.stringMatching(/resolves to .*planted\.js, but .* belongs to uid 1001, not to you \(uid 4242\) or root; not loaded$/)] })
-    expect(globalThis.__occnPlanted).toBeUndefined()
-  })
+  posixTest('Windows keeps no owner in stat')(
+    'an addon that resolves into a folder another user owns is not loaded, and ends the probe (the chunk would load it)',
+    () => {
+      const planted = stub('planted.js', 'globalThis.__occnPlanted = true; module.exports = {}')
+      const trust = {
+        uid: 4242,
+        stat: (dir) => ({
+          ...fs.statSync(dir),
+          uid: dir === fs.realpathSync(dir) && dir === path.dirname(fs.realpathSync(planted)) ? 1001 : 0,
+        }),
+      }
+      const result = probe(install.chunk, [planted, ROOT], { trust })
+      expect(result).toEqual({
+        ok: false,
+        failures: [
+          expect.stringMatching(
+            /resolves to .*planted\.js, but .* belongs to uid 1001, not to you \(uid 4242\) or root; not loaded$/,
+          ),
+        ],
+      })
+      expect(globalThis.__occnPlanted).toBeUndefined()
+    },
+  )
 })
 
 describe('leftovers of an interrupted write (cli/lib/write-atomic.js staleTempFiles)', () => {
@@ -238,7 +301,13 @@ describe('leftovers of an interrupted write (cli/lib/write-atomic.js staleTempFi
     const dead = 2 ** 22 + 12345 // above Linux's pid_max default: no such process
     const ours = `${tempPrefix('x.js')}${dead}-0123abcd.tmp`
     const live = `${tempPrefix('x.js')}${process.pid}-0123abcd.tmp`
-    const names = [ours, live, `.x.js.other-tool-${dead}-0123abcd.tmp`, 'x.js', `${tempPrefix('x.js')}${dead}-nothex!.tmp`]
+    const names = [
+      ours,
+      live,
+      `.x.js.other-tool-${dead}-0123abcd.tmp`,
+      'x.js',
+      `${tempPrefix('x.js')}${dead}-nothex!.tmp`,
+    ]
     for (const name of names) fs.writeFileSync(path.join(dir, name), 'partial')
     const linked = `${tempPrefix('y.js')}${dead}-89abcdef.tmp`
     const folder = `${tempPrefix('z.js')}${dead}-89abcdef.tmp`
@@ -249,7 +318,9 @@ describe('leftovers of an interrupted write (cli/lib/write-atomic.js staleTempFi
     expect(staleTempFiles(dir)).toEqual([path.join(dir, ours)]) // reported, not removed
     expect(fs.existsSync(path.join(dir, ours))).toBe(true)
     expect(staleTempFiles(dir, { remove: true })).toEqual([path.join(dir, ours)])
-    expect(fs.readdirSync(dir).sort()).toEqual([...names.slice(1), 'outside.txt', folder, ...(process.platform !== 'win32' ? [linked] : [])].sort())
+    expect(fs.readdirSync(dir).sort()).toEqual(
+      [...names.slice(1), 'outside.txt', folder, ...(process.platform !== 'win32' ? [linked] : [])].sort(),
+    )
     expect(fs.readFileSync(outside, 'utf8')).toBe('keep me')
   })
 })

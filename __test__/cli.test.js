@@ -14,7 +14,15 @@ const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const native = require('../index.js')
 const { locateFunction } = require('../cli/lib/js-scan')
 
-const { HEADINGS, FAKE_FUNCTION, FAKE_FUNCTION_A, FAKE_WRAPPER, fakeChunk, writeFakeInstall, callChunk } = require('./fixtures/fake-openclaw-dist.js')
+const {
+  HEADINGS,
+  FAKE_FUNCTION,
+  FAKE_FUNCTION_A,
+  FAKE_WRAPPER,
+  fakeChunk,
+  writeFakeInstall,
+  callChunk,
+} = require('./fixtures/fake-openclaw-dist.js')
 const { planPatch } = require('../cli/lib/patch-text')
 const { onWindows, underWine, posixTest, testUnless } = require('./fixtures/platform.js')
 
@@ -88,7 +96,9 @@ describe('patch', () => {
     expect(stdout).toContain(`--- a/dist/${CHUNK}`)
     expect(stdout).toContain('+import { createRequire as __occnCreateRequire } from "node:module";')
     expect(stdout).toContain('-\tif (suffix.length >= maxChars) return sliceUtf16Safe(suffix, -maxChars);')
-    expect(stdout).toContain('+\treturn __occnNative().capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars);')
+    expect(stdout).toContain(
+      '+\treturn __occnNative().capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars);',
+    )
     expect(stdout).toMatch(/nothing was written/)
     expect(bytes(install.chunk).equals(original)).toBe(true)
     expect(strays(install.dist)).toEqual([])
@@ -99,9 +109,15 @@ describe('patch', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
     expect(stdout).toMatch(new RegExp(`^patched: ${escape(DIST_CHUNK)} .*loaded by name`, 'm'))
     const text = fs.readFileSync(install.chunk, 'utf8')
-    expect(text.startsWith('import { createRequire as __occnCreateRequire } from "node:module"; /* openclaw-context-native patch v1 */\n')).toBe(true)
+    expect(
+      text.startsWith(
+        'import { createRequire as __occnCreateRequire } from "node:module"; /* openclaw-context-native patch v1 */\n',
+      ),
+    ).toBe(true)
     expect(text).toContain('/* openclaw-context-native patch v1 BEGIN')
-    expect(text).toContain('function capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {')
+    expect(text).toContain(
+      'function capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {',
+    )
     expect(text).not.toContain('sliceUtf16Safe(suffix, -maxChars)')
     expect(fs.statSync(install.chunk).mode & 0o777).toBe(CHUNK_MODE)
     expect(strays(install.dist)).toEqual([])
@@ -187,30 +203,44 @@ describe('patch loads nothing it was not pointed at', () => {
     const addon = path.join(parent, 'node_modules', 'openclaw-context-native')
     const loaded = path.join(parent, 'LOADED')
     fs.mkdirSync(addon, { recursive: true })
-    fs.writeFileSync(path.join(addon, 'package.json'), JSON.stringify({ name: 'openclaw-context-native', version: '6.6.6', main: 'index.js' }))
-    fs.writeFileSync(path.join(addon, 'index.js'), `require('node:fs').writeFileSync(${JSON.stringify(loaded)}, 'pwned'); module.exports = { capCompactionSummaryPreservingSuffix: (b, s, m) => b.slice(0, m) }`)
+    fs.writeFileSync(
+      path.join(addon, 'package.json'),
+      JSON.stringify({ name: 'openclaw-context-native', version: '6.6.6', main: 'index.js' }),
+    )
+    fs.writeFileSync(
+      path.join(addon, 'index.js'),
+      `require('node:fs').writeFileSync(${JSON.stringify(loaded)}, 'pwned'); module.exports = { capCompactionSummaryPreservingSuffix: (b, s, m) => b.slice(0, m) }`,
+    )
     return { ...planted, loaded }
   }
 
-  posixTest('Windows keeps no mode bits for others')('a planted install under a world-writable folder: refused with the reason, its addon never loaded, its chunk unchanged', () => {
-    const open = tempDir('occn-open-')
-    fs.chmodSync(open, 0o777)
-    const planted = plantedInstall(open)
-    const cwd = path.join(open, 'work')
-    fs.mkdirSync(cwd)
-    const before = sha(planted.chunk)
-    for (const mode of [['--check'], [], ['--dry-run'], ['--revert']]) {
-      const { code, stdout, stderr } = cli(['patch', ...mode], { cwd })
-      expect({ mode, code, stdout }).toEqual({ mode, code: 1, stdout: '' })
-      expect(stderr).toBe(
-        `openclaw-context: found openclaw at ${fs.realpathSync(planted.pkg)} (found by walking up from ${cwd}), but ${fs.realpathSync(open)} is writable by every user (mode 0777): another user could have put it there, so it is not used; if it is yours, pass its folder: openclaw-context patch ${fs.realpathSync(planted.pkg)}\n`,
-      )
-    }
-    expect(fs.existsSync(planted.loaded)).toBe(false)
-    expect(sha(planted.chunk)).toBe(before)
-  })
+  posixTest('Windows keeps no mode bits for others')(
+    'a planted install under a world-writable folder: refused with the reason, its addon never loaded, its chunk unchanged',
+    () => {
+      const open = tempDir('occn-open-')
+      fs.chmodSync(open, 0o777)
+      const planted = plantedInstall(open)
+      const cwd = path.join(open, 'work')
+      fs.mkdirSync(cwd)
+      const before = sha(planted.chunk)
+      for (const mode of [['--check'], [], ['--dry-run'], ['--revert']]) {
+        const { code, stdout, stderr } = cli(['patch', ...mode], { cwd })
+        expect({ mode, code, stdout }).toEqual({ mode, code: 1, stdout: '' })
+        expect(stderr).toBe(
+          `openclaw-context: found openclaw at ${fs.realpathSync(planted.pkg)} (found by walking up from ${cwd}), but ${fs.realpathSync(open)} is writable by every user (mode 0777): another user could have put it there, so it is not used; if it is yours, pass its folder: openclaw-context patch ${fs.realpathSync(planted.pkg)}\n`,
+        )
+      }
+      expect(fs.existsSync(planted.loaded)).toBe(false)
+      expect(sha(planted.chunk)).toBe(before)
+    },
+  )
 
-  testUnless(onWindows || !isRoot, onWindows ? 'on win32: Windows keeps no owner in stat' : 'when not root: only root can make a folder of another user')(
+  testUnless(
+    onWindows || !isRoot,
+    onWindows
+      ? 'on win32: Windows keeps no owner in stat'
+      : 'when not root: only root can make a folder of another user',
+  )(
     "an install another user owns below a sticky folder (as in /tmp), run as root: refused; the user's own is used",
     () => {
       const sticky = tempDir('occn-sticky-')
@@ -221,39 +251,58 @@ describe('patch loads nothing it was not pointed at', () => {
       chownTree(theirs, 65534)
       const { code, stderr } = cli(['patch', '--check'], { cwd: theirs })
       expect(code).toBe(1)
-      expect(stderr).toMatch(new RegExp(`but ${escape(fs.realpathSync(path.join(planted.pkg, 'dist')))} belongs to uid 65534, not to you \\(uid 0\\) or root: another user could have put it there`))
+      expect(stderr).toMatch(
+        new RegExp(
+          `but ${escape(fs.realpathSync(path.join(planted.pkg, 'dist')))} belongs to uid 65534, not to you \\(uid 0\\) or root: another user could have put it there`,
+        ),
+      )
       expect(fs.existsSync(planted.loaded)).toBe(false)
       // Root's own install below the same sticky folder is found, printed and used.
       const mine = writeFakeInstall(fs.mkdtempSync(path.join(sticky, 'mine-')))
       const ok = cli(['patch', '--dry-run'], { cwd: mine.root })
-      expect({ code: ok.code, stderr: ok.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(mine.pkg)} (found by walking up from ${mine.root})\n` })
+      expect({ code: ok.code, stderr: ok.stderr }).toEqual({
+        code: 0,
+        stderr: `openclaw: ${fs.realpathSync(mine.pkg)} (found by walking up from ${mine.root})\n`,
+      })
     },
   )
 
-  testUnless(onWindows || !isRoot, onWindows ? 'on win32: Windows has no uid to run a child as' : 'when not root: only root can run a child as another user')(
-    "run as uid 65534: an install it owns is used, one of another user is refused, root's is used",
-    () => {
-      const canRun = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], { uid: 65534, gid: 65534, encoding: 'utf8' })
-      if (canRun.status !== 0) {
-        console.warn(`skipped: uid 65534 cannot load ${ROOT}`)
-        return
-      }
-      const nobody = { uid: 65534, gid: 65534 }
-      const own = writeFakeInstall(tempDir('occn-nobody-'))
-      chownTree(own.root, 65534)
-      const used = cli(['patch', '--dry-run'], { cwd: own.root, ...nobody })
-      expect({ code: used.code, stderr: used.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(own.pkg)} (found by walking up from ${own.root})\n` })
-      const other = writeFakeInstall(tempDir('occn-other-'))
-      fs.chownSync(path.join(other.pkg, 'dist'), 1234, 1234)
-      const refused = cli(['patch', '--dry-run'], { cwd: other.root, ...nobody })
-      expect(refused.code).toBe(1)
-      expect(refused.stderr).toMatch(/belongs to uid 1234, not to you \(uid 65534\) or root/)
-      const roots = writeFakeInstall(tempDir('occn-roots-'))
-      fs.chmodSync(roots.chunk, 0o644) // readable by uid 65534
-      const byRoot = cli(['patch', '--dry-run'], { cwd: roots.root, ...nobody })
-      expect({ code: byRoot.code, stderr: byRoot.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(roots.pkg)} (found by walking up from ${roots.root})\n` })
-    },
-  )
+  testUnless(
+    onWindows || !isRoot,
+    onWindows
+      ? 'on win32: Windows has no uid to run a child as'
+      : 'when not root: only root can run a child as another user',
+  )("run as uid 65534: an install it owns is used, one of another user is refused, root's is used", () => {
+    const canRun = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], {
+      uid: 65534,
+      gid: 65534,
+      encoding: 'utf8',
+    })
+    if (canRun.status !== 0) {
+      console.warn(`skipped: uid 65534 cannot load ${ROOT}`)
+      return
+    }
+    const nobody = { uid: 65534, gid: 65534 }
+    const own = writeFakeInstall(tempDir('occn-nobody-'))
+    chownTree(own.root, 65534)
+    const used = cli(['patch', '--dry-run'], { cwd: own.root, ...nobody })
+    expect({ code: used.code, stderr: used.stderr }).toEqual({
+      code: 0,
+      stderr: `openclaw: ${fs.realpathSync(own.pkg)} (found by walking up from ${own.root})\n`,
+    })
+    const other = writeFakeInstall(tempDir('occn-other-'))
+    fs.chownSync(path.join(other.pkg, 'dist'), 1234, 1234)
+    const refused = cli(['patch', '--dry-run'], { cwd: other.root, ...nobody })
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toMatch(/belongs to uid 1234, not to you \(uid 65534\) or root/)
+    const roots = writeFakeInstall(tempDir('occn-roots-'))
+    fs.chmodSync(roots.chunk, 0o644) // readable by uid 65534
+    const byRoot = cli(['patch', '--dry-run'], { cwd: roots.root, ...nobody })
+    expect({ code: byRoot.code, stderr: byRoot.stderr }).toEqual({
+      code: 0,
+      stderr: `openclaw: ${fs.realpathSync(roots.pkg)} (found by walking up from ${roots.root})\n`,
+    })
+  })
 
   test('a folder named on the command line is used as named (the user pointed at it)', () => {
     const open = tempDir('occn-named-')
@@ -263,29 +312,36 @@ describe('patch loads nothing it was not pointed at', () => {
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
   })
 
-  posixTest('symbolic links need a privilege on Windows')('a chunk that is a symbolic link out of dist/ is not read nor followed: the file outside keeps its bytes', () => {
-    const install = fakeInstall()
-    const outside = path.join(tempDir('occn-outside-'), 'victim.js')
-    fs.renameSync(install.chunk, outside)
-    fs.symlinkSync(outside, install.chunk)
-    const before = sha(outside)
-    for (const mode of [[], ['--check'], ['--dry-run']]) {
-      const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
-      expect({ mode, code }).toEqual({ mode, code: 1 })
-      expect(stdout).toBe('')
-      expect(stderr.split('\n')[0]).toBe(`note: ${DIST_CHUNK} is a symbolic link; only regular files in dist/ are read or patched`)
-    }
-    expect(sha(outside)).toBe(before)
-    expect(fs.lstatSync(install.chunk).isSymbolicLink()).toBe(true)
-    // a dist/ that is itself a link out of the package: refused as a whole
-    const other = fakeInstall()
-    const movedDist = path.join(tempDir('occn-outside-dist-'), 'dist')
-    fs.renameSync(other.dist, movedDist)
-    fs.symlinkSync(movedDist, other.dist)
-    const refused = cli(['patch', other.pkg])
-    expect(refused.code).toBe(1)
-    expect(refused.stderr).toBe(`openclaw-context: ${path.join(fs.realpathSync(other.pkg), 'dist')} leads to ${movedDist}, outside the openclaw package; not reading it\n`)
-  })
+  posixTest('symbolic links need a privilege on Windows')(
+    'a chunk that is a symbolic link out of dist/ is not read nor followed: the file outside keeps its bytes',
+    () => {
+      const install = fakeInstall()
+      const outside = path.join(tempDir('occn-outside-'), 'victim.js')
+      fs.renameSync(install.chunk, outside)
+      fs.symlinkSync(outside, install.chunk)
+      const before = sha(outside)
+      for (const mode of [[], ['--check'], ['--dry-run']]) {
+        const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
+        expect({ mode, code }).toEqual({ mode, code: 1 })
+        expect(stdout).toBe('')
+        expect(stderr.split('\n')[0]).toBe(
+          `note: ${DIST_CHUNK} is a symbolic link; only regular files in dist/ are read or patched`,
+        )
+      }
+      expect(sha(outside)).toBe(before)
+      expect(fs.lstatSync(install.chunk).isSymbolicLink()).toBe(true)
+      // a dist/ that is itself a link out of the package: refused as a whole
+      const other = fakeInstall()
+      const movedDist = path.join(tempDir('occn-outside-dist-'), 'dist')
+      fs.renameSync(other.dist, movedDist)
+      fs.symlinkSync(movedDist, other.dist)
+      const refused = cli(['patch', other.pkg])
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toBe(
+        `openclaw-context: ${path.join(fs.realpathSync(other.pkg), 'dist')} leads to ${movedDist}, outside the openclaw package; not reading it\n`,
+      )
+    },
+  )
 
   test('temp files of an interrupted write: reported by --check and --dry-run, removed by the next patch; only our own names, only regular files', () => {
     const install = fakeInstall()
@@ -297,7 +353,9 @@ describe('patch loads nothing it was not pointed at', () => {
     const real = (file) => path.join(fs.realpathSync(install.dist), path.basename(file))
     for (const mode of [['--check'], ['--dry-run']]) {
       const { stderr } = cli(['patch', install.pkg, ...mode])
-      expect(stderr).toContain(`note: ${real(leftover)} was left by an interrupted run; the next patch or --revert removes it\n`)
+      expect(stderr).toContain(
+        `note: ${real(leftover)} was left by an interrupted run; the next patch or --revert removes it\n`,
+      )
       expect(fs.existsSync(leftover)).toBe(true)
     }
     const { code, stderr } = cli(['patch', install.pkg])
@@ -331,12 +389,25 @@ describe('patch finds the end of the function by scanning, not by counting brace
 describe('patch in other situations', () => {
   test.each([
     ['2026.3.13', null, 'has no capCompactionSummaryPreservingSuffix yet (it first appears in 2026.3.22); nothing to'],
-    ['2026.8.1-beta.3', null, 'has no capCompactionSummaryPreservingSuffix: fixed upstream (budgetCompactionSummary replaced it); nothing to'],
-    ['2026.9.6', null, 'has no capCompactionSummaryPreservingSuffix: fixed upstream (budgetCompactionSummary replaced it); nothing to'],
+    [
+      '2026.8.1-beta.3',
+      null,
+      'has no capCompactionSummaryPreservingSuffix: fixed upstream (budgetCompactionSummary replaced it); nothing to',
+    ],
+    [
+      '2026.9.6',
+      null,
+      'has no capCompactionSummaryPreservingSuffix: fixed upstream (budgetCompactionSummary replaced it); nothing to',
+    ],
   ])('openclaw %s without the function: every mode says why, exit 0, nothing written', (version, fn, said) => {
     const install = fakeInstall({ fn, version })
     const before = sha(install.chunk)
-    for (const [mode, verb] of [[[], 'patch'], [['--check'], 'patch'], [['--dry-run'], 'patch'], [['--revert'], 'revert']]) {
+    for (const [mode, verb] of [
+      [[], 'patch'],
+      [['--check'], 'patch'],
+      [['--dry-run'], 'patch'],
+      [['--revert'], 'revert'],
+    ]) {
       const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
       expect({ mode, code, stderr }).toEqual({ mode, code: 0, stderr: '' })
       expect(stdout).toBe(`openclaw ${version} at ${fs.realpathSync(install.pkg)} ${said} ${verb}.\n`)
@@ -350,9 +421,14 @@ describe('patch in other situations', () => {
     for (const mode of [[], ['--check'], ['--dry-run'], ['--revert']]) {
       const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
       expect({ mode, code, stderr }).toEqual({ mode, code: 0, stderr: '' })
-      expect(stdout).toMatch(mode[0] === '--revert'
-        ? /^not patched: .* is OpenClaw's original; nothing to revert\.$/m
-        : new RegExp(`^openclaw 2026\\.8\\.1-beta\\.2 at .*: ${escape(DIST_CHUNK)}'s capCompactionSummaryPreservingSuffix wraps budgetCompactionSummary, the upstream fix: nothing to patch\\.$`, 'm'))
+      expect(stdout).toMatch(
+        mode[0] === '--revert'
+          ? /^not patched: .* is OpenClaw's original; nothing to revert\.$/m
+          : new RegExp(
+              `^openclaw 2026\\.8\\.1-beta\\.2 at .*: ${escape(DIST_CHUNK)}'s capCompactionSummaryPreservingSuffix wraps budgetCompactionSummary, the upstream fix: nothing to patch\\.$`,
+              'm',
+            ),
+      )
     }
     expect(sha(install.chunk)).toBe(before)
   })
@@ -360,17 +436,27 @@ describe('patch in other situations', () => {
   test('2026.8.1-beta.2 whose wrapper an earlier version of this tool replaced: --check warns, patch puts the original back', () => {
     const install = fakeInstall({ fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
     const original = bytes(install.chunk)
-    fs.writeFileSync(install.chunk, planPatch(original.toString('latin1'), ['openclaw-context-native', ROOT]).patched, 'latin1')
+    fs.writeFileSync(
+      install.chunk,
+      planPatch(original.toString('latin1'), ['openclaw-context-native', ROOT]).patched,
+      'latin1',
+    )
     const check = cli(['patch', install.pkg, '--check'])
     expect(check.code).toBe(0)
-    expect(check.stderr).toMatch(/^warning: .* is patched, but its original capCompactionSummaryPreservingSuffix was upstream's fix \(budgetCompactionSummary\); `openclaw-context patch .*` restores it\.\n$/)
+    expect(check.stderr).toMatch(
+      /^warning: .* is patched, but its original capCompactionSummaryPreservingSuffix was upstream's fix \(budgetCompactionSummary\); `openclaw-context patch .*` restores it\.\n$/,
+    )
     const dry = cli(['patch', install.pkg, '--dry-run'])
     expect(dry.stdout).toMatch(/would get back its original capCompactionSummaryPreservingSuffix, upstream's fix/)
     const restored = cli(['patch', install.pkg])
     expect({ code: restored.code, stderr: restored.stderr }).toEqual({ code: 0, stderr: '' })
-    expect(restored.stdout).toMatch(/^restored: .*wraps budgetCompactionSummary, upstream's fix, which an earlier openclaw-context had replaced/)
+    expect(restored.stdout).toMatch(
+      /^restored: .*wraps budgetCompactionSummary, upstream's fix, which an earlier openclaw-context had replaced/,
+    )
     expect(bytes(install.chunk).equals(original)).toBe(true)
-    expect(cli(['patch', install.pkg]).stdout).toMatch(/wraps budgetCompactionSummary, the upstream fix: nothing to patch/)
+    expect(cli(['patch', install.pkg]).stdout).toMatch(
+      /wraps budgetCompactionSummary, the upstream fix: nothing to patch/,
+    )
   })
 
   test('a release that should have the function but does not (a modified dist): exit 1 with the reason', () => {
@@ -378,7 +464,9 @@ describe('patch in other situations', () => {
     for (const mode of [[], ['--check'], ['--dry-run']]) {
       const { code, stdout, stderr } = cli(['patch', install.pkg, ...mode])
       expect({ mode, code, stdout }).toEqual({ mode, code: 1, stdout: '' })
-      expect(stderr).toMatch(/^openclaw-context: openclaw 2026\.6\.35 at .* has no chunk defining capCompactionSummaryPreservingSuffix, nor upstream's budgetCompactionSummary, .*cannot tell whether it needs patching\.\n$/)
+      expect(stderr).toMatch(
+        /^openclaw-context: openclaw 2026\.6\.35 at .* has no chunk defining capCompactionSummaryPreservingSuffix, nor upstream's budgetCompactionSummary, .*cannot tell whether it needs patching\.\n$/,
+      )
     }
     expect(cli(['patch', install.pkg, '--revert']).code).toBe(0)
   })
@@ -389,7 +477,9 @@ describe('patch in other situations', () => {
     expect(callChunk(install.chunk, BODY, LONG_SUFFIX).summary).not.toContain('## Decisions')
     const patched = cli(['patch', install.pkg])
     expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
-    expect(patched.stdout).toMatch(/^patched: .*\(openclaw 2026\.6\.35\); capCompactionSummaryPreservingSuffix now delegates/)
+    expect(patched.stdout).toMatch(
+      /^patched: .*\(openclaw 2026\.6\.35\); capCompactionSummaryPreservingSuffix now delegates/,
+    )
     const { summary } = callChunk(install.chunk, BODY, LONG_SUFFIX)
     expect(summary).toBe(native.capCompactionSummaryPreservingSuffix(BODY, LONG_SUFFIX, 16000))
     expect(cli(['patch', install.pkg, '--check']).code).toBe(0)
@@ -402,11 +492,16 @@ describe('patch in other situations', () => {
     const install = fakeInstall({ fn: other })
     const { code, stderr } = cli(['patch', install.pkg])
     expect(code).toBe(0)
-    expect(stderr).toMatch(/^note: .*body is neither released text; replacing it anyway \(same signature: capCompactionSummaryPreservingSuffix\(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS\)\)\n$/)
+    expect(stderr).toMatch(
+      /^note: .*body is neither released text; replacing it anyway \(same signature: capCompactionSummaryPreservingSuffix\(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS\)\)\n$/,
+    )
   })
 
   test('.mjs chunks (2026.9.3 on): a chunk that defines the function is patched, a persistent-chat file is listed', () => {
-    const extra = { 'dispatch-acp-FAKE.mjs': 'function buildPersistentChatInjectedPrompt(params) {\n\treturn params.userMessage;\n}\nexport { buildPersistentChatInjectedPrompt };\n' }
+    const extra = {
+      'dispatch-acp-FAKE.mjs':
+        'function buildPersistentChatInjectedPrompt(params) {\n\treturn params.userMessage;\n}\nexport { buildPersistentChatInjectedPrompt };\n',
+    }
     const install = fakeInstall({ chunk: 'builtin-FAKE.mjs', version: '2026.9.3', extra })
     const { code, stdout, stderr } = cli(['patch', install.pkg])
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
@@ -417,60 +512,78 @@ describe('patch in other situations', () => {
     expect(cli(['patch', install.pkg, '--check']).code).toBe(0)
   })
 
-  posixTest('folder permissions are not how Windows makes a file read-only (the read-only chunk case below is)')('a read-only dist: exit 1, nothing changed', () => {
-    const install = fakeInstall()
-    fs.chmodSync(install.chunk, 0o644) // readable by the unprivileged user
-    const before = bytes(install.chunk)
-    let result
-    if (process.getuid && process.getuid() === 0) {
-      // root writes through chmod: run the command as an unprivileged user instead, when
-      // that user can run node and read this package (not so when it lives under /root).
-      const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], { uid: 65534, gid: 65534, encoding: 'utf8' })
-      if (probe.error || probe.status !== 0) {
-        console.warn(`skipped: running as root, and uid 65534 cannot load ${ROOT} (${probe.error ? probe.error.code : probe.stderr.split('\n')[0]})`)
-        return
-      }
-      result = cli(['patch', install.pkg], { uid: 65534, gid: 65534 })
-    } else {
-      fs.chmodSync(install.dist, 0o555)
-      try {
-        result = cli(['patch', install.pkg])
-      } finally {
-        fs.chmodSync(install.dist, 0o755)
-      }
-    }
-    expect(result.code).toBe(1)
-    expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    expect(result.stderr).toMatch(/cannot write .*selection-XYZ\.js \((EACCES|EPERM|EROFS)\).*read-only.*nothing was changed/)
-    expect(bytes(install.chunk).equals(before)).toBe(true)
-    expect(strays(install.dist)).toEqual([])
-  })
-
-  // Windows refuses to replace a read-only file (MoveFileExW: access denied); the
-  // rename is retried as for a file in use, then the run fails. Wine replaces it.
-  testUnless(!onWindows || underWine, onWindows ? 'under Wine: it replaces a read-only file, which Windows refuses' : `on ${process.platform}: the read-only attribute is Windows'`)(
-    'a read-only chunk (the read-only attribute): exit 1 after the in-use retries, nothing changed',
+  posixTest('folder permissions are not how Windows makes a file read-only (the read-only chunk case below is)')(
+    'a read-only dist: exit 1, nothing changed',
     () => {
       const install = fakeInstall()
-      fs.chmodSync(install.chunk, 0o444)
+      fs.chmodSync(install.chunk, 0o644) // readable by the unprivileged user
       const before = bytes(install.chunk)
-      const result = cli(['patch', install.pkg])
+      let result
+      if (process.getuid && process.getuid() === 0) {
+        // root writes through chmod: run the command as an unprivileged user instead, when
+        // that user can run node and read this package (not so when it lives under /root).
+        const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], {
+          uid: 65534,
+          gid: 65534,
+          encoding: 'utf8',
+        })
+        if (probe.error || probe.status !== 0) {
+          console.warn(
+            `skipped: running as root, and uid 65534 cannot load ${ROOT} (${probe.error ? probe.error.code : probe.stderr.split('\n')[0]})`,
+          )
+          return
+        }
+        result = cli(['patch', install.pkg], { uid: 65534, gid: 65534 })
+      } else {
+        fs.chmodSync(install.dist, 0o555)
+        try {
+          result = cli(['patch', install.pkg])
+        } finally {
+          fs.chmodSync(install.dist, 0o755)
+        }
+      }
       expect(result.code).toBe(1)
       expect(result.stderr.trim().split('\n')).toHaveLength(1)
-      expect(result.stderr).toMatch(/cannot write .*selection-XYZ\.js \((EACCES|EPERM)\): the chunk is in use or read-only.*nothing was changed/)
+      expect(result.stderr).toMatch(
+        /cannot write .*selection-XYZ\.js \((EACCES|EPERM|EROFS)\).*read-only.*nothing was changed/,
+      )
       expect(bytes(install.chunk).equals(before)).toBe(true)
       expect(strays(install.dist)).toEqual([])
     },
   )
 
+  // Windows refuses to replace a read-only file (MoveFileExW: access denied); the
+  // rename is retried as for a file in use, then the run fails. Wine replaces it.
+  testUnless(
+    !onWindows || underWine,
+    onWindows
+      ? 'under Wine: it replaces a read-only file, which Windows refuses'
+      : `on ${process.platform}: the read-only attribute is Windows'`,
+  )('a read-only chunk (the read-only attribute): exit 1 after the in-use retries, nothing changed', () => {
+    const install = fakeInstall()
+    fs.chmodSync(install.chunk, 0o444)
+    const before = bytes(install.chunk)
+    const result = cli(['patch', install.pkg])
+    expect(result.code).toBe(1)
+    expect(result.stderr.trim().split('\n')).toHaveLength(1)
+    expect(result.stderr).toMatch(
+      /cannot write .*selection-XYZ\.js \((EACCES|EPERM)\): the chunk is in use or read-only.*nothing was changed/,
+    )
+    expect(bytes(install.chunk).equals(before)).toBe(true)
+    expect(strays(install.dist)).toEqual([])
+  })
+
   test('an operator-patched persistent chat: files and adapter listed, not modified', () => {
     const extra = {
-      'dispatch-acp-FAKE.js': 'export function rebuildPersistentChatContinuitySummary(state) {\n\treturn "";\n}\nfunction buildPersistentChatInjectedPrompt(params) {\n\treturn params.userMessage;\n}\n',
+      'dispatch-acp-FAKE.js':
+        'export function rebuildPersistentChatContinuitySummary(state) {\n\treturn "";\n}\nfunction buildPersistentChatInjectedPrompt(params) {\n\treturn params.userMessage;\n}\n',
     }
     const install = fakeInstall({ extra })
     const { code, stdout } = cli(['patch', install.pkg])
     expect(code).toBe(0)
-    expect(stdout).toContain(`${path.join('dist', 'dispatch-acp-FAKE.js')}: rebuildPersistentChatContinuitySummary, buildPersistentChatInjectedPrompt`)
+    expect(stdout).toContain(
+      `${path.join('dist', 'dispatch-acp-FAKE.js')}: rebuildPersistentChatContinuitySummary, buildPersistentChatInjectedPrompt`,
+    )
     expect(stdout).toContain('__occnCreateRequire(import.meta.url)("openclaw-context-native")')
     expect(stdout).toContain('__occnPersistentChat.buildPersistentChatInjectedPrompt({')
     expect(stdout).toContain('__occnPersistentChat.rebuildPersistentChatContinuitySummary({')
@@ -503,7 +616,9 @@ describe('patch in other situations', () => {
     const { error, after } = callChunk(install.chunk, BODY, LONG_SUFFIX)
     expect(after).toBe('still here ✓')
     expect(error).toMatch(/^openclaw-context-native could not be loaded \(openclaw-context-native: Cannot find module/)
-    expect(error).toContain('run `npm install openclaw-context-native` next to OpenClaw or `openclaw-context patch --revert`')
+    expect(error).toContain(
+      'run `npm install openclaw-context-native` next to OpenClaw or `openclaw-context patch --revert`',
+    )
 
     const check = cli(['patch', install.pkg, '--check'])
     expect(check.code).toBe(1)
@@ -568,23 +683,44 @@ describe('usage', () => {
 describe('summary passes its options through (a stub binding via NAPI_RS_NATIVE_LIBRARY_PATH)', () => {
   const dir = tempDir('occn-cli-stub-')
   const stub = path.join(dir, 'stub.js')
-  fs.writeFileSync(stub, [
-    'module.exports = {',
-    '  rebuildPersistentChatContinuitySummary(params) {',
-    '    if (params.logPath.endsWith("fifo")) throw Object.assign(new Error(`not a regular file: ${params.logPath}\\nsecond line`), { code: "ENOTREGULAR" });',
-    '    return `Current thread / pending next action:\\n${JSON.stringify(params)}\\n`;',
-    '  },',
-    '};',
-  ].join('\n'))
+  fs.writeFileSync(
+    stub,
+    [
+      'module.exports = {',
+      '  rebuildPersistentChatContinuitySummary(params) {',
+      '    if (params.logPath.endsWith("fifo")) throw Object.assign(new Error(`not a regular file: ${params.logPath}\\nsecond line`), { code: "ENOTREGULAR" });',
+      '    return `Current thread / pending next action:\\n${JSON.stringify(params)}\\n`;',
+      '  },',
+      '};',
+    ].join('\n'),
+  )
   const env = { NAPI_RS_NATIVE_LIBRARY_PATH: stub }
 
   test('maps the flags to the SPEC params and prints the result once', () => {
-    const { code, stdout } = cli(['summary', '--state', 's.json', '--log=l.jsonl', '--current-session', 'ses_9', '--now', '2026-05-15T10:00:00Z', '--max-chars', '1200'], { env, cwd: dir })
+    const { code, stdout } = cli(
+      [
+        'summary',
+        '--state',
+        's.json',
+        '--log=l.jsonl',
+        '--current-session',
+        'ses_9',
+        '--now',
+        '2026-05-15T10:00:00Z',
+        '--max-chars',
+        '1200',
+      ],
+      { env, cwd: dir },
+    )
     expect(code).toBe(0)
     const [heading, json, rest] = stdout.split('\n')
     expect(heading).toBe('Current thread / pending next action:')
     expect(JSON.parse(json)).toEqual({
-      statePath: path.join(dir, 's.json'), logPath: path.join(dir, 'l.jsonl'), currentSession: 'ses_9', now: '2026-05-15T10:00:00Z', maxChars: 1200,
+      statePath: path.join(dir, 's.json'),
+      logPath: path.join(dir, 'l.jsonl'),
+      currentSession: 'ses_9',
+      now: '2026-05-15T10:00:00Z',
+      maxChars: 1200,
     })
     expect(rest).toBe('')
     expect(stdout.endsWith('}\n')).toBe(true)
@@ -607,18 +743,45 @@ describe('summary', () => {
   const dir = tempDir('occn-cli-summary-')
   const statePath = path.join(dir, 'state.json')
   const logPath = path.join(dir, 'log.jsonl')
-  fs.writeFileSync(statePath, JSON.stringify({ decisions: ['Use queue billing-v2'], timers: [{ name: 'deploy check', status: 'pending', due: '2026-05-15T09:00:00Z' }] }))
-  fs.writeFileSync(logPath, [
-    { ts: '2026-05-15T10:00:00Z', role: 'user', text: 'Is the deploy green?', session: 'ses_2' },
-    { ts: '2026-05-15T10:00:05Z', role: 'assistant', text: 'Checking.', session: 'ses_2', status: 'ok' },
-  ].map((e) => JSON.stringify(e)).join('\n') + '\n')
+  fs.writeFileSync(
+    statePath,
+    JSON.stringify({
+      decisions: ['Use queue billing-v2'],
+      timers: [{ name: 'deploy check', status: 'pending', due: '2026-05-15T09:00:00Z' }],
+    }),
+  )
+  fs.writeFileSync(
+    logPath,
+    `${[
+      { ts: '2026-05-15T10:00:00Z', role: 'user', text: 'Is the deploy green?', session: 'ses_2' },
+      { ts: '2026-05-15T10:00:05Z', role: 'assistant', text: 'Checking.', session: 'ses_2', status: 'ok' },
+    ]
+      .map((e) => JSON.stringify(e))
+      .join('\n')}\n`,
+  )
 
   test('prints rebuildPersistentChatContinuitySummary for the given files', () => {
-    const args = ['summary', '--state', statePath, '--log', logPath, '--current-session', 'ses_2', '--now', '2026-05-15T11:00:00Z', '--max-chars', '4000']
+    const args = [
+      'summary',
+      '--state',
+      statePath,
+      '--log',
+      logPath,
+      '--current-session',
+      'ses_2',
+      '--now',
+      '2026-05-15T11:00:00Z',
+      '--max-chars',
+      '4000',
+    ]
     const { code, stdout, stderr } = cli(args)
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
     const expected = native.rebuildPersistentChatContinuitySummary({
-      statePath, logPath, currentSession: 'ses_2', now: '2026-05-15T11:00:00Z', maxChars: 4000,
+      statePath,
+      logPath,
+      currentSession: 'ses_2',
+      now: '2026-05-15T11:00:00Z',
+      maxChars: 4000,
     })
     expect(stdout).toBe(expected.endsWith('\n') ? expected : `${expected}\n`)
     expect(stdout).toMatch(/^Current thread \/ pending next action:/)
@@ -626,7 +789,13 @@ describe('summary', () => {
   })
 
   test('files that do not exist yet count as empty (first run)', () => {
-    const { code, stdout } = cli(['summary', '--state', path.join(dir, 'none.json'), '--log', path.join(dir, 'none.jsonl')])
+    const { code, stdout } = cli([
+      'summary',
+      '--state',
+      path.join(dir, 'none.json'),
+      '--log',
+      path.join(dir, 'none.jsonl'),
+    ])
     expect(code).toBe(0)
     expect(stdout).toMatch(/^Current thread \/ pending next action:/)
   })

@@ -34,14 +34,24 @@ function tempIn(base, prefix = 'occn-win-') {
 }
 
 function cli(args, options = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd: options.cwd || os.tmpdir(), encoding: 'utf8', timeout: 60000, env: options.env || process.env })
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: options.cwd || os.tmpdir(),
+    encoding: 'utf8',
+    timeout: 60000,
+    env: options.env || process.env,
+  })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
 const bytes = (file) => fs.readFileSync(file)
 const strays = (dir) => fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))
 const forward = (p) => p.split('\\').join('/')
-const mixed = (p) => p.split('\\').map((part, i) => (i % 2 ? `/${part}` : `\\${part}`)).join('').slice(1)
+const mixed = (p) =>
+  p
+    .split('\\')
+    .map((part, i) => (i % 2 ? `/${part}` : `\\${part}`))
+    .join('')
+    .slice(1)
 
 windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on a Windows-style install', () => {
   // The temp folder's drive and this package's (C: and Z: under Wine; both C: on most Windows).
@@ -54,44 +64,53 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
   ]
   const cases = bases.flatMap((base) => spellings.map(([how, spell]) => [path.parse(base).root, how, base, spell]))
 
-  test.each(cases)('on %s, named with %s: patch, the chunk delegates, --check, --revert byte for byte', (_drive, _how, base, spell) => {
-    const install = writeFakeInstall(tempIn(base))
-    const pkg = fs.realpathSync(install.pkg)
-    const chunk = fs.realpathSync(install.chunk)
-    const given = spell(install.pkg)
-    const original = bytes(install.chunk)
-    expect(pkg).toMatch(/^[A-Za-z]:\\[^/]*$/)
+  test.each(cases)(
+    'on %s, named with %s: patch, the chunk delegates, --check, --revert byte for byte',
+    (_drive, _how, base, spell) => {
+      const install = writeFakeInstall(tempIn(base))
+      const pkg = fs.realpathSync(install.pkg)
+      const chunk = fs.realpathSync(install.chunk)
+      const given = spell(install.pkg)
+      const original = bytes(install.chunk)
+      expect(pkg).toMatch(/^[A-Za-z]:\\[^/]*$/)
 
-    const dry = cli(['patch', given, '--dry-run'])
-    expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 0, stderr: '' })
-    expect(dry.stdout).toContain('--- a/dist/selection-XYZ.js\n+++ b/dist/selection-XYZ.js')
-    expect(bytes(install.chunk).equals(original)).toBe(true)
+      const dry = cli(['patch', given, '--dry-run'])
+      expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(dry.stdout).toContain('--- a/dist/selection-XYZ.js\n+++ b/dist/selection-XYZ.js')
+      expect(bytes(install.chunk).equals(original)).toBe(true)
 
-    const patched = cli(['patch', given])
-    expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
-    expect(patched.stdout).toMatch(new RegExp(`^patched: dist\\\\selection-XYZ\\.js \\(openclaw 2026\\.7\\.2-beta\\.4\\); .* loaded by name \\(${escape(path.join(install.addon, 'index.js'))}\\)`))
-    expect(strays(install.dist)).toEqual([])
+      const patched = cli(['patch', given])
+      expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(patched.stdout).toMatch(
+        new RegExp(
+          `^patched: dist\\\\selection-XYZ\\.js \\(openclaw 2026\\.7\\.2-beta\\.4\\); .* loaded by name \\(${escape(path.join(install.addon, 'index.js'))}\\)`,
+        ),
+      )
+      expect(strays(install.dist)).toEqual([])
 
-    // The gateway's import: file:///C:/… and createRequire(import.meta.url) by name.
-    const { summary, after, error } = callChunk(install.chunk, BODY, SUFFIX)
-    expect(error).toBeUndefined()
-    expect(after).toBe('still here ✓')
-    expect(summary).toBe(native.capCompactionSummaryPreservingSuffix(BODY, SUFFIX, 16000))
-    for (const heading of HEADINGS) expect(summary).toContain(heading)
+      // The gateway's import: file:///C:/… and createRequire(import.meta.url) by name.
+      const { summary, after, error } = callChunk(install.chunk, BODY, SUFFIX)
+      expect(error).toBeUndefined()
+      expect(after).toBe('still here ✓')
+      expect(summary).toBe(native.capCompactionSummaryPreservingSuffix(BODY, SUFFIX, 16000))
+      for (const heading of HEADINGS) expect(summary).toContain(heading)
 
-    const check = cli(['patch', given, '--check'])
-    expect({ code: check.code, stderr: check.stderr }).toEqual({ code: 0, stderr: '' })
-    expect(check.stdout).toContain(`the addon loads from ${path.join(install.addon, 'index.js')}`)
+      const check = cli(['patch', given, '--check'])
+      expect({ code: check.code, stderr: check.stderr }).toEqual({ code: 0, stderr: '' })
+      expect(check.stdout).toContain(`the addon loads from ${path.join(install.addon, 'index.js')}`)
 
-    const reverted = cli(['patch', given, '--revert'])
-    expect(reverted.code).toBe(0)
-    expect(bytes(install.chunk).equals(original)).toBe(true)
+      const reverted = cli(['patch', given, '--revert'])
+      expect(reverted.code).toBe(0)
+      expect(bytes(install.chunk).equals(original)).toBe(true)
 
-    // Unpatched again: --check names the chunk and the command to run, as native paths.
-    const again = cli(['patch', given, '--check'])
-    expect(again.code).toBe(1)
-    expect(again.stderr).toBe(`not patched: ${chunk} still has OpenClaw's own capCompactionSummaryPreservingSuffix (run \`openclaw-context patch ${pkg}\`)\n`)
-  })
+      // Unpatched again: --check names the chunk and the command to run, as native paths.
+      const again = cli(['patch', given, '--check'])
+      expect(again.code).toBe(1)
+      expect(again.stderr).toBe(
+        `not patched: ${chunk} still has OpenClaw's own capCompactionSummaryPreservingSuffix (run \`openclaw-context patch ${pkg}\`)\n`,
+      )
+    },
+  )
 
   test('a folder with a space: the command to paste back is quoted for cmd and PowerShell', () => {
     const install = writeFakeInstall(tempIn(tempIn(os.tmpdir()), 'my gateway '))
@@ -110,7 +129,10 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
     const local = writeFakeInstall(tempIn(os.tmpdir()))
     for (const cwd of [local.root, path.join(local.root, 'node_modules')]) {
       const found = cli(['patch', '--dry-run'], { cwd })
-      expect({ code: found.code, stderr: found.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(local.pkg)} (found by walking up from ${cwd})\n` })
+      expect({ code: found.code, stderr: found.stderr }).toEqual({
+        code: 0,
+        stderr: `openclaw: ${fs.realpathSync(local.pkg)} (found by walking up from ${cwd})\n`,
+      })
       expect(found.stdout).toMatch(/would be patched; nothing was written/)
     }
 
@@ -122,7 +144,10 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
     const original = bytes(global.chunk)
 
     const patched = cli(['patch'], { cwd: away, env })
-    expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: `openclaw: ${fs.realpathSync(global.pkg)} (found in the global npm folder)\n` })
+    expect({ code: patched.code, stderr: patched.stderr }).toEqual({
+      code: 0,
+      stderr: `openclaw: ${fs.realpathSync(global.pkg)} (found in the global npm folder)\n`,
+    })
     expect(patched.stdout).toMatch(/^patched: dist\\selection-XYZ\.js /)
     const { summary } = callChunk(global.chunk, BODY, SUFFIX)
     for (const heading of HEADINGS) expect(summary).toContain(heading)
@@ -134,7 +159,11 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
     const empty = tempIn(os.tmpdir(), 'occn-npm-empty-')
     const none = cli(['patch'], { cwd: away, env: { ...process.env, npm_config_global_prefix: empty } })
     expect(none.code).toBe(1)
-    expect(none.stderr).toMatch(new RegExp(`^openclaw-context: no openclaw package found from ${escape(away)} or in the global npm folder \\(${escape(path.join(empty, 'node_modules'))}, .*\\); pass its folder: openclaw-context patch ${escape(path.parse(away).root)}path\\\\to\\\\node_modules\\\\openclaw\\n$`))
+    expect(none.stderr).toMatch(
+      new RegExp(
+        `^openclaw-context: no openclaw package found from ${escape(away)} or in the global npm folder \\(${escape(path.join(empty, 'node_modules'))}, .*\\); pass its folder: openclaw-context patch ${escape(path.parse(away).root)}path\\\\to\\\\node_modules\\\\openclaw\\n$`,
+      ),
+    )
   })
 
   /** Another process that opens `file` for reading and holds it for `ms`; resolves once it is open. */
@@ -169,7 +198,9 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
     const closed = holdOpen(install.chunk, 8000)
     const result = cli(['patch', install.pkg])
     expect(result.code).toBe(1)
-    expect(result.stderr).toMatch(/^openclaw-context: cannot write .*selection-XYZ\.js \(EPERM\): the chunk is in use or read-only; stop the gateway.*; nothing was changed\n$/)
+    expect(result.stderr).toMatch(
+      /^openclaw-context: cannot write .*selection-XYZ\.js \(EPERM\): the chunk is in use or read-only; stop the gateway.*; nothing was changed\n$/,
+    )
     expect(bytes(install.chunk).equals(original)).toBe(true)
     expect(strays(install.dist)).toEqual([])
     await closed
@@ -180,11 +211,22 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
     const statePath = path.join(dirs[0], 'state.json')
     const logPath = path.join(dirs[dirs.length - 1], 'log.jsonl')
     fs.writeFileSync(statePath, JSON.stringify({ decisions: ['Ship on Windows'] }))
-    fs.writeFileSync(logPath, `${JSON.stringify({ ts: '2026-05-15T10:00:00Z', role: 'user', text: 'Is C:\\gw patched?', session: 's1' })}\r\n`)
+    fs.writeFileSync(
+      logPath,
+      `${JSON.stringify({ ts: '2026-05-15T10:00:00Z', role: 'user', text: 'Is C:\\gw patched?', session: 's1' })}\r\n`,
+    )
     const now = '2026-05-15T11:00:00Z'
     const expected = native.rebuildPersistentChatContinuitySummary({ statePath, logPath, now })
     for (const spell of [(p) => p, forward, mixed]) {
-      const { code, stdout, stderr } = cli(['summary', '--state', spell(statePath), '--log', spell(logPath), '--now', now])
+      const { code, stdout, stderr } = cli([
+        'summary',
+        '--state',
+        spell(statePath),
+        '--log',
+        spell(logPath),
+        '--now',
+        now,
+      ])
       expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
       expect(stdout).toBe(expected.endsWith('\n') ? expected : `${expected}\n`)
       expect(stdout).toContain('Ship on Windows')

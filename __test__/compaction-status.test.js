@@ -8,7 +8,13 @@ const os = require('node:os')
 const path = require('node:path')
 
 const { compactionStatus } = require('../cli/lib/compaction-status')
-const { FAKE_FUNCTION, FAKE_FUNCTION_A, FAKE_WRAPPER, fakeChunk, writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
+const {
+  FAKE_FUNCTION,
+  FAKE_FUNCTION_A,
+  FAKE_WRAPPER,
+  fakeChunk,
+  writeFakeInstall,
+} = require('./fixtures/fake-openclaw-dist.js')
 
 const CLI = path.join(__dirname, '..', 'cli', 'openclaw-context.js')
 const temps = []
@@ -55,12 +61,22 @@ describe('compactionStatus', () => {
   })
 
   test.each([
-    ['2026.3.13', null, 'not-yet', /has no capCompactionSummaryPreservingSuffix yet \(it first appears in 2026\.3\.22\); nothing to patch\.$/],
+    [
+      '2026.3.13',
+      null,
+      'not-yet',
+      /has no capCompactionSummaryPreservingSuffix yet \(it first appears in 2026\.3\.22\); nothing to patch\.$/,
+    ],
     ['2026.3.22-beta.1', null, 'not-yet', /yet/],
     ['2026.8.1-beta.3', null, 'fixed-upstream', /fixed upstream/],
     ['2026.9.6', null, 'fixed-upstream', /fixed upstream \(budgetCompactionSummary replaced it\); nothing to patch\.$/],
     // the text wins over the version: upstream's fix in a release that should have the old function
-    ['2026.5.2', 'function budgetCompactionSummary(a, b, c) {\n\treturn { summary: a };\n}', 'fixed-upstream', /fixed upstream/],
+    [
+      '2026.5.2',
+      'function budgetCompactionSummary(a, b, c) {\n\treturn { summary: a };\n}',
+      'fixed-upstream',
+      /fixed upstream/,
+    ],
     // neither the function nor the fix where the version says the function should be
     ['2026.5.2', null, 'not-found', /cannot tell whether it needs patching\.$/],
     ['not-a-version', null, 'not-found', /cannot tell/],
@@ -75,8 +91,12 @@ describe('compactionStatus', () => {
     const install = fakeInstall()
     const run = (...args) => spawnSync(process.execPath, [CLI, 'patch', install.pkg, ...args], { encoding: 'utf8' })
     expect(run().status).toBe(0)
-    expect(compactionStatus(install.pkg)).toEqual(expect.objectContaining({ state: 'patched', chunk: fs.realpathSync(install.chunk) }))
-    expect(compactionStatus(install.pkg).message).toMatch(/is patched: capCompactionSummaryPreservingSuffix delegates to openclaw-context-native\.$/)
+    expect(compactionStatus(install.pkg)).toEqual(
+      expect.objectContaining({ state: 'patched', chunk: fs.realpathSync(install.chunk) }),
+    )
+    expect(compactionStatus(install.pkg).message).toMatch(
+      /is patched: capCompactionSummaryPreservingSuffix delegates to openclaw-context-native\.$/,
+    )
     expect(run('--revert').status).toBe(0)
     expect(compactionStatus(install.pkg).state).toBe('buggy')
   })
@@ -91,7 +111,8 @@ describe('compactionStatus', () => {
 
   test('accepts the folder above node_modules and dist/, like the command', () => {
     const install = fakeInstall()
-    for (const dir of [install.root, install.dist]) expect(compactionStatus(dir).chunk).toBe(fs.realpathSync(install.chunk))
+    for (const dir of [install.root, install.dist])
+      expect(compactionStatus(dir).chunk).toBe(fs.realpathSync(install.chunk))
   })
 
   test('not an openclaw package, or no dist/: an Error with a one-line message', () => {

@@ -10,8 +10,23 @@ const BODY_MARKER = '[Compaction summary truncated to fit budget]'
 const SUFFIX_MARKER = '[Earlier compaction context truncated to fit budget]'
 
 const word = fc.constantFrom(
-  'deploy', 'the', 'gateway', 'https://ci.example.com/b/42?x=1', '/srv/app/state.json', 'ses_9f8e7d6c',
-  '😀', '👨‍👩‍👧', '🇯🇵', 'e\u0301', '漢字', 'テスト', '\ud800', '\udfff', '\u0000', '{"k":[1,2]}', 'ACP_TURN_FAILED',
+  'deploy',
+  'the',
+  'gateway',
+  'https://ci.example.com/b/42?x=1',
+  '/srv/app/state.json',
+  'ses_9f8e7d6c',
+  '😀',
+  '👨‍👩‍👧',
+  '🇯🇵',
+  'e\u0301',
+  '漢字',
+  'テスト',
+  '\ud800',
+  '\udfff',
+  '\u0000',
+  '{"k":[1,2]}',
+  'ACP_TURN_FAILED',
 )
 const phrase = fc.array(word, { minLength: 1, maxLength: 30 }).map((w) => w.join(' '))
 const eol = fc.constantFrom('\n', '\n', '\n', '\r\n')
@@ -21,8 +36,14 @@ const body = fc
     preamble: fc.option(phrase, { nil: undefined }),
     sections: fc.array(
       fc.record({
-        heading: fc.oneof(fc.constantFrom(...REQUIRED_SECTIONS), phrase.map((p) => `### ${p.slice(0, 40)}`)),
-        lines: fc.array(phrase.map((p) => `- ${p}`), { maxLength: 40 }),
+        heading: fc.oneof(
+          fc.constantFrom(...REQUIRED_SECTIONS),
+          phrase.map((p) => `### ${p.slice(0, 40)}`),
+        ),
+        lines: fc.array(
+          phrase.map((p) => `- ${p}`),
+          { maxLength: 40 },
+        ),
       }),
       { maxLength: 8 },
     ),
@@ -34,16 +55,21 @@ const body = fc
     return lines.join(nl).trimEnd()
   })
 
-const turnItem = fc.tuple(
-  fc.constantFrom('User', 'Assistant', 'Tool result (exec)', 'Tool result (web_fetch)'),
-  fc.array(phrase, { minLength: 1, maxLength: 6 }),
-).map(([role, parts]) => `- ${role}: ${parts.join('\n')}`)
+const turnItem = fc
+  .tuple(
+    fc.constantFrom('User', 'Assistant', 'Tool result (exec)', 'Tool result (web_fetch)'),
+    fc.array(phrase, { minLength: 1, maxLength: 6 }),
+  )
+  .map(([role, parts]) => `- ${role}: ${parts.join('\n')}`)
 
 const suffix = fc
   .record({
     split: fc.boolean(),
     turns: fc.array(turnItem, { maxLength: 40 }),
-    failures: fc.array(phrase.map((p) => `- exec (status=failed): ${p.replace(/\s+/g, ' ')}`), { maxLength: 4 }),
+    failures: fc.array(
+      phrase.map((p) => `- exec (status=failed): ${p.replace(/\s+/g, ' ')}`),
+      { maxLength: 4 },
+    ),
     files: fc.boolean(),
     rules: fc.option(fc.array(phrase, { minLength: 1, maxLength: 8 }), { nil: undefined }),
   })
@@ -53,7 +79,10 @@ const suffix = fc
     if (turns.length) sections.push(`\n\n## Recent turns preserved verbatim\n${turns.join('\n')}`)
     if (failures.length) sections.push(`\n\n## Tool Failures\n${failures.join('\n')}`)
     if (files) sections.push('\n\n<read-files>\nREADME.md\n\n</read-files>')
-    if (rules) sections.push(`\n\n<workspace-critical-rules>\n## Red Lines\n${rules.map((r) => `- ${r}`).join('\n')}\n</workspace-critical-rules>`)
+    if (rules)
+      sections.push(
+        `\n\n<workspace-critical-rules>\n## Red Lines\n${rules.map((r) => `- ${r}`).join('\n')}\n</workspace-critical-rules>`,
+      )
     let out = ''
     for (const s of sections) out = out.trim() ? out + s : s.trimStart()
     return out && !/^\s/.test(out) ? `\n\n${out}` : out
@@ -62,7 +91,11 @@ const suffix = fc
 const budget = fc.oneof(fc.integer({ min: 1, max: 40000 }), fc.integer({ min: 1, max: 600 }))
 const config = { numRuns: Number(process.env.PROPERTY_RUNS || 400), seed: 42 }
 
-const headingLines = (text) => text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.trimStart().startsWith('#'))
+const headingLines = (text) =>
+  text
+    .split('\n')
+    .map((l) => l.replace(/\r$/, ''))
+    .filter((l) => l.trimStart().startsWith('#'))
 
 describe('capCompactionSummaryPreservingSuffix properties', () => {
   test('length <= maxChars; identity when it fits; no new lone surrogates', () => {
@@ -104,7 +137,8 @@ describe('capCompactionSummaryPreservingSuffix properties', () => {
         if (report.bodyTrimmed) expect(report.summary).toContain(BODY_MARKER)
         const rules = /\n\n<workspace-critical-rules>[\s\S]*$/.exec(s)
         const rulesOnly = rules && report.summary.endsWith(rules[0]) && !report.summary.includes(SUFFIX_MARKER)
-        if (report.suffixTrimmed && !rulesOnly && report.suffixBudget >= 120) expect(report.summary).toContain(SUFFIX_MARKER)
+        if (report.suffixTrimmed && !rulesOnly && report.suffixBudget >= 120)
+          expect(report.summary).toContain(SUFFIX_MARKER)
         expect(report.bodyBudget).toBeGreaterThanOrEqual(Math.min(b.length, Math.ceil(max / 2)))
       }),
       config,
@@ -178,7 +212,8 @@ describe('capCompactionSummaryPreservingSuffix at the smallest budgets (1-400)',
 
   test("the issue's case: maxChars 60 and a suffix ending in the rules block", () => {
     const b = '## Decisions\n- reload pending gateway restart after the deploy\n## Open TODOs\n- check the logs'
-    const s = '\n\n## Recent turns preserved verbatim\n- User: hi\n\n<workspace-critical-rules>\n## Red Lines\n- Never push to main.\n</workspace-critical-rules>'
+    const s =
+      '\n\n## Recent turns preserved verbatim\n- User: hi\n\n<workspace-critical-rules>\n## Red Lines\n- Never push to main.\n</workspace-critical-rules>'
     expect(native.capCompactionSummaryPreservingSuffix(b, s, 60)).toBe(`## Decisions\n\n${BODY_MARKER}`)
     // Too small for the marker: whole lines and whole words, nothing after them.
     expect(native.capCompactionSummaryPreservingSuffix(b, s, 40)).toBe('## Decisions\n- reload pending gateway')

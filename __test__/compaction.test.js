@@ -1,6 +1,12 @@
 'use strict'
 const native = require('../index.js')
-const { RULES_BLOCK, structuredBody, preservedSuffix, missingSections, loneSurrogates } = require('./fixtures/shapes.js')
+const {
+  RULES_BLOCK,
+  structuredBody,
+  preservedSuffix,
+  missingSections,
+  loneSurrogates,
+} = require('./fixtures/shapes.js')
 
 const MARKER = '\n\n[Compaction summary truncated to fit budget]'
 const SUFFIX_MARKER = '[Earlier compaction context truncated to fit budget]'
@@ -123,7 +129,9 @@ describe('capCompactionSummaryPreservingSuffix: the fix', () => {
     const filler = Array.from({ length: 300 }, (_, i) => `- filler decision ${i}`).join('\n')
     const withId = `## Decisions\n${filler}\n- rotate key for ses_ab12cd34ef\n## Exact identifiers\n- none`
     expect(capWithSuffix(withId, suffix, 5000)).not.toContain('ses_ab12cd34ef')
-    expect(capWithSuffix(withId, suffix, 5000, { protectedIdentifiers: ['ses_ab12cd34ef'] })).toContain('ses_ab12cd34ef')
+    expect(capWithSuffix(withId, suffix, 5000, { protectedIdentifiers: ['ses_ab12cd34ef'] })).toContain(
+      'ses_ab12cd34ef',
+    )
   })
 
   test('lone surrogates in the input are not corrupted', () => {
@@ -135,7 +143,15 @@ describe('capCompactionSummaryPreservingSuffix: the fix', () => {
   })
 
   test('no word cut in two at small budgets: a body line that no word end fits is left out, a suffix line kept from a word start', () => {
-    const b = ['## Decisions', '- session_7f3a9c21 stays pinned to the canary gateway', '## Open TODOs', '- compaction of the overnight transcript', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers'].join('\n')
+    const b = [
+      '## Decisions',
+      '- session_7f3a9c21 stays pinned to the canary gateway',
+      '## Open TODOs',
+      '- compaction of the overnight transcript',
+      '## Constraints/Rules',
+      '## Pending user asks',
+      '## Exact identifiers',
+    ].join('\n')
     const s = '\n\n## Recent turns preserved verbatim\n- User: why\n\n## Tool Failures\n- web_fetch: failed (no output)'
     // Every heading kept; `- session` would be a piece of `session_7f3a9c21`.
     expect(capWithSuffix(b, s, 244)).toMatch(/^## Decisions\n## Open TODOs\n## Constraints\/Rules\n/)
@@ -152,7 +168,13 @@ describe('bad input', () => {
     [['x', '1'], 'maxChars'],
     [['x', null], 'maxChars'],
   ])('capCompactionSummary(%p) names %s', (args, name) => {
-    expect(() => capCompactionSummary(...args)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', name: 'TypeError', message: expect.stringContaining(`"${name}"`) }))
+    expect(() => capCompactionSummary(...args)).toThrow(
+      expect.objectContaining({
+        code: 'ERR_INVALID_ARG_TYPE',
+        name: 'TypeError',
+        message: expect.stringContaining(`"${name}"`),
+      }),
+    )
   })
   test.each([
     [[undefined, 's'], 'summaryBody'],
@@ -162,10 +184,16 @@ describe('bad input', () => {
     [['b', 's', 10, { tokenBudget: '1' }], 'options.tokenBudget'],
     [['b', 's', 10, { protectedIdentifiers: 'x' }], 'options.protectedIdentifiers'],
   ])('capCompactionSummaryPreservingSuffix(%p) names %s', (args, name) => {
-    expect(() => capWithSuffix(...args)).toThrow(expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining(`"${name}"`) }))
+    expect(() => capWithSuffix(...args)).toThrow(
+      expect.objectContaining({ code: 'ERR_INVALID_ARG_TYPE', message: expect.stringContaining(`"${name}"`) }),
+    )
   })
   test('a throwing getter throws through unchanged', () => {
-    const options = { get tokenBudget() { throw new RangeError('boom') } }
+    const options = {
+      get tokenBudget() {
+        throw new RangeError('boom')
+      },
+    }
     expect(() => capWithSuffix('b', 's', 1, options)).toThrow('boom')
   })
 })

@@ -37,7 +37,9 @@ test('every .js/.mjs chunk holding the marker, in name order; other files and fo
 
 test('any of several markers; a prefix keeps the names that start with it', () => {
   const markers = ['\nfunction target(', '\nasync function target(']
-  expect(names([...chunksHolding(root, markers)])).toEqual(['a-1.mjs', 'b-2.js', 'd-4.js', 'loader-9.js'].map((n) => path.join('dist', n)))
+  expect(names([...chunksHolding(root, markers)])).toEqual(
+    ['a-1.mjs', 'b-2.js', 'd-4.js', 'loader-9.js'].map((n) => path.join('dist', n)),
+  )
   expect(names([...chunksHolding(root, markers, { prefix: 'loader-' })])).toEqual([path.join('dist', 'loader-9.js')])
 })
 

@@ -19,7 +19,7 @@ const CALL = path.join(FIXTURES, 'call-log.js')
 const WRITER = path.join(FIXTURES, 'log-writer.js')
 const READ_LOOP = path.join(FIXTURES, 'read-loop.js')
 const native = require('../index.js')
-const { entryFor, lineFor, linesBuffer } = require('./fixtures/faults/log-lines.js')
+const { entryFor, lineFor } = require('./fixtures/faults/log-lines.js')
 const { thrown } = require('./fixtures/chat.js')
 
 const {
@@ -77,7 +77,10 @@ const threeCalls = (logPath, limit = 25) => [
 ]
 
 const refusal = (code, logPath) =>
-  expect.objectContaining({ ok: false, error: expect.objectContaining({ code, message: expect.stringContaining(logPath) }) })
+  expect.objectContaining({
+    ok: false,
+    error: expect.objectContaining({ code, message: expect.stringContaining(logPath) }),
+  })
 
 function writeLines(file, entries) {
   fs.writeFileSync(file, entries.map((e) => `${JSON.stringify(e)}\n`).join(''))
@@ -107,7 +110,10 @@ describe('paths that are not regular files are refused at once (child process, 1
     // O_RDWR on a FIFO does not block on Linux; the writer fills the pipe and then blocks.
     const writer = spawn(
       process.execPath,
-      ['-e', `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'r+');const b=Buffer.alloc(4096,120);process.stdout.write('open\\n');for(;;)fs.writeSync(fd,b)`],
+      [
+        '-e',
+        `const fs=require('fs');const fd=fs.openSync(${JSON.stringify(fifo)},'r+');const b=Buffer.alloc(4096,120);process.stdout.write('open\\n');for(;;)fs.writeSync(fd,b)`,
+      ],
       { stdio: ['ignore', 'pipe', 'ignore'] },
     )
     try {
@@ -135,14 +141,17 @@ describe('paths that are not regular files are refused at once (child process, 1
     }
   })
 
-  posixTest(NO_DEVICES).each(['/dev/null', '/dev/zero', '/dev/urandom'])('the character device %s: ENOTREGULAR, not read forever', (device) => {
-    const { results } = callInChild(threeCalls(device))
-    for (const result of results) {
-      expect(result).toEqual(refusal('ENOTREGULAR', device))
-      expect(result.error.message).toContain('character device')
-      expect(result.ms).toBeLessThan(1000)
-    }
-  })
+  posixTest(NO_DEVICES).each(['/dev/null', '/dev/zero', '/dev/urandom'])(
+    'the character device %s: ENOTREGULAR, not read forever',
+    (device) => {
+      const { results } = callInChild(threeCalls(device))
+      for (const result of results) {
+        expect(result).toEqual(refusal('ENOTREGULAR', device))
+        expect(result.error.message).toContain('character device')
+        expect(result.ms).toBeLessThan(1000)
+      }
+    },
+  )
 
   posixTest(NO_DEVICES)('a symlink to /dev/zero is refused like /dev/zero', () => {
     const link = tmpPath('zero.jsonl')
@@ -199,7 +208,9 @@ describe('missing, unreadable and linked files', () => {
   })
 
   const expectMissing = (logPath) => {
-    expect(thrown(() => readLog(logPath, 5))).toEqual(expect.objectContaining({ code: 'ENOENT', message: expect.stringContaining(logPath) }))
+    expect(thrown(() => readLog(logPath, 5))).toEqual(
+      expect.objectContaining({ code: 'ENOENT', message: expect.stringContaining(logPath) }),
+    )
     expect(buildReport({ userMessage: 'x', reload: true, logPath }).entriesInjected).toBe(0)
     expect(rebuild({ logPath, now: NOW })).toBe(rebuild({ entries: [], now: NOW }))
   }
@@ -214,19 +225,29 @@ describe('missing, unreadable and linked files', () => {
     expectMissing(dangling)
   })
 
-  posixTest(NO_UIDS)('a file uid 65534 may not read: EACCES with the path (reader and builders, not an empty log)', () => {
-    const logPath = writeLines(tmpPath('private.jsonl'), [user('secret', 's1')])
-    fs.chmodSync(logPath, 0o600)
-    const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 10000 })
-    if (probe.status !== 0) {
-      console.log(`skipped the EACCES case: uid 65534 cannot load ${ROOT} (${probe.error ? probe.error.code : String(probe.stderr).split('\n')[0]})`)
-      return
-    }
-    const { results } = callInChild(threeCalls(logPath), { uid: 65534, gid: 65534 })
-    for (const result of results) expect(result).toEqual(refusal('EACCES', logPath))
-    // The same calls as root read it.
-    expect(readLog(logPath, 5)).toEqual([user('secret', 's1')])
-  })
+  posixTest(NO_UIDS)(
+    'a file uid 65534 may not read: EACCES with the path (reader and builders, not an empty log)',
+    () => {
+      const logPath = writeLines(tmpPath('private.jsonl'), [user('secret', 's1')])
+      fs.chmodSync(logPath, 0o600)
+      const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], {
+        uid: 65534,
+        gid: 65534,
+        encoding: 'utf8',
+        timeout: 10000,
+      })
+      if (probe.status !== 0) {
+        console.log(
+          `skipped the EACCES case: uid 65534 cannot load ${ROOT} (${probe.error ? probe.error.code : String(probe.stderr).split('\n')[0]})`,
+        )
+        return
+      }
+      const { results } = callInChild(threeCalls(logPath), { uid: 65534, gid: 65534 })
+      for (const result of results) expect(result).toEqual(refusal('EACCES', logPath))
+      // The same calls as root read it.
+      expect(readLog(logPath, 5)).toEqual([user('secret', 's1')])
+    },
+  )
 
   posixTest(NO_SYMLINKS)('a symlink loop: ELOOP with the path (reader and builders)', () => {
     const a = tmpPath('loop-a.jsonl')
@@ -275,7 +296,11 @@ describe('damaged and unusual bytes', () => {
     ]
     const parts = [Buffer.from(lineFor(0, 0))]
     for (const [n, bytes] of bad.entries()) {
-      parts.push(Buffer.from(`{"role":"user","text":"bad ${n} `), Buffer.from(bytes), Buffer.from(` end","id":"bad${n}"}\n`))
+      parts.push(
+        Buffer.from(`{"role":"user","text":"bad ${n} `),
+        Buffer.from(bytes),
+        Buffer.from(` end","id":"bad${n}"}\n`),
+      )
       parts.push(Buffer.from(lineFor(0, n + 1)))
     }
     const logPath = tmpPath('utf8.jsonl')
@@ -296,14 +321,21 @@ describe('damaged and unusual bytes', () => {
   })
 
   test('CRLF line ends read like LF; a \\r\\n inside the text is kept', () => {
-    const entries = [user('first', 'c1'), user('a\r\nb', 'c2'), { role: 'assistant', text: 'done', status: 'ok', id: 'c3' }]
+    const entries = [
+      user('first', 'c1'),
+      user('a\r\nb', 'c2'),
+      { role: 'assistant', text: 'done', status: 'ok', id: 'c3' },
+    ]
     const logPath = tmpPath('crlf.jsonl')
     fs.writeFileSync(logPath, entries.map((e) => `${JSON.stringify(e)}\r\n`).join(''))
     expect(readLog(logPath, 10)).toEqual(entries)
     expect(buildReport({ userMessage: 'x', reload: true, logPath }).skippedLogLines).toBe(0)
     // Mixed line ends, and a CRLF file whose last line is torn.
     const mixed = tmpPath('mixed.jsonl')
-    fs.writeFileSync(mixed, `${JSON.stringify(entries[0])}\n${JSON.stringify(entries[1])}\r\n${JSON.stringify(entries[2])}\r\n{"role":"user","te`)
+    fs.writeFileSync(
+      mixed,
+      `${JSON.stringify(entries[0])}\n${JSON.stringify(entries[1])}\r\n${JSON.stringify(entries[2])}\r\n{"role":"user","te`,
+    )
     expect(readLog(mixed, 10)).toEqual(entries)
     expect(buildReport({ userMessage: 'x', reload: true, logPath: mixed }).skippedLogLines).toBe(1)
   })
@@ -357,7 +389,10 @@ describe('a 100 MB single line', () => {
       [
         { fn: 'readPersistentChatLogEntries', args: [logPath, 5] },
         { fn: 'readPersistentChatLogEntries', args: [logPath, 100] },
-        { fn: 'buildPersistentChatInjectedPromptReport', args: [{ userMessage: 'live', reload: true, logPath, reloadEntries: 100 }] },
+        {
+          fn: 'buildPersistentChatInjectedPromptReport',
+          args: [{ userMessage: 'live', reload: true, logPath, reloadEntries: 100 }],
+        },
         { fn: 'rebuildPersistentChatContinuitySummary', args: [{ logPath, now: NOW }] },
       ],
       { warmup, timeout: 30000 },
@@ -390,8 +425,12 @@ function startWriter(mode, logPath, { ms = 30000, seed = 1, maxText = 1200 } = {
   })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (d) => { stdout += d })
-  child.stderr.on('data', (d) => { stderr += d })
+  child.stdout.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr.on('data', (d) => {
+    stderr += d
+  })
   // 'close', not 'exit': 'exit' can come before the parent has read the child's last
   // stdout bytes, and then the statistics line is missing (seen once in CI on Node 22).
   const exited = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
@@ -406,16 +445,24 @@ function startWriter(mode, logPath, { ms = 30000, seed = 1, maxText = 1200 } = {
       try {
         return JSON.parse(last)
       } catch {
-        throw new Error(`writer ${mode} printed no statistics line: stdout ${JSON.stringify(stdout.slice(-300))}, stderr ${JSON.stringify(stderr.slice(0, 300))}`)
+        throw new Error(
+          `writer ${mode} printed no statistics line: stdout ${JSON.stringify(stdout.slice(-300))}, stderr ${JSON.stringify(stderr.slice(0, 300))}`,
+        )
       }
     },
   }
 }
 
 function readLoop(options, timeout = 30000) {
-  const result = spawnSync(process.execPath, [READ_LOOP, JSON.stringify(options)], { encoding: 'utf8', timeout, killSignal: 'SIGKILL' })
+  const result = spawnSync(process.execPath, [READ_LOOP, JSON.stringify(options)], {
+    encoding: 'utf8',
+    timeout,
+    killSignal: 'SIGKILL',
+  })
   if (result.error || result.signal || result.status !== 0) {
-    throw new Error(`read loop failed (${result.error ? result.error.code : result.signal || `exit ${result.status}`}): ${String(result.stderr).slice(0, 1000)}`)
+    throw new Error(
+      `read loop failed (${result.error ? result.error.code : result.signal || `exit ${result.status}`}): ${String(result.stderr).slice(0, 1000)}`,
+    )
   }
   return JSON.parse(result.stdout.trim().split('\n').pop())
 }
@@ -444,7 +491,12 @@ const APPEND_READS = underWine ? 2000 : 10000
 describe(`a writer appending during ${APPEND_READS.toLocaleString('en')} reads${underWine ? ' (10,000 natively; fewer under Wine, for time)' : ''}`, () => {
   test('every read returns only whole entries that were written, consecutive, in order, at most 25', async () => {
     const logPath = tmpPath('appended.jsonl')
-    const { stats, writerStats } = await race('append', logPath, { seed: 42 }, { reads: APPEND_READS, limit: 25, consecutive: true, growing: true, report: true, reportEntries: 2 })
+    const { stats, writerStats } = await race(
+      'append',
+      logPath,
+      { seed: 42 },
+      { reads: APPEND_READS, limit: 25, consecutive: true, growing: true, report: true, reportEntries: 2 },
+    )
     console.log(
       `append race: ${stats.reads} reads in ${stats.ms} ms, ${stats.entries} entries checked, ${stats.emptyReads} empty reads, ` +
         `torn last lines seen (by the builder's report, one per read): ${stats.tornSeen} of ${stats.reportReads}; ` +
@@ -466,7 +518,12 @@ describe(`a writer appending during ${APPEND_READS.toLocaleString('en')} reads${
 
 describe('a file truncated or rotated while it is read', () => {
   test('truncated to random lengths (mid-line too) and grown back with the same bytes: only whole, written entries', async () => {
-    const { stats, writerStats } = await race('shrink', tmpPath('shrinking.jsonl'), { seed: 7 }, { ms: 2500, limit: 25, consecutive: true })
+    const { stats, writerStats } = await race(
+      'shrink',
+      tmpPath('shrinking.jsonl'),
+      { seed: 7 },
+      { ms: 2500, limit: 25, consecutive: true },
+    )
     console.log(
       `shrink race: ${stats.reads} reads, ${stats.entries} entries checked, ${stats.emptyReads} empty; ` +
         `writer: ${writerStats.cycles} truncate/grow cycles of a ${writerStats.contentBytes}-byte log`,
@@ -482,11 +539,18 @@ describe('a file truncated or rotated while it is read', () => {
   // it on Windows too; what Windows refuses (EPERM) is a rename *over* the previous
   // generation while the reader still has that open: the writer retries those.
   test('renamed away and replaced by a new file between reads: only whole, written entries; ENOENT only while the path is missing', async () => {
-    const { stats, writerStats } = await race('rotate', tmpPath('rotating.jsonl'), { seed: 9 }, { ms: 2500, limit: 25, consecutive: true, allow: ['ENOENT'] })
+    const { stats, writerStats } = await race(
+      'rotate',
+      tmpPath('rotating.jsonl'),
+      { seed: 9 },
+      { ms: 2500, limit: 25, consecutive: true, allow: ['ENOENT'] },
+    )
     console.log(
       `rotate race: ${stats.reads} reads, ${stats.entries} entries checked, ${stats.errors.ENOENT || 0} ENOENT (path briefly missing), ` +
         `${stats.emptyReads} empty; writer: ${writerStats.cycles} rotations` +
-        (onWindows ? `, ${writerStats.renameRetries || 0} renames retried (EPERM: the previous generation open in the reader)` : ''),
+        (onWindows
+          ? `, ${writerStats.renameRetries || 0} renames retried (EPERM: the previous generation open in the reader)`
+          : ''),
     )
     expect(stats.violations).toEqual([])
     expect(stats.forged).toBe(0)
@@ -510,7 +574,12 @@ describe('a file truncated or rotated while it is read', () => {
       }
       const logPath = shm ? path.join(shm, 'rewritten.jsonl') : tmpPath('rewritten.jsonl')
       // Long entries (up to 8000 chars): 25 of them span more than the reader's first 64 KiB block.
-      const result = await race('rewrite', logPath, { seed: 3, maxText: 8000 }, { ms: 8000, limit: 25, maxText: 8000, stopOnForged: true })
+      const result = await race(
+        'rewrite',
+        logPath,
+        { seed: 3, maxText: 8000 },
+        { ms: 8000, limit: 25, maxText: 8000, stopOnForged: true },
+      )
       stats = result.stats
       console.log(
         `rewrite race (${shm ? 'tmpfs' : os.tmpdir()}): ${stats.reads} reads in ${stats.ms} ms, ${stats.entries} entries checked, ${stats.mixedGenerationReads} reads mixing two versions of the file, ` +

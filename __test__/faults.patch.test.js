@@ -66,8 +66,12 @@ function start(args) {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: os.tmpdir(), stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
-  child.stdout.on('data', (d) => { stdout += d })
-  child.stderr.on('data', (d) => { stderr += d })
+  child.stdout.on('data', (d) => {
+    stdout += d
+  })
+  child.stderr.on('data', (d) => {
+    stderr += d
+  })
   const safety = setTimeout(() => child.kill('SIGKILL'), 30000)
   const done = new Promise((resolve) =>
     child.on('close', (code, signal) => {
@@ -111,7 +115,8 @@ describe('patch killed with SIGKILL mid-run', () => {
       const newStrays = strayFiles(install).filter((name) => !before.has(name))
       outcomes.push({ delay, killed: result.signal === 'SIGKILL', code: result.code, state, newStrays })
       expect({ delay, state }).toEqual({ delay, state: expect.stringMatching(/^(original|patched)$/) })
-      if (result.signal !== 'SIGKILL') expect({ delay, code: result.code, stderr: result.stderr }).toEqual({ delay, code: 0, stderr: '' })
+      if (result.signal !== 'SIGKILL')
+        expect({ delay, code: result.code, stderr: result.stderr }).toEqual({ delay, code: 0, stderr: '' })
       for (const name of newStrays) {
         expect(name).toMatch(TEMP_NAME)
         expect(name.endsWith('.js')).toBe(false)
@@ -132,13 +137,20 @@ describe('patch killed with SIGKILL mid-run', () => {
     resetChunk(install)
     const next = cliSync(['patch', install.pkg])
     // and says so, one line per file it removes
-    const removed = leftovers.map((name) => `removed ${path.join(fs.realpathSync(install.dist), name)}, left by an interrupted run\n`).join('')
+    const removed = leftovers
+      .map((name) => `removed ${path.join(fs.realpathSync(install.dist), name)}, left by an interrupted run\n`)
+      .join('')
     expect(next).toEqual(expect.objectContaining({ code: 0, stderr: removed }))
     expect(stateOf(install)).toBe('patched')
     expect(cliSync(['patch', install.pkg, '--check']).code).toBe(0)
     expectDelegates(install)
     // Leftover temp files (if any) are ignored, not imported: the only .js files are OpenClaw's.
-    expect(fs.readdirSync(install.dist).filter((name) => name.endsWith('.js')).sort()).toEqual(DIST_FILES)
+    expect(
+      fs
+        .readdirSync(install.dist)
+        .filter((name) => name.endsWith('.js'))
+        .sort(),
+    ).toEqual(DIST_FILES)
   }, 60000)
 
   test('the moment its temporary file appears: the chunk is untouched; the leftover temp file is inert and the next run still patches', async () => {
@@ -150,7 +162,7 @@ describe('patch killed with SIGKILL mid-run', () => {
       const { child, done } = start(['patch', install.pkg])
       const started = Date.now()
       let killedAt = null
-      const watcher = fs.watch(install.dist, (event, name) => {
+      const watcher = fs.watch(install.dist, (_event, name) => {
         if (killedAt === null && name && name.endsWith('.tmp') && !before.has(name)) {
           killedAt = Date.now() - started
           child.kill('SIGKILL')
@@ -178,12 +190,19 @@ describe('patch killed with SIGKILL mid-run', () => {
     expect(leftovers.length).toBeLessThanOrEqual(1)
     const next = cliSync(['patch', install.pkg])
     // and says so, one line per file it removes
-    const removed = leftovers.map((name) => `removed ${path.join(fs.realpathSync(install.dist), name)}, left by an interrupted run\n`).join('')
+    const removed = leftovers
+      .map((name) => `removed ${path.join(fs.realpathSync(install.dist), name)}, left by an interrupted run\n`)
+      .join('')
     expect(next).toEqual(expect.objectContaining({ code: 0, stderr: removed }))
     expect(strayFiles(install)).toEqual([])
     expect(stateOf(install)).toBe('patched')
     expect(cliSync(['patch', install.pkg, '--check']).code).toBe(0)
-    expect(fs.readdirSync(install.dist).filter((name) => name.endsWith('.js')).sort()).toEqual(DIST_FILES)
+    expect(
+      fs
+        .readdirSync(install.dist)
+        .filter((name) => name.endsWith('.js'))
+        .sort(),
+    ).toEqual(DIST_FILES)
     const revert = cliSync(['patch', install.pkg, '--revert'])
     expect(revert.code).toBe(0)
     expect(stateOf(install)).toBe('original')
@@ -216,39 +235,51 @@ describe('a dist the user may not write (root-owned, run as uid 65534)', () => {
   // Windows' read-only chunk: __test__/cli.test.js.
   const canRunAsNobody = () => {
     if (!process.getuid || process.getuid() !== 0) return 'not running as root'
-    const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(PACKAGE_ROOT)})`], { uid: 65534, gid: 65534, encoding: 'utf8', timeout: 10000 })
-    if (probe.status !== 0) return `uid 65534 cannot load ${PACKAGE_ROOT} (${probe.error ? probe.error.code : String(probe.stderr).split('\n')[0]})`
+    const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(PACKAGE_ROOT)})`], {
+      uid: 65534,
+      gid: 65534,
+      encoding: 'utf8',
+      timeout: 10000,
+    })
+    if (probe.status !== 0)
+      return `uid 65534 cannot load ${PACKAGE_ROOT} (${probe.error ? probe.error.code : String(probe.stderr).split('\n')[0]})`
     return null
   }
 
-  posixTest('Windows has no uid to run a child as')('patch and --revert exit 1 with a one-line reason; the chunk is unchanged; --check still works', () => {
-    const why = canRunAsNobody()
-    if (why) {
-      console.log(`skipped the read-only dist case: ${why}`)
-      return
-    }
-    const install = fakeInstall(parent)
-    expect(fs.statSync(install.dist).uid).toBe(0)
-    const nobody = { uid: 65534, gid: 65534 }
+  posixTest('Windows has no uid to run a child as')(
+    'patch and --revert exit 1 with a one-line reason; the chunk is unchanged; --check still works',
+    () => {
+      const why = canRunAsNobody()
+      if (why) {
+        console.log(`skipped the read-only dist case: ${why}`)
+        return
+      }
+      const install = fakeInstall(parent)
+      expect(fs.statSync(install.dist).uid).toBe(0)
+      const nobody = { uid: 65534, gid: 65534 }
 
-    const patch = cliSync(['patch', install.pkg], nobody)
-    expect(patch.code).toBe(1)
-    expect(patch.stderr.trim().split('\n')).toHaveLength(1)
-    expect(patch.stderr).toMatch(/cannot write .*compact-Fault123\.js \((EACCES|EPERM)\).*read-only.*nothing was changed/)
-    expect(stateOf(install)).toBe('original')
-    expect(strayFiles(install)).toEqual([])
+      const patch = cliSync(['patch', install.pkg], nobody)
+      expect(patch.code).toBe(1)
+      expect(patch.stderr.trim().split('\n')).toHaveLength(1)
+      expect(patch.stderr).toMatch(
+        /cannot write .*compact-Fault123\.js \((EACCES|EPERM)\).*read-only.*nothing was changed/,
+      )
+      expect(stateOf(install)).toBe('original')
+      expect(strayFiles(install)).toEqual([])
 
-    // Patched by root; the unprivileged user can check it but not revert it.
-    expect(cliSync(['patch', install.pkg]).code).toBe(0)
-    const check = cliSync(['patch', install.pkg, '--check'], nobody)
-    expect(check).toEqual(expect.objectContaining({ code: 0 }))
-    const revert = cliSync(['patch', install.pkg, '--revert'], nobody)
-    expect(revert.code).toBe(1)
-    expect(revert.stderr.trim().split('\n')).toHaveLength(1)
-    expect(revert.stderr).toMatch(/cannot write .*\((EACCES|EPERM)\)/)
-    expect(stateOf(install)).toBe('patched')
-    expect(strayFiles(install)).toEqual([])
-  }, 30000)
+      // Patched by root; the unprivileged user can check it but not revert it.
+      expect(cliSync(['patch', install.pkg]).code).toBe(0)
+      const check = cliSync(['patch', install.pkg, '--check'], nobody)
+      expect(check).toEqual(expect.objectContaining({ code: 0 }))
+      const revert = cliSync(['patch', install.pkg, '--revert'], nobody)
+      expect(revert.code).toBe(1)
+      expect(revert.stderr.trim().split('\n')).toHaveLength(1)
+      expect(revert.stderr).toMatch(/cannot write .*\((EACCES|EPERM)\)/)
+      expect(stateOf(install)).toBe('patched')
+      expect(strayFiles(install)).toEqual([])
+    },
+    30000,
+  )
 })
 
 describe('runs at once', () => {
@@ -260,9 +291,19 @@ describe('runs at once', () => {
       resetChunk(install)
       const results = await Promise.all(Array.from({ length: n }, () => start(['patch', install.pkg]).done))
       const codes = results.map((r) => r.code)
-      const said = results.map((r) => (r.stdout.startsWith('already patched') ? 'already' : r.stdout.startsWith('patched') ? 'patched' : r.stdout.split(':')[0] || r.stderr.split('\n')[0]))
+      const said = results.map((r) =>
+        r.stdout.startsWith('already patched')
+          ? 'already'
+          : r.stdout.startsWith('patched')
+            ? 'patched'
+            : r.stdout.split(':')[0] || r.stderr.split('\n')[0],
+      )
       summary.push(`${n}x: ${said.join('/')}`)
-      expect({ n, codes, stderr: results.map((r) => r.stderr) }).toEqual({ n, codes: Array(n).fill(0), stderr: Array(n).fill('') })
+      expect({ n, codes, stderr: results.map((r) => r.stderr) }).toEqual({
+        n,
+        codes: Array(n).fill(0),
+        stderr: Array(n).fill(''),
+      })
       expect(stateOf(install)).toBe('patched')
       expect(strayFiles(install)).toEqual([])
       const check = cliSync(['patch', install.pkg, '--check'])
@@ -305,6 +346,8 @@ describe('runs at once', () => {
         if (state === 'patched') expectDelegates(install)
       }
     }
-    console.log(`patch + --revert at once (start state, pairs -> end state): ${plan.join(' ')}; ends: ${JSON.stringify(finals)}`)
+    console.log(
+      `patch + --revert at once (start state, pairs -> end state): ${plan.join(' ')}; ends: ${JSON.stringify(finals)}`,
+    )
   }, 60000)
 })

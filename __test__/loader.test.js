@@ -22,7 +22,9 @@ test('the committed loader is the rewritten one: it starts no process and mentio
 })
 
 test("a loader that is not napi-rs's expected text fails the build instead of shipping unrewritten", () => {
-  expect(() => rewriteLoader('const isMusl = () => false\n')).toThrow(/does not hold the expected isMuslFromChildProcess/)
+  expect(() => rewriteLoader('const isMusl = () => false\n')).toThrow(
+    /does not hold the expected isMuslFromChildProcess/,
+  )
 })
 
 // What the scanner's critical rules look for (see README, "Install as an OpenClaw plugin"), in
@@ -30,14 +32,20 @@ test("a loader that is not napi-rs's expected text fails the build instead of sh
 test('no file the package ships holds what the install scanner refuses', () => {
   const packed = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })
   expect(packed.status).toBe(0)
-  const files = JSON.parse(packed.stdout)[0].files.map((f) => f.path).filter((name) => /\.(?:[cm]?[jt]s|[jt]sx|[cm]ts)$/.test(name))
-  expect(files).toEqual(expect.arrayContaining(['index.js', 'cli/lib/find-openclaw.js', 'cli/lib/probe-addon.js', 'plugin/index.mjs']))
+  const files = JSON.parse(packed.stdout)[0]
+    .files.map((f) => f.path)
+    .filter((name) => /\.(?:[cm]?[jt]s|[jt]sx|[cm]ts)$/.test(name))
+  expect(files).toEqual(
+    expect.arrayContaining(['index.js', 'cli/lib/find-openclaw.js', 'cli/lib/probe-addon.js', 'plugin/index.mjs']),
+  )
   const findings = []
   for (const name of files) {
     const text = fs.readFileSync(path.join(ROOT, name), 'utf8')
-    if (/child_process/.test(text) && /\b(exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/.test(text)) findings.push(`${name}: a child process`)
+    if (/child_process/.test(text) && /\b(exec|execSync|spawn|spawnSync|execFile|execFileSync)\s*\(/.test(text))
+      findings.push(`${name}: a child process`)
     if (/\beval\s*\(|new\s+Function\s*\(/.test(text)) findings.push(`${name}: dynamic code`)
-    if (/process\.env/.test(text) && /\bfetch\s*\(|\bpost\s*\(|\.\s*post\s*\(|http\.request\s*\(/i.test(text)) findings.push(`${name}: environment and network`)
+    if (/process\.env/.test(text) && /\bfetch\s*\(|\bpost\s*\(|\.\s*post\s*\(|http\.request\s*\(/i.test(text))
+      findings.push(`${name}: environment and network`)
   }
   expect(findings).toEqual([])
 })
@@ -63,17 +71,23 @@ function loadWith(maps) {
   const script = `${preload}
     try { require(${JSON.stringify(LOADER)}); console.log(JSON.stringify({ loaded: true })) }
     catch (err) { const causes = []; for (let c = err; c; c = c.cause) causes.push(String(c.message).split('\\n')[0]); console.log(JSON.stringify({ loaded: false, message: causes.join(' | ') })) }`
-  const result = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, NAPI_RS_NATIVE_LIBRARY_PATH: '' } })
+  const result = spawnSync(process.execPath, ['-e', script], {
+    encoding: 'utf8',
+    env: { ...process.env, NAPI_RS_NATIVE_LIBRARY_PATH: '' },
+  })
   return JSON.parse(result.stdout.trim().split('\n').pop())
 }
 
-;(posixLinux && process.arch === 'x64' ? test : test.skip)('on Linux x64, the last check tells musl from glibc by the mapped libraries, with no child process [linux x64 only]', () => {
-  const glibc = loadWith('7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n')
-  expect(glibc).toEqual({ loaded: true })
-  const musl = loadWith('7f00-7f01 r-xp 0 08:01 1 /lib/ld-musl-x86_64.so.1\n')
-  // This checkout has the glibc binary only: asked for the musl one, the load fails, naming it.
-  expect(musl.loaded).toBe(false)
-  expect(musl.message).toContain("Cannot find module './openclaw-context-native.linux-x64-musl.node'")
-  expect(musl.message).not.toMatch(/a child process was started|linux-x64-gnu/)
-  expect(fs.existsSync(path.join(ROOT, 'openclaw-context-native.linux-x64-musl.node'))).toBe(false)
-})
+;(posixLinux && process.arch === 'x64' ? test : test.skip)(
+  'on Linux x64, the last check tells musl from glibc by the mapped libraries, with no child process [linux x64 only]',
+  () => {
+    const glibc = loadWith('7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n')
+    expect(glibc).toEqual({ loaded: true })
+    const musl = loadWith('7f00-7f01 r-xp 0 08:01 1 /lib/ld-musl-x86_64.so.1\n')
+    // This checkout has the glibc binary only: asked for the musl one, the load fails, naming it.
+    expect(musl.loaded).toBe(false)
+    expect(musl.message).toContain("Cannot find module './openclaw-context-native.linux-x64-musl.node'")
+    expect(musl.message).not.toMatch(/a child process was started|linux-x64-gnu/)
+    expect(fs.existsSync(path.join(ROOT, 'openclaw-context-native.linux-x64-musl.node'))).toBe(false)
+  },
+)

@@ -46,7 +46,10 @@ describe('same results as the sync exports', () => {
   beforeAll(() => {
     logPath = writeChat(path.join(tmp.dir, 'log.jsonl'), 300)
     statePath = path.join(tmp.dir, 'state.json')
-    fs.writeFileSync(statePath, JSON.stringify({ decisions: ['Use Postgres 16'], timers: [{ name: 'backup', status: 'pending', due: NOW }] }))
+    fs.writeFileSync(
+      statePath,
+      JSON.stringify({ decisions: ['Use Postgres 16'], timers: [{ name: 'backup', status: 'pending', due: NOW }] }),
+    )
   })
 
   test('readPersistentChatLogEntriesAsync', async () => {
@@ -64,7 +67,9 @@ describe('same results as the sync exports', () => {
       { entries: native.readPersistentChatLogEntries(logPath, 10), state: { notes: ['a', 'b'] }, now: 0 },
       { logPath: path.join(tmp.dir, 'missing.jsonl'), statePath: path.join(tmp.dir, 'missing.json'), now: NOW },
     ]) {
-      expect(await native.rebuildPersistentChatContinuitySummaryAsync(params)).toBe(native.rebuildPersistentChatContinuitySummary(params))
+      expect(await native.rebuildPersistentChatContinuitySummaryAsync(params)).toBe(
+        native.rebuildPersistentChatContinuitySummary(params),
+      )
     }
   })
 
@@ -77,8 +82,12 @@ describe('same results as the sync exports', () => {
       { userMessage: 'next', reload: false, logPath, currentSession: 'ses_C' },
       { userMessage: 'hi', reload: true, logEntries: [{ role: 'user', text: 'hi\ud800' }] },
     ]) {
-      expect(await native.buildPersistentChatInjectedPromptAsync(params)).toBe(native.buildPersistentChatInjectedPrompt(params))
-      expect(await native.buildPersistentChatInjectedPromptReportAsync(params)).toEqual(native.buildPersistentChatInjectedPromptReport(params))
+      expect(await native.buildPersistentChatInjectedPromptAsync(params)).toBe(
+        native.buildPersistentChatInjectedPrompt(params),
+      )
+      expect(await native.buildPersistentChatInjectedPromptReportAsync(params)).toEqual(
+        native.buildPersistentChatInjectedPromptReport(params),
+      )
     }
   })
 
@@ -126,7 +135,12 @@ describe('the event loop keeps running while the work is in flight', () => {
     const ticksAtSettle = []
     const calls = Array.from({ length: 16 }, (_, i) =>
       native
-        .buildPersistentChatInjectedPromptReportAsync({ userMessage: `live ${i}`, reload: true, logPath: bigLog, reloadEntries: 5_000 })
+        .buildPersistentChatInjectedPromptReportAsync({
+          userMessage: `live ${i}`,
+          reload: true,
+          logPath: bigLog,
+          reloadEntries: 5_000,
+        })
         .then((report) => {
           ticksAtSettle.push(ticks)
           return report
@@ -143,7 +157,12 @@ describe('the event loop keeps running while the work is in flight', () => {
     const decisions = Array.from({ length: 50_000 }, (_, i) => ({ text: `decision ${i} ${'x'.repeat(40)}` }))
     fs.writeFileSync(statePath, JSON.stringify({ decisions }))
     const { events, value } = await timerFiresFirst(() =>
-      native.rebuildPersistentChatContinuitySummaryAsync({ logPath: bigLog, statePath, currentSession: 'ses_B', now: NOW }),
+      native.rebuildPersistentChatContinuitySummaryAsync({
+        logPath: bigLog,
+        statePath,
+        currentSession: 'ses_B',
+        now: NOW,
+      }),
     )
     expect(events).toEqual(['timer', 'settled'])
     expect(value).toContain('Latest user request: msg#49998')

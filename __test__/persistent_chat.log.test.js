@@ -12,14 +12,23 @@ const path = require('node:path')
 const { posixTest } = require('./fixtures/platform.js')
 const { spawnSync, execFileSync } = require('node:child_process')
 const native = require('../index.js')
-const { useTempDir, writeLog, appendRaw, lines, thrown, user, assistant, expectTypeError, conversation } = require('./fixtures/chat.js')
+const {
+  useTempDir,
+  writeLog,
+  appendRaw,
+  thrown,
+  user,
+  assistant,
+  expectTypeError,
+  conversation,
+} = require('./fixtures/chat.js')
 
 const { readPersistentChatLogEntries: readLog } = native
 const tmp = useTempDir()
 const tmpFile = (name) => tmp.file(name)
 
 function writeLogAppend(file, entries) {
-  for (const entry of entries) fs.appendFileSync(file, JSON.stringify(entry) + '\n')
+  for (const entry of entries) fs.appendFileSync(file, `${JSON.stringify(entry)}\n`)
 }
 
 describe('readPersistentChatLogEntries', () => {
@@ -121,11 +130,16 @@ describe('readPersistentChatLogEntries', () => {
   test('lone surrogates written by JSON.stringify and other exotic text round-trip exactly', () => {
     const file = tmpFile()
     const texts = ['\ud800', 'a\udc00b', 'x\ud83d', '😀👨‍👩‍👧🇫🇷', 'e\u0301 漢字 NUL\u0000byte', '\u2028sep\u2029']
-    writeLog(file, texts.map((text) => user(text)))
+    writeLog(
+      file,
+      texts.map((text) => user(text)),
+    )
     expect(fs.readFileSync(file, 'utf8')).toContain('\\ud800')
     const back = readLog(file, 10).map((e) => e.text)
     expect(back).toEqual(texts)
-    back.forEach((text, i) => expect(text.length).toBe(texts[i].length))
+    back.forEach((text, i) => {
+      expect(text.length).toBe(texts[i].length)
+    })
   })
 
   test('limit 0 gives an empty array', () => {

@@ -32,10 +32,7 @@ const {
   words,
 } = require('./fixtures/chat.js')
 
-const {
-  rebuildPersistentChatContinuitySummary: rebuild,
-  buildPersistentChatInjectedPromptReport: buildReport,
-} = native
+const { rebuildPersistentChatContinuitySummary: rebuild, buildPersistentChatInjectedPromptReport: buildReport } = native
 
 const HISTORY_MESSAGES = 40 // written by the old gateway, session ses_0
 const TURNS = 300 // 600 messages by the new one
@@ -74,7 +71,15 @@ describe('a long persistent chat across backend reloads', () => {
       } else {
         text = `msg#${n} ${role} output: ${words(next, 10)}`
       }
-      return { ts: iso(BASE_MS + n * STEP_MS), role, text, session, status: role === 'assistant' ? 'ok' : undefined, id: `e${n}`, ...extra }
+      return {
+        ts: iso(BASE_MS + n * STEP_MS),
+        role,
+        text,
+        session,
+        status: role === 'assistant' ? 'ok' : undefined,
+        id: `e${n}`,
+        ...extra,
+      }
     }
     const write = (entry, { duplicate = false } = {}) => {
       appendEntry(logPath, entry)
@@ -83,7 +88,10 @@ describe('a long persistent chat across backend reloads', () => {
     }
 
     const stateAt = (turn) => ({
-      decisions: Array.from({ length: 3 + Math.floor(turn / 30) }, (_, i) => `Decision ${i}: keep   the gateway\non Postgres ${i}`),
+      decisions: Array.from(
+        { length: 3 + Math.floor(turn / 30) },
+        (_, i) => `Decision ${i}: keep   the gateway\non Postgres ${i}`,
+      ),
       guardrails: [{ text: 'Never force-push main' }],
       pendingThreads: [`Migrate the users table (batch ${Math.floor(turn / 50)})`, { text: 'Rotate the API keys' }],
       timers: [
@@ -171,7 +179,11 @@ describe('a long persistent chat across backend reloads', () => {
       expect(prompt.endsWith(`\n\n${LIVE_SEP}\n${live.text}`)).toBe(true)
       expect(countLinesEqual(prompt, LIVE_SEP)).toBe(1)
       const parts = dissect(prompt, live.text)
-      expect(parts.head.startsWith(`## Turn Metadata\n- channel: telegram\n- chatId: 4242\n- session: ${session}\n- turn: ${turn}\n\n`)).toBe(true)
+      expect(
+        parts.head.startsWith(
+          `## Turn Metadata\n- channel: telegram\n- chatId: 4242\n- session: ${session}\n- turn: ${turn}\n\n`,
+        ),
+      ).toBe(true)
       const shown = entryLines(parts.excerpt)
       expect(shown).toHaveLength(expected.length)
       shown.forEach((line, i) => {
@@ -185,7 +197,12 @@ describe('a long persistent chat across backend reloads', () => {
       expect(counts.get(Number(live.text.match(/^msg#(\d+)/)[1]))).toBe(1)
       const injectedMarkers = new Set(expected.map((e) => Number(e.text.match(/^msg#(\d+)/)[1])))
       for (const marker of counts.keys()) {
-        if (marker !== seq - 1 - (torn ? 1 : 0)) expect({ context, marker, injected: injectedMarkers.has(marker) }).toEqual({ context, marker, injected: true })
+        if (marker !== seq - 1 - (torn ? 1 : 0))
+          expect({ context, marker, injected: injectedMarkers.has(marker) }).toEqual({
+            context,
+            marker,
+            injected: true,
+          })
       }
       if (torn) {
         seen.torn++

@@ -17,7 +17,6 @@ const {
   useTempDir,
   writeLog,
   appendRaw,
-  lines,
   markerCounts,
   thrown,
   user,
@@ -130,9 +129,14 @@ describe('rebuildPersistentChatContinuitySummary', () => {
 
   test('state items may be strings or {text} objects; repeats and blanks are left out', () => {
     const out = rebuild({
-      state: { decisions: ['alpha', { text: 'beta' }, 'alpha', { text: '   ' }, ''], pendingThreads: [{ text: 'gamma' }] },
+      state: {
+        decisions: ['alpha', { text: 'beta' }, 'alpha', { text: '   ' }, ''],
+        pendingThreads: [{ text: 'gamma' }],
+      },
     })
-    expect(out).toContain('Active decisions and guardrails:\n- alpha\n- beta\n\nPending threads / open topics:\n- gamma')
+    expect(out).toContain(
+      'Active decisions and guardrails:\n- alpha\n- beta\n\nPending threads / open topics:\n- gamma',
+    )
   })
 
   describe('latest assistant status is the reply to the newest user entry only', () => {
@@ -196,7 +200,11 @@ describe('rebuildPersistentChatContinuitySummary', () => {
 
     test('a retry that succeeded after a failure in the same turn wins', () => {
       const out = rebuild({
-        entries: [user('q'), assistant('', 'ACP_TURN_FAILED', { session: 'ses_B' }), assistant('ok now', 'ok', { session: 'ses_B' })],
+        entries: [
+          user('q'),
+          assistant('', 'ACP_TURN_FAILED', { session: 'ses_B' }),
+          assistant('ok now', 'ok', { session: 'ses_B' }),
+        ],
         currentSession: 'ses_B',
       })
       expect(statusLine(out)).toBe('- Latest assistant status: ok')
@@ -264,7 +272,11 @@ describe('rebuildPersistentChatContinuitySummary', () => {
       decisions: Array.from({ length: 60 }, (_, i) => `Decision ${i}: keep the public API stable for clients`),
       guardrails: Array.from({ length: 10 }, (_, i) => `Guardrail ${i}: never touch production on Fridays`),
       pendingThreads: Array.from({ length: 30 }, (_, i) => `Thread ${i}: follow up on the migration`),
-      timers: Array.from({ length: 15 }, (_, i) => ({ name: `timer${i}`, status: 'pending', due: NOW_MS + (i - 7) * 3_600_000 })),
+      timers: Array.from({ length: 15 }, (_, i) => ({
+        name: `timer${i}`,
+        status: 'pending',
+        due: NOW_MS + (i - 7) * 3_600_000,
+      })),
       modelNotes: Array.from({ length: 12 }, (_, i) => `Model note ${i}: no image input on this backend`),
       notes: ['Reply in French'],
     }
@@ -308,7 +320,8 @@ describe('rebuildPersistentChatContinuitySummary', () => {
         const shown = more ? items.length - 1 : items.length
         expect(shown + (more ? Number(more[1]) : 0)).toBe(totals[header])
         expect(shown).toBeGreaterThan(0)
-        for (const item of items.slice(0, shown)) expect(item).toMatch(/^- (Decision \d+|Guardrail \d+|Thread \d+|timer\d+|Model note \d+)/)
+        for (const item of items.slice(0, shown))
+          expect(item).toMatch(/^- (Decision \d+|Guardrail \d+|Thread \d+|timer\d+|Model note \d+)/)
       }
     })
 

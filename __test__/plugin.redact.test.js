@@ -59,6 +59,9 @@ test("redactPatterns and logging.redactPatterns apply; a group masks only itself
   expect(redact(texts, { patterns, openclawConfig: { logging: { redactPatterns: ['INC-\\d{6}'] } } }).out).toEqual([
     'vault ***, ticket ***, pin=***',
   ])
-  const withOpenclaw = redact(['OPENCLAW-SECRET and ACME-7f3a9c2e1b and sk-proj-Q2hhdFNlY3JldEtleUZvclRlc3RzMTIz'], { patterns, withOpenclaw: true })
+  const withOpenclaw = redact(['OPENCLAW-SECRET and ACME-7f3a9c2e1b and sk-proj-Q2hhdFNlY3JldEtleUZvclRlc3RzMTIz'], {
+    patterns,
+    withOpenclaw: true,
+  })
   expect(withOpenclaw).toEqual({ source: 'openclaw', out: ['[openclaw] and *** and sk-pro…MTIz'] })
 })

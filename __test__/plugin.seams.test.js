@@ -12,7 +12,11 @@ const PLUGIN = pathToFileURL(path.resolve(__dirname, '..', 'plugin', 'index.mjs'
 const SEAMS = pathToFileURL(path.resolve(__dirname, '..', 'plugin', 'seams.mjs')).href
 
 function runModule(source) {
-  const result = spawnSync(process.execPath, ['--input-type=module'], { input: source, encoding: 'utf8', timeout: 30000 })
+  const result = spawnSync(process.execPath, ['--input-type=module'], {
+    input: source,
+    encoding: 'utf8',
+    timeout: 30000,
+  })
   if (result.status !== 0) throw new Error(result.stderr)
   return JSON.parse(result.stdout.trim().split('\n').pop())
 }
@@ -60,7 +64,9 @@ test('a module without one of the functions the plugin calls: named in the line'
     console.log(JSON.stringify({ partial, line: missingSeamLine(partial.missing), whole: Object.keys(whole), hasAcp: typeof whole.acp }));
   `)
   expect(out.partial).toEqual({ missing: 'tryDispatchAcpReplyHook in openclaw/plugin-sdk/acp-runtime' })
-  expect(out.line).toMatch(/has no tryDispatchAcpReplyHook in openclaw\/plugin-sdk\/acp-runtime; OpenClaw 2026\.4\.5 adds it/)
+  expect(out.line).toMatch(
+    /has no tryDispatchAcpReplyHook in openclaw\/plugin-sdk\/acp-runtime; OpenClaw 2026\.4\.5 adds it/,
+  )
   expect(out).toEqual(expect.objectContaining({ whole: ['acp'], hasAcp: 'object' }))
 })
 

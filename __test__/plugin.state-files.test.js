@@ -75,7 +75,11 @@ describe('private by default', () => {
       expect(mode(root)).toBe('700')
       expect(mode(files.dir)).toBe('700')
       expect([mode(files.log), mode(files.summary), mode(files.lastPrompt)]).toEqual(['600', '600', '600'])
-      expect(fs.readdirSync(files.dir).sort()).toEqual(['continuity-summary.txt', 'last-injected-preprompt.txt', 'perpetual-log.jsonl'])
+      expect(fs.readdirSync(files.dir).sort()).toEqual([
+        'continuity-summary.txt',
+        'last-injected-preprompt.txt',
+        'perpetual-log.jsonl',
+      ])
     }
   })
 
@@ -132,7 +136,9 @@ describe('never a hang, never a file of someone else', () => {
       expect(received).toBe('')
     } finally {
       reader.kill('SIGKILL')
-      await new Promise((resolve) => (reader.exitCode !== null || reader.signalCode ? resolve() : reader.once('exit', resolve)))
+      await new Promise((resolve) =>
+        reader.exitCode !== null || reader.signalCode ? resolve() : reader.once('exit', resolve),
+      )
     }
   })
 
@@ -170,7 +176,9 @@ describe('never a hang, never a file of someone else', () => {
     await new Promise((resolve) => server.once('listening', resolve))
     try {
       expect(openFolder().error).toEqual(expect.objectContaining({ kind: 'socket' }))
-      expect(append(files.log, [{ role: 'user', text: 'x' }])[0].error).toEqual(expect.objectContaining({ kind: 'socket' }))
+      expect(append(files.log, [{ role: 'user', text: 'x' }])[0].error).toEqual(
+        expect.objectContaining({ kind: 'socket' }),
+      )
     } finally {
       server.close()
     }
@@ -209,7 +217,10 @@ describe('never a hang, never a file of someone else', () => {
 describe('appends: one write of one buffer, never glued to a torn line', () => {
   test('a fragment without its line break is closed first: the next entry reads back whole', () => {
     const { files } = openFolder()
-    fs.writeFileSync(files.log, `${JSON.stringify({ role: 'user', text: 'whole' })}\n{"role":"assistant","text":"torn mid-li`)
+    fs.writeFileSync(
+      files.log,
+      `${JSON.stringify({ role: 'user', text: 'whole' })}\n{"role":"assistant","text":"torn mid-li`,
+    )
     const [result] = append(files.log, [{ role: 'user', text: 'after the tear', id: 't:user' }])
     expect(result).toEqual(expect.objectContaining({ repairedTornLine: true }))
     const entries = native.readPersistentChatLogEntries(files.log, 10)
@@ -253,18 +264,24 @@ describe('appends: one write of one buffer, never glued to a torn line', () => {
     for (const tag of ['A', 'B']) {
       const mine = texts.filter((t) => t.startsWith(tag))
       expect(mine.map((t) => t.split(':')[0])).toEqual(Array.from({ length: LINES }, (_, i) => `${tag}${i}`))
-      mine.forEach((t, i) => expect(t).toBe(big(tag, i)))
+      mine.forEach((t, i) => {
+        expect(t).toBe(big(tag, i))
+      })
     }
   })
 })
 
 describe('one folder per chat', () => {
-  test('folder names carry 128 bits of the key\'s SHA-256', () => {
+  test("folder names carry 128 bits of the key's SHA-256", () => {
     const names = runPlugin(`
       const { sessionFolderName, legacySessionFolderName } = await u.importPlugin("state-files.mjs");
       return [sessionFolderName("agent:codex:acp:x"), legacySessionFolderName("agent:codex:acp:x"), sessionFolderName(":::")];`)
     const sha = require('node:crypto').createHash('sha256').update('agent:codex:acp:x').digest('hex')
-    expect(names).toEqual([`agent-codex-acp-x-${sha.slice(0, 32)}`, `agent-codex-acp-x-${sha.slice(0, 10)}`, expect.stringMatching(/^[0-9a-f]{32}$/)])
+    expect(names).toEqual([
+      `agent-codex-acp-x-${sha.slice(0, 32)}`,
+      `agent-codex-acp-x-${sha.slice(0, 10)}`,
+      expect.stringMatching(/^[0-9a-f]{32}$/),
+    ])
   })
 
   test("an earlier release's folder (10 hex characters) is taken over with its history", () => {
@@ -310,22 +327,36 @@ describe("the addon's reads, as the plugin makes them (refuseLinks)", () => {
     fs.symlinkSync(log, path.join(dir, 'link.jsonl'))
     fs.symlinkSync(state, path.join(dir, 'link-state.json'))
     const refused = { code: 'ENOTREGULAR', message: expect.stringContaining('(symlink)') }
-    expect(() => native.readPersistentChatLogEntries(path.join(dir, 'link.jsonl'), 5, { refuseLinks: true })).toThrow(expect.objectContaining(refused))
-    await expect(native.readPersistentChatLogEntriesAsync(path.join(dir, 'link.jsonl'), 5, { refuseLinks: true })).rejects.toEqual(expect.objectContaining(refused))
-    expect(native.readPersistentChatLogEntries(path.join(dir, 'link.jsonl'), 5).map((e) => e.text)).toEqual(['kept elsewhere'])
-    expect(native.readPersistentChatLogEntries(log, 5, { refuseLinks: true })).toHaveLength(1)
-    await expect(
-      native.rebuildPersistentChatContinuitySummaryAsync({ entries: [], statePath: path.join(dir, 'link-state.json'), refuseLinks: true }),
-    ).rejects.toEqual(expect.objectContaining(refused))
-    expect(() => native.rebuildPersistentChatContinuitySummary({ logPath: path.join(dir, 'link.jsonl'), refuseLinks: true })).toThrow(
+    expect(() => native.readPersistentChatLogEntries(path.join(dir, 'link.jsonl'), 5, { refuseLinks: true })).toThrow(
       expect.objectContaining(refused),
     )
-    expect(native.rebuildPersistentChatContinuitySummary({ entries: [], statePath: path.join(dir, 'link-state.json') })).toContain('a note from elsewhere')
+    await expect(
+      native.readPersistentChatLogEntriesAsync(path.join(dir, 'link.jsonl'), 5, { refuseLinks: true }),
+    ).rejects.toEqual(expect.objectContaining(refused))
+    expect(native.readPersistentChatLogEntries(path.join(dir, 'link.jsonl'), 5).map((e) => e.text)).toEqual([
+      'kept elsewhere',
+    ])
+    expect(native.readPersistentChatLogEntries(log, 5, { refuseLinks: true })).toHaveLength(1)
+    await expect(
+      native.rebuildPersistentChatContinuitySummaryAsync({
+        entries: [],
+        statePath: path.join(dir, 'link-state.json'),
+        refuseLinks: true,
+      }),
+    ).rejects.toEqual(expect.objectContaining(refused))
+    expect(() =>
+      native.rebuildPersistentChatContinuitySummary({ logPath: path.join(dir, 'link.jsonl'), refuseLinks: true }),
+    ).toThrow(expect.objectContaining(refused))
+    expect(
+      native.rebuildPersistentChatContinuitySummary({ entries: [], statePath: path.join(dir, 'link-state.json') }),
+    ).toContain('a note from elsewhere')
     fs.linkSync(log, path.join(dir, 'second-name.jsonl'))
     expect(() => native.readPersistentChatLogEntries(log, 5, { refuseLinks: true })).toThrow(
       expect.objectContaining({ code: 'ENOTREGULAR', message: expect.stringContaining('(hard-linked file)') }),
     )
-    expect(() => native.readPersistentChatLogEntries(log, 5, { refuseLinks: 'yes' })).toThrow(/"options.refuseLinks" argument must be of type boolean/)
+    expect(() => native.readPersistentChatLogEntries(log, 5, { refuseLinks: 'yes' })).toThrow(
+      /"options.refuseLinks" argument must be of type boolean/,
+    )
     expect(native.readPersistentChatLogEntries(log, 5, { refuseLinks: false })).toHaveLength(1)
     expect(native.readPersistentChatLogEntries(log, 5, null)).toHaveLength(1)
   })

@@ -17,14 +17,30 @@ const LIVE = 'Use Postgres 16'
 function rewrite(file, prompt = PROMPT, live = LIVE) {
   const script = `import { rewriteTranscript } from ${JSON.stringify(MODULE)};
     rewriteTranscript(...JSON.parse(process.argv[1])).then((r) => process.stdout.write(r), (e) => { process.stdout.write("error: " + e.message); });`
-  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify([file, prompt, live])], { encoding: 'utf8' })
+  const result = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', script, JSON.stringify([file, prompt, live])],
+    { encoding: 'utf8' },
+  )
   if (result.status !== 0) throw new Error(result.stderr)
   return result.stdout
 }
 
 const header = { type: 'session', version: 3, id: 'oc-chat', timestamp: '2026-12-01T22:00:00.000Z', cwd: '/w' }
-const user = (id, content) => ({ type: 'message', id, parentId: null, timestamp: '2026-12-01T22:00:01.000Z', message: { role: 'user', content, timestamp: 1 } })
-const assistant = (id, text) => ({ type: 'message', id, parentId: 'u', timestamp: '2026-12-01T22:00:02.000Z', message: { role: 'assistant', content: [{ type: 'text', text }] } })
+const user = (id, content) => ({
+  type: 'message',
+  id,
+  parentId: null,
+  timestamp: '2026-12-01T22:00:01.000Z',
+  message: { role: 'user', content, timestamp: 1 },
+})
+const assistant = (id, text) => ({
+  type: 'message',
+  id,
+  parentId: 'u',
+  timestamp: '2026-12-01T22:00:02.000Z',
+  message: { role: 'assistant', content: [{ type: 'text', text }] },
+})
 const jsonl = (events) => `${events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n')}\n`
 
 let dir
@@ -41,24 +57,50 @@ function transcript(events, mode = 0o600) {
 }
 
 test('the last user message becomes the live message; every other line, and the mode, stay as they were', () => {
-  const before = [header, user('u0', 'Set up the database'), assistant('a0', 'ok'), user('u1', PROMPT), assistant('a1', 'reply to: Use Postgres 16')]
+  const before = [
+    header,
+    user('u0', 'Set up the database'),
+    assistant('a0', 'ok'),
+    user('u1', PROMPT),
+    assistant('a1', 'reply to: Use Postgres 16'),
+  ]
   const file = transcript(before, 0o640)
   expect(rewrite(file)).toBe('restored')
   const lines = fs.readFileSync(file, 'utf8').split('\n')
-  expect(lines.map((l) => (l ? JSON.parse(l) : l))).toEqual([...before.slice(0, 3), { ...before[3], message: { ...before[3].message, content: LIVE } }, before[4], ''])
+  expect(lines.map((l) => (l ? JSON.parse(l) : l))).toEqual([
+    ...before.slice(0, 3),
+    { ...before[3], message: { ...before[3].message, content: LIVE } },
+    before[4],
+    '',
+  ])
   expect(fs.statSync(file).mode & 0o777).toBe(0o640)
   expect(fs.readdirSync(dir)).toEqual(['oc-chat.jsonl']) // no temporary file left
 })
 
 test('text parts: the first text part is replaced, what OpenClaw appended after the prompt stays', () => {
-  const file = transcript([header, user('u1', [{ type: 'image', data: 'x' }, { type: 'text', text: `${PROMPT}\n[image: a.png]` }])])
+  const file = transcript([
+    header,
+    user('u1', [
+      { type: 'image', data: 'x' },
+      { type: 'text', text: `${PROMPT}\n[image: a.png]` },
+    ]),
+  ])
   expect(rewrite(file)).toBe('restored')
   const event = JSON.parse(fs.readFileSync(file, 'utf8').split('\n')[1])
-  expect(event.message.content).toEqual([{ type: 'image', data: 'x' }, { type: 'text', text: `${LIVE}\n[image: a.png]` }])
+  expect(event.message.content).toEqual([
+    { type: 'image', data: 'x' },
+    { type: 'text', text: `${LIVE}\n[image: a.png]` },
+  ])
 })
 
 test("the latest user message is another turn's: nothing changes", () => {
-  const text = jsonl([header, user('u1', PROMPT), assistant('a1', 'r'), user('u2', 'a message of someone else'), assistant('a2', 'r')])
+  const text = jsonl([
+    header,
+    user('u1', PROMPT),
+    assistant('a1', 'r'),
+    user('u2', 'a message of someone else'),
+    assistant('a2', 'r'),
+  ])
   const file = transcript([])
   fs.writeFileSync(file, text)
   expect(rewrite(file)).toBe('none')

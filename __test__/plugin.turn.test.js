@@ -50,7 +50,12 @@ describe('nothing lost', () => {
     )
     expect(out.result.handled).toBe(true)
     expect(out.seenAtDispatch.map((line) => JSON.parse(line))).toEqual([
-      expect.objectContaining({ role: 'user', text: 'Set up the database', session: 'be-1', id: expect.stringMatching(/:user$/) }),
+      expect.objectContaining({
+        role: 'user',
+        text: 'Set up the database',
+        session: 'be-1',
+        id: expect.stringMatching(/:user$/),
+      }),
     ])
     const log = readLog(out.files.log)
     expect(log.map((e) => [e.role, e.status])).toEqual([
@@ -73,7 +78,9 @@ describe('nothing lost', () => {
       process.on("exit", () => process.stdout.write(JSON.stringify({ ok: true, result: files }) + "\\n"));
       await turn(${JSON.stringify(KEY)}, "Deploy to staging before the gateway dies");`,
     )
-    expect(readLog(first.log).map((e) => [e.role, e.text])).toEqual([['user', 'Deploy to staging before the gateway dies']])
+    expect(readLog(first.log).map((e) => [e.role, e.text])).toEqual([
+      ['user', 'Deploy to staging before the gateway dies'],
+    ])
     // The next process: a new backend session, so a reload.
     const next = withChat(
       `
@@ -86,7 +93,9 @@ describe('nothing lost', () => {
     // The summary points at the excerpt's entry rather than repeat it.
     expect(prompt).toContain('- Latest user request: (see log entry 1 below)')
     expect(prompt).toContain('- Latest assistant status: awaiting reply to the latest request')
-    expect(prompt).toMatch(/## Recent Perpetual Log Excerpt\n1\. \[[^\]]+\] user: Deploy to staging before the gateway dies\n/)
+    expect(prompt).toMatch(
+      /## Recent Perpetual Log Excerpt\n1\. \[[^\]]+\] user: Deploy to staging before the gateway dies\n/,
+    )
     expect(prompt.endsWith(`${LIVE_TURN}Are you there?`)).toBe(true)
   })
 
@@ -113,7 +122,11 @@ describe('never a hang: an unsafe state path leaves the plain message, sent once
   const cases = [
     ['a FIFO', (log) => execFileSync('mkfifo', [log]), 'FIFO'],
     ['a symlink', (log) => fs.symlinkSync('/etc/passwd', log), 'symlink'],
-    ['a hard link', (log) => fs.linkSync(path.join(path.dirname(log), '..', 'outside'), log), 'hard-linked file (2 links)'],
+    [
+      'a hard link',
+      (log) => fs.linkSync(path.join(path.dirname(log), '..', 'outside'), log),
+      'hard-linked file (2 links)',
+    ],
   ]
   for (const [name, make, kind] of cases) {
     posixTest(`${name} at the log path`, () => {
@@ -129,7 +142,9 @@ describe('never a hang: an unsafe state path leaves the plain message, sent once
       expect(out.result.handled).toBe(true)
       expect(out.dispatches).toEqual([{ sessionKey: KEY, text: 'plain please' }])
       expect(out.lines).toHaveLength(1)
-      expect(out.lines[0].msg).toContain(`state refused, sent the plain message, the turn not logged (EUNSAFESTATE: ${files.log} is a ${kind}`)
+      expect(out.lines[0].msg).toContain(
+        `state refused, sent the plain message, the turn not logged (EUNSAFESTATE: ${files.log} is a ${kind}`,
+      )
       expect(fs.readdirSync(files.dir)).toEqual(['perpetual-log.jsonl'])
       expect(fs.lstatSync(files.log).mtimeMs).toBe(before.mtimeMs)
       expect(fs.readFileSync('/etc/passwd', 'utf8')).not.toContain('plain please')
@@ -182,7 +197,9 @@ describe('stored copies are masked; the backend gets the live message as written
   })
 
   test('an invalid redactPatterns entry fails at start-up, naming it', () => {
-    expect(() => withChat('return 1', { config: { redactPatterns: ['ok', '(unclosed'] } })).toThrow(/config\.redactPatterns\[1\] must be a valid regular expression/)
+    expect(() => withChat('return 1', { config: { redactPatterns: ['ok', '(unclosed'] } })).toThrow(
+      /config\.redactPatterns\[1\] must be a valid regular expression/,
+    )
   })
 })
 

@@ -25,23 +25,60 @@ describe('examples/persistent_chat_memory.py', () => {
     const state = path.join(dir, 'memory-state.json')
     const log = path.join(dir, 'perpetual-log.jsonl')
     const out = path.join(dir, 'continuity-summary.txt')
-    fs.writeFileSync(state, JSON.stringify({ guardrails: ['Never drop tables without asking'], timers: [{ name: 'nightly backup', status: 'pending', due: '2026-05-15T03:00:00Z' }] }))
+    fs.writeFileSync(
+      state,
+      JSON.stringify({
+        guardrails: ['Never drop tables without asking'],
+        timers: [{ name: 'nightly backup', status: 'pending', due: '2026-05-15T03:00:00Z' }],
+      }),
+    )
     fs.writeFileSync(
       log,
-      [
+      `${[
         { ts: '2026-05-15T09:00:00Z', role: 'user', text: 'Set up the database', session: 'ses_1', id: 'e1' },
-        { ts: '2026-05-15T09:00:30Z', role: 'assistant', text: 'It failed.', session: 'ses_1', status: 'ACP_TURN_FAILED', id: 'e2' },
-      ].map((e) => JSON.stringify(e)).join('\n') + '\n',
+        {
+          ts: '2026-05-15T09:00:30Z',
+          role: 'assistant',
+          text: 'It failed.',
+          session: 'ses_1',
+          status: 'ACP_TURN_FAILED',
+          id: 'e2',
+        },
+      ]
+        .map((e) => JSON.stringify(e))
+        .join('\n')}\n`,
     )
     const result = spawnSync(
       python,
-      [script, '--state', state, '--log', log, '--out', out, '--current-session', 'ses_2', '--now', '2026-05-15T10:00:00Z', '--remember', 'Use   Postgres\n16'],
-      { encoding: 'utf8', env: { ...process.env, OPENCLAW_CONTEXT_BIN: path.join(root, 'cli', 'openclaw-context.js') } },
+      [
+        script,
+        '--state',
+        state,
+        '--log',
+        log,
+        '--out',
+        out,
+        '--current-session',
+        'ses_2',
+        '--now',
+        '2026-05-15T10:00:00Z',
+        '--remember',
+        'Use   Postgres\n16',
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, OPENCLAW_CONTEXT_BIN: path.join(root, 'cli', 'openclaw-context.js') },
+      },
     )
     expect(result.stderr).toBe('')
     expect(result.status).toBe(0)
     const written = fs.readFileSync(out, 'utf8')
-    const expected = native.rebuildPersistentChatContinuitySummary({ statePath: state, logPath: log, currentSession: 'ses_2', now: '2026-05-15T10:00:00Z' })
+    const expected = native.rebuildPersistentChatContinuitySummary({
+      statePath: state,
+      logPath: log,
+      currentSession: 'ses_2',
+      now: '2026-05-15T10:00:00Z',
+    })
     expect(written.trimEnd()).toBe(expected)
     expect(written).toContain('- Use Postgres 16')
     expect(written).toContain('- Latest user request: Set up the database')
@@ -53,10 +90,14 @@ describe('examples/persistent_chat_memory.py', () => {
   maybe('reports a failing command instead of writing a bad file', () => {
     const out = path.join(dir, 'continuity-summary.txt')
     fs.mkdirSync(path.join(dir, 'state-is-a-dir'))
-    const result = spawnSync(python, [script, '--state', path.join(dir, 'state-is-a-dir'), '--log', path.join(dir, 'none.jsonl'), '--out', out], {
-      encoding: 'utf8',
-      env: { ...process.env, OPENCLAW_CONTEXT_BIN: path.join(root, 'cli', 'openclaw-context.js') },
-    })
+    const result = spawnSync(
+      python,
+      [script, '--state', path.join(dir, 'state-is-a-dir'), '--log', path.join(dir, 'none.jsonl'), '--out', out],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, OPENCLAW_CONTEXT_BIN: path.join(root, 'cli', 'openclaw-context.js') },
+      },
+    )
     expect(result.status).not.toBe(0)
     expect(result.stderr).toMatch(/openclaw-context summary failed/)
     expect(fs.existsSync(out)).toBe(false)

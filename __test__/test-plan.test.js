@@ -14,7 +14,11 @@ const dryRun = (host, ...args) => {
   return result.stdout
 }
 
-const contributorSteps = ['build: node scripts/build.js', 'cargo tests: cargo test --workspace --quiet', 'jest specs: node node_modules/jest/bin/jest.js --ci']
+const contributorSteps = [
+  'build: node scripts/build.js',
+  'cargo tests: cargo test --workspace --quiet',
+  'jest specs: node node_modules/jest/bin/jest.js --ci',
+]
 
 test('on Linux x64 glibc, npm test checks the glibc symbol versions of the build', () => {
   const out = dryRun('linux-x64-glibc')
@@ -39,6 +43,9 @@ test('npm test downloads nothing: the real-OpenClaw setup is test:e2e only', () 
   expect(e2e).toMatch(/end-to-end specs: .* -c jest\.e2e\.config\.js/)
 })
 
-test.each(['darwin-arm64', 'win32-x64', 'linux-arm64-glibc'])('test:e2e on %s says it runs on Linux x64 only', (host) => {
-  expect(dryRun(host, '--e2e')).toMatch(/== e2e: left out: the real-OpenClaw suites run on Linux x64 only/)
-})
+test.each(['darwin-arm64', 'win32-x64', 'linux-arm64-glibc'])(
+  'test:e2e on %s says it runs on Linux x64 only',
+  (host) => {
+    expect(dryRun(host, '--e2e')).toMatch(/== e2e: left out: the real-OpenClaw suites run on Linux x64 only/)
+  },
+)

@@ -15,29 +15,41 @@ test('the nine packages and the optionalDependencies carry one version', () => {
   expect(found.filter(([, , value]) => value !== version)).toEqual([])
 })
 
-testUnless(underWine, 'under Wine: the Windows Node package brings no npm')('npm version bumps every package and pin together', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-version-'))
-  try {
-    for (const file of ['package.json', 'package-lock.json', 'npm', 'scripts/version.js']) {
-      fs.cpSync(path.join(root, file), path.join(dir, file), { recursive: true })
+testUnless(underWine, 'under Wine: the Windows Node package brings no npm')(
+  'npm version bumps every package and pin together',
+  () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-version-'))
+    try {
+      for (const file of ['package.json', 'package-lock.json', 'npm', 'scripts/version.js']) {
+        fs.cpSync(path.join(root, file), path.join(dir, file), { recursive: true })
+      }
+      const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+      const run = spawnSync(npm, ['version', '9.8.7', '--no-git-tag-version', '--ignore-scripts=false'], {
+        cwd: dir,
+        encoding: 'utf8',
+        shell: process.platform === 'win32',
+        // The copy finds the dev tools (napi) in this checkout's node_modules (no link: Wine
+        // cannot make one from its C: drive to Z:).
+        env: { ...process.env, NODE_PATH: path.join(root, 'node_modules') },
+      })
+      expect(run.stderr).not.toMatch(/disagree|not 9\.8\.7/)
+      expect(run.status).toBe(0)
+      const check = spawnSync(process.execPath, [path.join(dir, 'scripts/version.js'), '--check'], {
+        cwd: dir,
+        encoding: 'utf8',
+      })
+      expect(check.stderr).toBe('')
+      expect(check.status).toBe(0)
+      expect(JSON.parse(fs.readFileSync(path.join(dir, 'npm/linux-x64-gnu/package.json'), 'utf8')).version).toBe(
+        '9.8.7',
+      )
+      expect(
+        JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).optionalDependencies[
+          'openclaw-context-native-win32-x64-msvc'
+        ],
+      ).toBe('9.8.7')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
     }
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
-    const run = spawnSync(npm, ['version', '9.8.7', '--no-git-tag-version', '--ignore-scripts=false'], {
-      cwd: dir,
-      encoding: 'utf8',
-      shell: process.platform === 'win32',
-      // The copy finds the dev tools (napi) in this checkout's node_modules (no link: Wine
-      // cannot make one from its C: drive to Z:).
-      env: { ...process.env, NODE_PATH: path.join(root, 'node_modules') },
-    })
-    expect(run.stderr).not.toMatch(/disagree|not 9\.8\.7/)
-    expect(run.status).toBe(0)
-    const check = spawnSync(process.execPath, [path.join(dir, 'scripts/version.js'), '--check'], { cwd: dir, encoding: 'utf8' })
-    expect(check.stderr).toBe('')
-    expect(check.status).toBe(0)
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'npm/linux-x64-gnu/package.json'), 'utf8')).version).toBe('9.8.7')
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).optionalDependencies['openclaw-context-native-win32-x64-msvc']).toBe('9.8.7')
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-})
+  },
+)

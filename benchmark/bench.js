@@ -50,7 +50,9 @@ const SECTIONS = [
 
 function resultsDocument({ report, machine, noise }) {
   const date = new Date().toISOString().slice(0, 10)
-  const targets = report.sortedTargets().map((t) => ({ target: t.name, goal: t.target, measured: t.value, result: t.status }))
+  const targets = report
+    .sortedTargets()
+    .map((t) => ({ target: t.name, goal: t.target, measured: t.value, result: t.status }))
   return (
     `## Benchmarks\n\n` +
     `\`npm run bench\` (${date}): ${machine}; ${noise}; load average at the end ${loadAverage()}. ` +
@@ -67,7 +69,10 @@ function resultsDocument({ report, machine, noise }) {
 async function main(argv) {
   let args
   try {
-    args = parseBenchArgs(argv, SECTIONS.map((s) => s.name))
+    args = parseBenchArgs(
+      argv,
+      SECTIONS.map((s) => s.name),
+    )
   } catch (error) {
     console.error(`bench: ${error.message}`)
     return 2
@@ -77,7 +82,9 @@ async function main(argv) {
   if (rerun !== null) return rerun
 
   const native = require(ROOT)
-  const baseline = args.baseline ? { name: path.basename(args.baseline), addon: require(path.resolve(args.baseline)) } : null
+  const baseline = args.baseline
+    ? { name: path.basename(args.baseline), addon: require(path.resolve(args.baseline)) }
+    : null
   const machine = machineLine()
   const fuzzAtStart = fuzzerProcesses()
   console.log(`\nbench: ${machine}`)
@@ -94,11 +101,15 @@ async function main(argv) {
   }
 
   const fuzzAtEnd = fuzzerProcesses()
-  const noise = fuzzAtStart || fuzzAtEnd ? `a fuzzer was running on one core (start: ${fuzzAtStart}, end: ${fuzzAtEnd} processes)` : 'no fuzzer running'
+  const noise =
+    fuzzAtStart || fuzzAtEnd
+      ? `a fuzzer was running on one core (start: ${fuzzAtStart}, end: ${fuzzAtEnd} processes)`
+      : 'no fuzzer running'
   console.log('\n== targets ==')
   const targets = report.sortedTargets()
   const w = Math.max(...targets.map((t) => t.name.length))
-  for (const t of targets) console.log(`${t.status.padEnd(4)}  ${t.name.padEnd(w)}  target ${t.target.padEnd(13)}  measured ${t.value}`)
+  for (const t of targets)
+    console.log(`${t.status.padEnd(4)}  ${t.name.padEnd(w)}  target ${t.target.padEnd(13)}  measured ${t.value}`)
 
   const doc = resultsDocument({ report, machine, noise })
   console.log('\n== markdown (also in benchmark/results.md) ==\n')

@@ -36,10 +36,14 @@ function checkChunk(ctx, chunk) {
   // The candidates the chunk itself holds: the probe loads what the chunk will load.
   const result = probe(chunk.file, chunk.candidates || CANDIDATES, ctx.probeOptions)
   if (!result.ok) {
-    ctx.err(`patched, but ${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)}: ${result.failures.join('; ')}`)
+    ctx.err(
+      `patched, but ${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)}: ${result.failures.join('; ')}`,
+    )
     return 1
   }
-  ctx.out(`patched: ${chunk.name} (openclaw ${ctx.version}); the addon loads from ${result.resolved}, the one the chunk loads (${result.id === PACKAGE_NAME ? 'by name' : 'by path'}; ${PACKAGE_NAME} ${result.version})`)
+  ctx.out(
+    `patched: ${chunk.name} (openclaw ${ctx.version}); the addon loads from ${result.resolved}, the one the chunk loads (${result.id === PACKAGE_NAME ? 'by name' : 'by path'}; ${PACKAGE_NAME} ${result.version})`,
+  )
   if (chunk.damaged) ctx.err(`warning: ${chunk.name}: ${chunk.damaged}; --revert will refuse`)
   if (chunk.replacedUpstreamFix) ctx.err(`warning: ${chunk.message}`)
   return 0
@@ -50,20 +54,27 @@ function revertChunk(ctx, chunk) {
     ctx.out(`not patched: ${chunk.name} is OpenClaw's original; nothing to revert.`)
     return
   }
-  if (chunk.damaged) throw new PatchError(`${chunk.file}: ${chunk.damaged}; reinstall openclaw to get the original back`)
+  if (chunk.damaged)
+    throw new PatchError(`${chunk.file}: ${chunk.damaged}; reinstall openclaw to get the original back`)
   writeAtomic(chunk.file, chunk.original)
-  ctx.out(`reverted: ${chunk.name} restored byte for byte (sha256 ${sha256(chunk.original).slice(0, 16)}…). Restart the gateway to use it.`)
+  ctx.out(
+    `reverted: ${chunk.name} restored byte for byte (sha256 ${sha256(chunk.original).slice(0, 16)}…). Restart the gateway to use it.`,
+  )
 }
 
 /** An earlier version of this tool replaced 2026.8.1-beta.2's wrapper: put upstream's fix back. */
 function restoreUpstreamFix(ctx, chunk, text, dryRun) {
   if (dryRun) {
     ctx.out(unifiedDiff(diffLabel(chunk.name), text, [differingSpan(text, chunk.original)]))
-    ctx.out(`dry run: ${chunk.name} would get back its original ${FUNCTION_NAME}, upstream's fix (budgetCompactionSummary); nothing was written.`)
+    ctx.out(
+      `dry run: ${chunk.name} would get back its original ${FUNCTION_NAME}, upstream's fix (budgetCompactionSummary); nothing was written.`,
+    )
     return
   }
   writeAtomic(chunk.file, chunk.original)
-  ctx.out(`restored: ${chunk.name}'s original ${FUNCTION_NAME} wraps budgetCompactionSummary, upstream's fix, which an earlier openclaw-context had replaced; nothing to patch. Restart the gateway to use it.`)
+  ctx.out(
+    `restored: ${chunk.name}'s original ${FUNCTION_NAME} wraps budgetCompactionSummary, upstream's fix, which an earlier openclaw-context had replaced; nothing to patch. Restart the gateway to use it.`,
+  )
 }
 
 /** Patch (or, for --dry-run, show the patch of) one chunk that defines the function. */
@@ -73,7 +84,9 @@ function patchChunk(ctx, chunk, text, dryRun) {
     return
   }
   if (chunk.state === 'patched' && chunk.damaged) {
-    throw new PatchError(`${chunk.file} carries a patch that is not intact (${chunk.damaged}); reinstall openclaw, then patch again`)
+    throw new PatchError(
+      `${chunk.file} carries a patch that is not intact (${chunk.damaged}); reinstall openclaw, then patch again`,
+    )
   }
   if (chunk.replacedUpstreamFix) {
     restoreUpstreamFix(ctx, chunk, text, dryRun)
@@ -91,16 +104,24 @@ function patchChunk(ctx, chunk, text, dryRun) {
     ctx.out(`dry run: ${chunk.name} would be ${patched ? 'updated' : 'patched'}; nothing was written.`)
     return
   }
-  if (plan.text === 'other') ctx.err(`note: ${chunk.name}: ${FUNCTION_NAME}'s body is neither released text; replacing it anyway (same signature: ${plan.signature})`)
+  if (plan.text === 'other')
+    ctx.err(
+      `note: ${chunk.name}: ${FUNCTION_NAME}'s body is neither released text; replacing it anyway (same signature: ${plan.signature})`,
+    )
   const result = probe(chunk.file, CANDIDATES, ctx.probeOptions)
   if (!result.ok) {
-    throw new PatchError(`${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)} (${result.failures.join('; ')}); not patching, since compaction would then fail`)
+    throw new PatchError(
+      `${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)} (${result.failures.join('; ')}); not patching, since compaction would then fail`,
+    )
   }
   writeAtomic(chunk.file, plan.patched)
-  const how = result.id === PACKAGE_NAME
-    ? `by name (${result.resolved})`
-    : `from ${result.resolved} (not resolvable by name from the dist; \`npm install ${PACKAGE_NAME}\` next to OpenClaw makes it so)`
-  ctx.out(`${patched ? 'updated' : 'patched'}: ${chunk.name} (openclaw ${ctx.version}); ${FUNCTION_NAME} now delegates to ${PACKAGE_NAME} ${result.version}, loaded ${how}. Restart the gateway to use it.`)
+  const how =
+    result.id === PACKAGE_NAME
+      ? `by name (${result.resolved})`
+      : `from ${result.resolved} (not resolvable by name from the dist; \`npm install ${PACKAGE_NAME}\` next to OpenClaw makes it so)`
+  ctx.out(
+    `${patched ? 'updated' : 'patched'}: ${chunk.name} (openclaw ${ctx.version}); ${FUNCTION_NAME} now delegates to ${PACKAGE_NAME} ${result.version}, loaded ${how}. Restart the gateway to use it.`,
+  )
 }
 
 /**
@@ -112,14 +133,27 @@ function runPatch({ dir, mode }, out, err, { trust } = {}) {
   const version = openclawVersion(openclawDir)
   const scan = scanDist(openclawDir)
   const status = statusFromScan(openclawDir, version, scan)
-  const ctx = { out, err, version, patchCommand: `openclaw-context patch ${quoteArg(openclawDir)}`, probeOptions: { trust } }
-  for (const { file, reason } of scan.skipped) err(`note: ${path.relative(openclawDir, file)} ${reason}; only regular files in dist/ are read or patched`)
+  const ctx = {
+    out,
+    err,
+    version,
+    patchCommand: `openclaw-context patch ${quoteArg(openclawDir)}`,
+    probeOptions: { trust },
+  }
+  for (const { file, reason } of scan.skipped)
+    err(`note: ${path.relative(openclawDir, file)} ${reason}; only regular files in dist/ are read or patched`)
   // Leftovers of a run killed mid-write: removed by the runs that write, reported by the others.
   const writes = mode === 'apply' || mode === 'revert'
   for (const file of staleTempFiles(scan.distDir, { remove: writes })) {
-    err(writes ? `removed ${file}, left by an interrupted run` : `note: ${file} was left by an interrupted run; the next patch or --revert removes it`)
+    err(
+      writes
+        ? `removed ${file}, left by an interrupted run`
+        : `note: ${file} was left by an interrupted run; the next patch or --revert removes it`,
+    )
   }
-  const advise = () => { if (scan.persistentChat.length > 0 && mode !== 'revert') out(persistentChatAdvice(openclawDir, scan.persistentChat)) }
+  const advise = () => {
+    if (scan.persistentChat.length > 0 && mode !== 'revert') out(persistentChatAdvice(openclawDir, scan.persistentChat))
+  }
 
   if (status.chunks.length === 0) {
     if (status.state === 'not-found' && mode !== 'revert') throw new PatchError(status.message)

@@ -1,15 +1,15 @@
 // The worker thread of compaction-status.mjs: compactionStatus(openclawDir), the CLI's check
 // (cli/lib/compaction-status.js), off the gateway's event loop. Posts back the state, version
 // and message, or the first line of the error.
-"use strict";
-const { parentPort, workerData } = require("node:worker_threads");
-const { compactionStatus } = require("../cli/lib/compaction-status.js");
+'use strict'
+const { parentPort, workerData } = require('node:worker_threads')
+const { compactionStatus } = require('../cli/lib/compaction-status.js')
 
-let reply;
+let reply
 try {
-  const { state, version, message } = compactionStatus(workerData.openclawDir);
-  reply = { state, version, message };
+  const { state, version, message } = compactionStatus(workerData.openclawDir)
+  reply = { state, version, message }
 } catch (error) {
-  reply = { error: String((error && error.message) || error).split("\n")[0] };
+  reply = { error: String((error && error.message) || error).split('\n')[0] }
 }
-parentPort.postMessage(reply);
+parentPort.postMessage(reply)

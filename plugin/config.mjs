@@ -2,11 +2,11 @@
 // config, validated by the `configSchema` of openclaw.plugin.json when OpenClaw loads the
 // config. The checks here repeat the schema's, so a config that skipped validation still
 // fails at start-up with a message naming the setting, never halfway through a turn.
-import path from "node:path";
+import path from 'node:path'
 
-import { compilePattern } from "./redact.mjs";
+import { compilePattern } from './redact.mjs'
 
-export const PLUGIN_ID = "openclaw-context-native";
+export const PLUGIN_ID = 'openclaw-context-native'
 
 /** Turn-metadata fields and where each comes from in OpenClaw's inbound context. */
 export const TURN_METADATA_FIELDS = {
@@ -16,7 +16,7 @@ export const TURN_METADATA_FIELDS = {
   chatType: (ctx) => ctx.ChatType,
   messageId: (ctx) => ctx.MessageSidFull ?? ctx.MessageSid,
   time: (_ctx, turn) => turn.startedAt,
-};
+}
 
 /**
  * `promptMaxChars` by default: 120,000 UTF-16 units, about 30,000 tokens, a quarter of the
@@ -25,58 +25,58 @@ export const TURN_METADATA_FIELDS = {
  * OpenClaw's own ACP server accepts (`MAX_PROMPT_BYTES` in 2026.9). A reload of 25 entries
  * and a 6,000-unit summary fits it unless the entries are long; the oldest go first.
  */
-export const DEFAULT_PROMPT_MAX_CHARS = 120000;
+export const DEFAULT_PROMPT_MAX_CHARS = 120000
 
 const DEFAULTS = {
   reloadEntries: 25,
   continuousEntries: 2,
   promptMaxChars: DEFAULT_PROMPT_MAX_CHARS,
   summaryMaxChars: 6000,
-  turnMetadata: ["channel", "sender", "time"],
-};
+  turnMetadata: ['channel', 'sender', 'time'],
+}
 
 const KNOWN = new Set([
-  "stateDir",
-  "sessionStateDirs",
-  "agents",
-  "sessionKeys",
-  "reloadEntries",
-  "continuousEntries",
-  "promptMaxChars",
-  "summaryMaxChars",
-  "turnMetadata",
-  "ignoreSessionKeys",
-  "redactPatterns",
-]);
+  'stateDir',
+  'sessionStateDirs',
+  'agents',
+  'sessionKeys',
+  'reloadEntries',
+  'continuousEntries',
+  'promptMaxChars',
+  'summaryMaxChars',
+  'turnMetadata',
+  'ignoreSessionKeys',
+  'redactPatterns',
+])
 
 class ConfigError extends Error {
   constructor(key, expected) {
-    super(`${PLUGIN_ID}: config.${key} must be ${expected}`);
-    this.name = "ConfigError";
+    super(`${PLUGIN_ID}: config.${key} must be ${expected}`)
+    this.name = 'ConfigError'
   }
 }
 
 function integer(raw, key, min, max) {
-  const value = raw[key];
-  if (value === undefined) return undefined;
+  const value = raw[key]
+  if (value === undefined) return undefined
   if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(key, `an integer from ${min} to ${max}`);
+    throw new ConfigError(key, `an integer from ${min} to ${max}`)
   }
-  return value;
+  return value
 }
 
 function stringList(raw, key) {
-  const value = raw[key];
-  if (value === undefined) return undefined;
-  if (!Array.isArray(value) || !value.every((item) => typeof item === "string" && item.length > 0)) {
-    throw new ConfigError(key, "an array of non-empty strings");
+  const value = raw[key]
+  if (value === undefined) return undefined
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' && item.length > 0)) {
+    throw new ConfigError(key, 'an array of non-empty strings')
   }
-  return value;
+  return value
 }
 
 function absolutePath(value, key) {
-  if (typeof value !== "string" || value.length === 0) throw new ConfigError(key, "a non-empty path");
-  return path.resolve(value);
+  if (typeof value !== 'string' || value.length === 0) throw new ConfigError(key, 'a non-empty path')
+  return path.resolve(value)
 }
 
 /**
@@ -86,27 +86,27 @@ function absolutePath(value, key) {
  * @param {string} openclawStateDir OpenClaw's state folder (the default lives under it)
  */
 export function resolveConfig(raw, openclawStateDir) {
-  const config = raw ?? {};
-  if (typeof config !== "object" || Array.isArray(config)) throw new ConfigError("", "an object");
+  const config = raw ?? {}
+  if (typeof config !== 'object' || Array.isArray(config)) throw new ConfigError('', 'an object')
   for (const key of Object.keys(config)) {
-    if (!KNOWN.has(key)) throw new ConfigError(key, `one of: ${[...KNOWN].join(", ")} (unknown setting)`);
+    if (!KNOWN.has(key)) throw new ConfigError(key, `one of: ${[...KNOWN].join(', ')} (unknown setting)`)
   }
 
-  const sessionStateDirs = new Map();
+  const sessionStateDirs = new Map()
   if (config.sessionStateDirs !== undefined) {
-    const dirs = config.sessionStateDirs;
-    if (typeof dirs !== "object" || dirs === null || Array.isArray(dirs)) {
-      throw new ConfigError("sessionStateDirs", "an object mapping session keys to folders");
+    const dirs = config.sessionStateDirs
+    if (typeof dirs !== 'object' || dirs === null || Array.isArray(dirs)) {
+      throw new ConfigError('sessionStateDirs', 'an object mapping session keys to folders')
     }
     for (const [key, dir] of Object.entries(dirs)) {
-      sessionStateDirs.set(key, absolutePath(dir, `sessionStateDirs[${JSON.stringify(key)}]`));
+      sessionStateDirs.set(key, absolutePath(dir, `sessionStateDirs[${JSON.stringify(key)}]`))
     }
   }
 
-  const turnMetadata = stringList(config, "turnMetadata") ?? DEFAULTS.turnMetadata;
+  const turnMetadata = stringList(config, 'turnMetadata') ?? DEFAULTS.turnMetadata
   for (const field of turnMetadata) {
     if (!Object.hasOwn(TURN_METADATA_FIELDS, field)) {
-      throw new ConfigError("turnMetadata", `a list of: ${Object.keys(TURN_METADATA_FIELDS).join(", ")}`);
+      throw new ConfigError('turnMetadata', `a list of: ${Object.keys(TURN_METADATA_FIELDS).join(', ')}`)
     }
   }
 
@@ -114,34 +114,34 @@ export function resolveConfig(raw, openclawStateDir) {
     stateDir:
       config.stateDir === undefined
         ? path.join(openclawStateDir, PLUGIN_ID)
-        : absolutePath(config.stateDir, "stateDir"),
+        : absolutePath(config.stateDir, 'stateDir'),
     sessionStateDirs,
-    agents: stringList(config, "agents"),
-    sessionKeys: stringList(config, "sessionKeys"),
-    reloadEntries: integer(config, "reloadEntries", 1, 500) ?? DEFAULTS.reloadEntries,
-    continuousEntries: integer(config, "continuousEntries", 0, 2) ?? DEFAULTS.continuousEntries,
-    promptMaxChars: integer(config, "promptMaxChars", 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.promptMaxChars,
-    summaryMaxChars: integer(config, "summaryMaxChars", 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.summaryMaxChars,
+    agents: stringList(config, 'agents'),
+    sessionKeys: stringList(config, 'sessionKeys'),
+    reloadEntries: integer(config, 'reloadEntries', 1, 500) ?? DEFAULTS.reloadEntries,
+    continuousEntries: integer(config, 'continuousEntries', 0, 2) ?? DEFAULTS.continuousEntries,
+    promptMaxChars: integer(config, 'promptMaxChars', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.promptMaxChars,
+    summaryMaxChars: integer(config, 'summaryMaxChars', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.summaryMaxChars,
     turnMetadata,
-    ignoreSessionKeys: stringList(config, "ignoreSessionKeys") ?? [],
-    redactPatterns: (stringList(config, "redactPatterns") ?? []).map((source, index) => {
+    ignoreSessionKeys: stringList(config, 'ignoreSessionKeys') ?? [],
+    redactPatterns: (stringList(config, 'redactPatterns') ?? []).map((source, index) => {
       try {
-        return compilePattern(source);
+        return compilePattern(source)
       } catch (error) {
-        throw new ConfigError(`redactPatterns[${index}]`, `a valid regular expression (${error.message})`);
+        throw new ConfigError(`redactPatterns[${index}]`, `a valid regular expression (${error.message})`)
       }
     }),
-  };
+  }
 }
 
 /** A `sessionKeys` pattern: the exact key, or a prefix when it ends with `*`. */
 function keyMatches(pattern, sessionKey) {
-  return pattern.endsWith("*") ? sessionKey.startsWith(pattern.slice(0, -1)) : pattern === sessionKey;
+  return pattern.endsWith('*') ? sessionKey.startsWith(pattern.slice(0, -1)) : pattern === sessionKey
 }
 
 /** Whether `ignoreSessionKeys` names the session: then it is neither logged nor injected. */
 export function ignored(config, sessionKey) {
-  return typeof sessionKey === "string" && config.ignoreSessionKeys.some((pattern) => keyMatches(pattern, sessionKey));
+  return typeof sessionKey === 'string' && config.ignoreSessionKeys.some((pattern) => keyMatches(pattern, sessionKey))
 }
 
 /**
@@ -150,7 +150,7 @@ export function ignored(config, sessionKey) {
  * whose session key matches.
  */
 export function appliesTo(config, { sessionKey, agent }) {
-  if (!config.agents && !config.sessionKeys) return true;
-  if (config.agents && agent && config.agents.includes(agent)) return true;
-  return Boolean(config.sessionKeys?.some((pattern) => keyMatches(pattern, sessionKey)));
+  if (!config.agents && !config.sessionKeys) return true
+  if (config.agents && agent && config.agents.includes(agent)) return true
+  return Boolean(config.sessionKeys?.some((pattern) => keyMatches(pattern, sessionKey)))
 }

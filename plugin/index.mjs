@@ -1,11 +1,11 @@
 // openclaw-context-native as an OpenClaw plugin: persistent chat for ACP sessions, with no
 // patch of OpenClaw's dist. See docs/plugin.md.
-import { reportCompactionStatus } from "./compaction-status.mjs";
-import { PLUGIN_ID, resolveConfig } from "./config.mjs";
-import { createPersistentChat } from "./persistent-chat.mjs";
-import { createRedactor, loadOpenclawRedact } from "./redact.mjs";
-import { REPLY_DISPATCH_PRIORITY, loadAcpRuntime, missingSeamLine, replyDispatchOptions } from "./seams.mjs";
-import { findWideModes } from "./state-files.mjs";
+import { reportCompactionStatus } from './compaction-status.mjs'
+import { PLUGIN_ID, resolveConfig } from './config.mjs'
+import { createPersistentChat } from './persistent-chat.mjs'
+import { createRedactor, loadOpenclawRedact } from './redact.mjs'
+import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatchOptions } from './seams.mjs'
+import { findWideModes } from './state-files.mjs'
 
 /**
  * One warning line when state folders or files that exist already can be read by other
@@ -13,16 +13,16 @@ import { findWideModes } from "./state-files.mjs";
  */
 async function reportWideModes(config, logger) {
   try {
-    const wide = await findWideModes(config.stateDir, [...config.sessionStateDirs.values()]);
-    if (wide.length === 0) return;
-    const shown = wide.slice(0, 3).map((entry) => `${entry.path} (${entry.mode})`);
+    const wide = await findWideModes(config.stateDir, [...config.sessionStateDirs.values()])
+    if (wide.length === 0) return
+    const shown = wide.slice(0, 3).map((entry) => `${entry.path} (${entry.mode})`)
     logger.warn(
-      `${PLUGIN_ID}: chat history readable by other local users: ${shown.join(", ")}` +
-        `${wide.length > 3 ? ` and ${wide.length - 3} more` : ""}; make it private with chmod -R go= ` +
-        `${[config.stateDir, ...config.sessionStateDirs.values()].join(" ")}`,
-    );
+      `${PLUGIN_ID}: chat history readable by other local users: ${shown.join(', ')}` +
+        `${wide.length > 3 ? ` and ${wide.length - 3} more` : ''}; make it private with chmod -R go= ` +
+        `${[config.stateDir, ...config.sessionStateDirs.values()].join(' ')}`,
+    )
   } catch (error) {
-    logger.debug?.(`${PLUGIN_ID}: state modes not checked (${error.message})`);
+    logger.debug?.(`${PLUGIN_ID}: state modes not checked (${error.message})`)
   }
 }
 
@@ -31,66 +31,71 @@ async function reportWideModes(config, logger) {
  * long turn and hand it to acpx as well: the backend would get it twice.
  */
 function hookTimeoutWarning(openclawConfig) {
-  const hooks = openclawConfig?.plugins?.entries?.[PLUGIN_ID]?.hooks;
-  const timeout = hooks?.timeouts?.reply_dispatch ?? hooks?.timeoutMs;
+  const hooks = openclawConfig?.plugins?.entries?.[PLUGIN_ID]?.hooks
+  const timeout = hooks?.timeouts?.reply_dispatch ?? hooks?.timeoutMs
   return timeout === undefined
     ? undefined
     : `${PLUGIN_ID}: a hook timeout of ${timeout} ms applies to its reply_dispatch handler: a turn that ` +
         `runs longer is dispatched a second time, by acpx; remove plugins.entries.${PLUGIN_ID}.hooks.timeoutMs ` +
-        "(or hooks.timeouts.reply_dispatch)";
+        '(or hooks.timeouts.reply_dispatch)'
 }
 
 export default {
   id: PLUGIN_ID,
-  name: "openclaw-context-native",
-  description: "Persistent chat for ACP sessions: a perpetual log, and a prompt that gives the backend what it has not seen",
+  name: 'openclaw-context-native',
+  description:
+    'Persistent chat for ACP sessions: a perpetual log, and a prompt that gives the backend what it has not seen',
   register(api) {
-    const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env));
+    const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
     const redactor = loadOpenclawRedact().then((openclawRedact) =>
       createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config, openclawRedact }),
-    );
+    )
     // Once per process: at gateway start, or at the first turn where nothing ran it.
-    let modesChecked = false;
+    let modesChecked = false
     const checkModes = () => {
-      if (modesChecked) return;
-      modesChecked = true;
-      reportWideModes(config, api.logger);
-    };
+      if (modesChecked) return
+      modesChecked = true
+      reportWideModes(config, api.logger)
+    }
     // At the first turn the plugin takes (not at start-up, which says only what needs doing).
     const onFirstTurn = () => {
-      checkModes();
+      checkModes()
       redactor.then(({ source }) =>
         api.logger.info(
-          `${PLUGIN_ID}: stored copies masked with ${source === "openclaw" ? "OpenClaw's redactSensitiveText" : "the plugin's own patterns"}` +
+          `${PLUGIN_ID}: stored copies masked with ${source === 'openclaw' ? "OpenClaw's redactSensitiveText" : "the plugin's own patterns"}` +
             " and the plugin's, the live message sent as written",
         ),
-      );
-    };
+      )
+    }
     // OpenClaw ignores a promise from register(): the hooks are registered now, and pass every
     // turn through until the ACP runtime is imported (before the first turn, in practice: the
     // first reply_dispatch waits for it), and for good on a release without it.
-    let chat = null;
+    let chat = null
     const ready = loadAcpRuntime()
       .then(({ acp, missing }) => {
-        if (missing) api.logger.warn(missingSeamLine(missing));
-        else chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn });
-        return chat;
+        if (missing) api.logger.warn(missingSeamLine(missing))
+        else chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn })
+        return chat
       })
       .catch((error) => {
-        api.logger.warn(`${PLUGIN_ID}: not started (${String(error?.message ?? error).split("\n")[0]}); every turn passes through untouched`);
-        return null;
-      });
+        api.logger.warn(
+          `${PLUGIN_ID}: not started (${String(error?.message ?? error).split('\n')[0]}); every turn passes through untouched`,
+        )
+        return null
+      })
 
-    api.on("reply_dispatch", async (event, ctx) => (await ready)?.onReplyDispatch(event, ctx), replyDispatchOptions());
-    api.on("before_message_write", (event, ctx) => chat?.onBeforeMessageWrite(event, ctx), { priority: REPLY_DISPATCH_PRIORITY });
-    api.on("reply_payload_sending", (event, ctx) => chat?.onReplyPayloadSending(event, ctx));
+    api.on('reply_dispatch', async (event, ctx) => (await ready)?.onReplyDispatch(event, ctx), replyDispatchOptions())
+    api.on('before_message_write', (event, ctx) => chat?.onBeforeMessageWrite(event, ctx), {
+      priority: REPLY_DISPATCH_PRIORITY,
+    })
+    api.on('reply_payload_sending', (event, ctx) => chat?.onReplyPayloadSending(event, ctx))
     // Not awaited: the check runs in a worker and start-up does not wait for its answer.
-    api.on("gateway_start", () => {
-      reportCompactionStatus(api.logger, PLUGIN_ID);
-      checkModes();
-    });
+    api.on('gateway_start', () => {
+      reportCompactionStatus(api.logger, PLUGIN_ID)
+      checkModes()
+    })
 
-    const warning = hookTimeoutWarning(api.config);
-    if (warning) api.logger.warn(warning);
+    const warning = hookTimeoutWarning(api.config)
+    if (warning) api.logger.warn(warning)
   },
-};
+}

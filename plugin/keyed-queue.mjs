@@ -3,24 +3,24 @@
 // either appended to it (each would think the backend holds what the other is adding).
 
 export function createKeyedQueue() {
-  const tails = new Map();
+  const tails = new Map()
   return {
     /** Runs `work()` after every earlier task of `key` has settled; its result or error. */
     run(key, work) {
-      const previous = tails.get(key) ?? Promise.resolve();
-      const result = previous.then(work, work);
+      const previous = tails.get(key) ?? Promise.resolve()
+      const result = previous.then(work, work)
       const tail = result.then(
         () => {},
         () => {},
-      );
-      tails.set(key, tail);
+      )
+      tails.set(key, tail)
       tail.then(() => {
-        if (tails.get(key) === tail) tails.delete(key);
-      });
-      return result;
+        if (tails.get(key) === tail) tails.delete(key)
+      })
+      return result
     },
     get size() {
-      return tails.size;
+      return tails.size
     },
-  };
+  }
 }

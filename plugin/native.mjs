@@ -2,21 +2,21 @@
 // The plugin calls only the Promise variants: their file I/O and work run on the libuv
 // thread pool, so a slow disk never stalls the gateway's other chats. Every read refuses a
 // symlink or a hard-linked file (`refuseLinks`), as the plugin's own opens do.
-import { createRequire } from "node:module";
+import { createRequire } from 'node:module'
 
-const native = createRequire(import.meta.url)("../index.js");
+const native = createRequire(import.meta.url)('../index.js')
 
 /** The log's last `limit` entries, oldest first; a log not written yet is empty. */
 export async function readLogEntries(logPath, limit) {
   try {
-    return await native.readPersistentChatLogEntriesAsync(logPath, limit, { refuseLinks: true });
+    return await native.readPersistentChatLogEntriesAsync(logPath, limit, { refuseLinks: true })
   } catch (error) {
-    if (error?.code === "ENOENT") return [];
-    throw error;
+    if (error?.code === 'ENOENT') return []
+    throw error
   }
 }
 
 export const rebuildContinuitySummary = (params) =>
-  native.rebuildPersistentChatContinuitySummaryAsync({ ...params, refuseLinks: true });
+  native.rebuildPersistentChatContinuitySummaryAsync({ ...params, refuseLinks: true })
 
-export const buildInjectedPromptReport = (params) => native.buildPersistentChatInjectedPromptReportAsync(params);
+export const buildInjectedPromptReport = (params) => native.buildPersistentChatInjectedPromptReportAsync(params)

@@ -17,29 +17,29 @@
 //   reply with the turn's status follows as a line of its own once the turn is over.
 // - A state path that is not a regular file of its own (symlink, FIFO, hard link, ...) is
 //   refused before anything moves: one log line, and the plain message goes to the backend.
-import crypto from "node:crypto";
+import crypto from 'node:crypto'
 
-import { PLUGIN_ID, TURN_METADATA_FIELDS, appliesTo, ignored } from "./config.mjs";
-import { createKeyedQueue } from "./keyed-queue.mjs";
-import { buildInjectedPromptReport, readLogEntries, rebuildContinuitySummary } from "./native.mjs";
-import { createRedactor } from "./redact.mjs";
-import { UnsafeStatePathError, appendLogEntry, openSessionFolder, writeFileAtomic } from "./state-files.mjs";
-import { createTranscriptFix } from "./transcript-fix.mjs";
-import { createTurnCapture } from "./turn-capture.mjs";
+import { appliesTo, ignored, PLUGIN_ID, TURN_METADATA_FIELDS } from './config.mjs'
+import { createKeyedQueue } from './keyed-queue.mjs'
+import { buildInjectedPromptReport, readLogEntries, rebuildContinuitySummary } from './native.mjs'
+import { createRedactor } from './redact.mjs'
+import { appendLogEntry, openSessionFolder, UnsafeStatePathError, writeFileAtomic } from './state-files.mjs'
+import { createTranscriptFix } from './transcript-fix.mjs'
+import { createTurnCapture } from './turn-capture.mjs'
 
 /** Entries read from the log per turn: enough to find the current backend session in it. */
-const MIN_LOG_WINDOW = 50;
+const MIN_LOG_WINDOW = 50
 
 /**
  * The text OpenClaw would send the backend: its own order of context fields (`agentText` is
  * the finalized context's field from 2026.8 on, `BodyForAgent` the one before).
  */
 function liveMessage(ctx) {
-  for (const key of ["agentText", "BodyForAgent", "BodyForCommands", "CommandBody", "RawBody", "Body"]) {
-    const value = ctx?.[key];
-    if (typeof value === "string" && value.trim()) return value.trim();
+  for (const key of ['agentText', 'BodyForAgent', 'BodyForCommands', 'CommandBody', 'RawBody', 'Body']) {
+    const value = ctx?.[key]
+    if (typeof value === 'string' && value.trim()) return value.trim()
   }
-  return "";
+  return ''
 }
 
 /**
@@ -47,14 +47,14 @@ function liveMessage(ctx) {
  * left alone, so the command runs exactly as without the plugin and nothing waits on a turn.
  */
 function looksLikeCommand(ctx) {
-  for (const key of ["BodyForCommands", "CommandBody", "RawBody", "Body"]) {
-    const value = ctx?.[key];
-    if (typeof value === "string") {
-      const text = value.trim();
-      return text.startsWith("/") || text.startsWith("!");
+  for (const key of ['BodyForCommands', 'CommandBody', 'RawBody', 'Body']) {
+    const value = ctx?.[key]
+    if (typeof value === 'string') {
+      const text = value.trim()
+      return text.startsWith('/') || text.startsWith('!')
     }
   }
-  return false;
+  return false
 }
 
 /**
@@ -62,53 +62,53 @@ function looksLikeCommand(ctx) {
  * context is left as it is: the next handler (acpx) must see the original turn.
  */
 function withPrompt(ctx, prompt) {
-  return { ...ctx, BodyForAgent: prompt, ...(typeof ctx.agentText === "string" ? { agentText: prompt } : {}) };
+  return { ...ctx, BodyForAgent: prompt, ...(typeof ctx.agentText === 'string' ? { agentText: prompt } : {}) }
 }
 
 /** The backend session an ACP identity names: the id OpenClaw resumes (agent's first). */
 export function backendSessionOf(identity) {
-  return identity?.agentSessionId || identity?.acpxSessionId || undefined;
+  return identity?.agentSessionId || identity?.acpxSessionId || undefined
 }
 
 const describe = (error) => {
-  const message = String(error?.message ?? error).split("\n")[0];
-  const code = error?.code && !message.startsWith(`${error.code}:`) ? `${error.code}: ` : "";
-  return `${code}${message}`;
-};
+  const message = String(error?.message ?? error).split('\n')[0]
+  const code = error?.code && !message.startsWith(`${error.code}:`) ? `${error.code}: ` : ''
+  return `${code}${message}`
+}
 
 /** The hook result for a turn OpenClaw took whose own result is not known. */
 function claimed(ctx) {
-  let counts = { tool: 0, block: 0, final: 0 };
+  let counts = { tool: 0, block: 0, final: 0 }
   try {
-    counts = ctx.dispatcher?.getQueuedCounts?.() ?? counts;
+    counts = ctx.dispatcher?.getQueuedCounts?.() ?? counts
   } catch {
     // The zero counts stand.
   }
-  return { handled: true, queuedFinal: false, counts };
+  return { handled: true, queuedFinal: false, counts }
 }
 
 function turnMetadata(config, ctx, turn) {
-  const fields = {};
+  const fields = {}
   for (const field of config.turnMetadata) {
-    const value = TURN_METADATA_FIELDS[field](ctx, turn);
-    if (value !== undefined && value !== null && String(value).trim()) fields[field] = String(value);
+    const value = TURN_METADATA_FIELDS[field](ctx, turn)
+    if (value !== undefined && value !== null && String(value).trim()) fields[field] = String(value)
   }
-  return Object.keys(fields).length > 0 ? fields : undefined;
+  return Object.keys(fields).length > 0 ? fields : undefined
 }
 
 /** What last-injected-preprompt.txt keeps of a live message beyond the prompt cap. */
-const LAST_PROMPT_LIVE_SLACK = 64 * 1024;
+const LAST_PROMPT_LIVE_SLACK = 64 * 1024
 
 /**
  * The text for last-injected-preprompt.txt: the prompt, or (when a huge live message makes
  * it longer than `limit`) its first `limit` units and a line saying how much is left out.
  */
 export function boundedLastPrompt(prompt, limit) {
-  if (prompt.length <= limit) return prompt;
-  let cut = limit;
-  const unit = prompt.charCodeAt(cut - 1);
-  if (unit >= 0xd800 && unit <= 0xdbff) cut -= 1;
-  return `${prompt.slice(0, cut)}\n[… ${prompt.length - cut} more characters of the live message, not kept in this file]\n`;
+  if (prompt.length <= limit) return prompt
+  let cut = limit
+  const unit = prompt.charCodeAt(cut - 1)
+  if (unit >= 0xd800 && unit <= 0xdbff) cut -= 1
+  return `${prompt.slice(0, cut)}\n[… ${prompt.length - cut} more characters of the live message, not kept in this file]\n`
 }
 
 /**
@@ -120,24 +120,24 @@ export function boundedLastPrompt(prompt, limit) {
  * @param {Function} [deps.onFirstTurn] runs once, at the first turn this plugin takes
  */
 export function createPersistentChat({ config, acp, logger, redactor, onFirstTurn }) {
-  const queue = createKeyedQueue();
-  const transcript = createTranscriptFix();
+  const queue = createKeyedQueue()
+  const transcript = createTranscriptFix()
   /** session key -> the capture of its turn in flight, for replies routed past the dispatcher */
-  const inFlight = new Map();
-  const redactorReady = Promise.resolve(redactor ?? createRedactor({ patterns: config.redactPatterns }));
-  let firstTurnSeen = false;
+  const inFlight = new Map()
+  const redactorReady = Promise.resolve(redactor ?? createRedactor({ patterns: config.redactPatterns }))
+  let firstTurnSeen = false
 
   /** Reads the log, tells a reload from a continuous turn, builds and saves the prompt. */
   async function prepare({ cfg, sessionKey, files, live, ctx, turn, redact }) {
     // Ensures OpenClaw's runtime handle first: after a gateway restart that is the resume,
     // and a failed resume shows up here as a new backend session, before the prompt is built.
-    const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey });
-    const currentSession = backendSessionOf(status?.identity);
-    const entries = await readLogEntries(files.log, Math.max(config.reloadEntries, MIN_LOG_WINDOW));
+    const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey })
+    const currentSession = backendSessionOf(status?.identity)
+    const entries = await readLogEntries(files.log, Math.max(config.reloadEntries, MIN_LOG_WINDOW))
     // What the backend holds decides: a session that has no entry in the log is new to it
     // (first turn, failed resume, /new, reset, backend restarted without resume).
-    const reload = !currentSession || !entries.some((entry) => entry.session === currentSession);
-    let continuitySummary;
+    const reload = !currentSession || !entries.some((entry) => entry.session === currentSession)
+    let continuitySummary
     if (reload) {
       // Masked before it is stored or sent: the memory state can hold what the log masks.
       continuitySummary = redact(
@@ -147,8 +147,8 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
           ...(currentSession ? { currentSession } : {}),
           maxChars: config.summaryMaxChars,
         }),
-      );
-      await writeFileAtomic(files.summary, continuitySummary);
+      )
+      await writeFileAtomic(files.summary, continuitySummary)
     }
     const report = await buildInjectedPromptReport({
       userMessage: live,
@@ -160,9 +160,12 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       continuousEntries: config.continuousEntries,
       reloadEntries: config.reloadEntries,
       maxChars: config.promptMaxChars,
-    });
-    await writeFileAtomic(files.lastPrompt, redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)));
-    return { prompt: report.prompt, report, reload, currentSession };
+    })
+    await writeFileAtomic(
+      files.lastPrompt,
+      redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)),
+    )
+    return { prompt: report.prompt, report, reload, currentSession }
   }
 
   /**
@@ -172,150 +175,153 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   async function recordRequest({ files, live, turn, prepared, redact }) {
     await appendLogEntry(files.log, {
       ts: turn.startedAt,
-      role: "user",
+      role: 'user',
       text: redact(live),
       session: prepared?.currentSession,
       id: `${turn.id}:user`,
-    });
+    })
   }
 
   /** The reply and the turn's status, as their own line after the turn: append-only. */
   async function recordOutcome({ cfg, sessionKey, files, turn, prepared, capture, redact }) {
-    let session;
+    let session
     try {
-      session = backendSessionOf(acp.readAcpSessionEntry({ cfg, sessionKey })?.acp?.identity);
+      session = backendSessionOf(acp.readAcpSessionEntry({ cfg, sessionKey })?.acp?.identity)
     } catch {
       // The pre-turn identity below is the next best answer.
     }
-    session ??= prepared?.currentSession;
+    session ??= prepared?.currentSession
     await appendLogEntry(files.log, {
       ts: new Date().toISOString(),
-      role: "assistant",
-      text: redact(capture.replyText || "(no reply text)"),
+      role: 'assistant',
+      text: redact(capture.replyText || '(no reply text)'),
       session,
-      status: capture.status ?? "unknown",
+      status: capture.status ?? 'unknown',
       id: `${turn.id}:assistant`,
-    });
+    })
   }
 
   async function runTurn({ event, ctx, sessionKey, live, progress }) {
-    const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() };
-    const problems = [];
-    const { redact } = await redactorReady;
+    const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() }
+    const problems = []
+    const { redact } = await redactorReady
 
     // The folder and every state file are checked before anything is read or written: a
     // symlink, FIFO, device or hard link there leaves this turn to the plain message, with
     // nothing read, written or logged.
-    let files;
+    let files
     try {
-      const opened = await openSessionFolder(config, sessionKey);
-      files = opened.files;
-      if (opened.migratedFrom) logger.info(`${PLUGIN_ID}: ${sessionKey}: history moved from ${opened.migratedFrom} to ${files.dir}`);
+      const opened = await openSessionFolder(config, sessionKey)
+      files = opened.files
+      if (opened.migratedFrom)
+        logger.info(`${PLUGIN_ID}: ${sessionKey}: history moved from ${opened.migratedFrom} to ${files.dir}`)
     } catch (error) {
-      const unsafe = error instanceof UnsafeStatePathError;
+      const unsafe = error instanceof UnsafeStatePathError
       problems.push(
-        `${unsafe ? "state refused" : "state folder unusable"}, sent the plain message, the turn not logged (${describe(error)})`,
-      );
+        `${unsafe ? 'state refused' : 'state folder unusable'}, sent the plain message, the turn not logged (${describe(error)})`,
+      )
     }
 
-    let prepared;
+    let prepared
     if (files) {
       try {
-        prepared = await prepare({ cfg: ctx.cfg, sessionKey, files, live, ctx: event.ctx, turn, redact });
+        prepared = await prepare({ cfg: ctx.cfg, sessionKey, files, live, ctx: event.ctx, turn, redact })
       } catch (error) {
-        problems.push(`prompt not built, sent the plain message (${describe(error)})`);
+        problems.push(`prompt not built, sent the plain message (${describe(error)})`)
       }
     }
-    let requestLogged = false;
+    let requestLogged = false
     if (files) {
       try {
-        await recordRequest({ files, live, turn, prepared, redact });
-        requestLogged = true;
+        await recordRequest({ files, live, turn, prepared, redact })
+        requestLogged = true
       } catch (error) {
-        problems.push(`message not written to ${files.log} (${describe(error)})`);
+        problems.push(`message not written to ${files.log} (${describe(error)})`)
       }
     }
 
-    const capture = createTurnCapture();
-    const dispatchEvent = prepared ? { ...event, ctx: withPrompt(event.ctx, prepared.prompt) } : event;
-    const untrack = prepared ? transcript.expect(prepared.prompt, live) : () => {};
-    const routed = Boolean(event.shouldRouteToOriginating && event.originatingChannel && event.originatingTo);
-    const routedKeys = routed ? [...new Set([sessionKey, event.sessionKey, event.ctx?.SessionKey].filter(Boolean))] : [];
-    for (const key of routedKeys) inFlight.set(key, capture);
+    const capture = createTurnCapture()
+    const dispatchEvent = prepared ? { ...event, ctx: withPrompt(event.ctx, prepared.prompt) } : event
+    const untrack = prepared ? transcript.expect(prepared.prompt, live) : () => {}
+    const routed = Boolean(event.shouldRouteToOriginating && event.originatingChannel && event.originatingTo)
+    const routedKeys = routed ? [...new Set([sessionKey, event.sessionKey, event.ctx?.SessionKey].filter(Boolean))] : []
+    for (const key of routedKeys) inFlight.set(key, capture)
 
-    let result;
+    let result
     try {
-      progress.dispatched = true;
-      result = await acp.tryDispatchAcpReplyHook(dispatchEvent, capture.wrapContext(ctx));
+      progress.dispatched = true
+      result = await acp.tryDispatchAcpReplyHook(dispatchEvent, capture.wrapContext(ctx))
     } catch (error) {
       if (!capture.reachedDispatch) {
         // acpx, next in line, sends the original message: the logged request stands (the
         // backend gets it), its reply is acpx's to deliver and is not in this log.
-        problems.push(`dispatch failed before the turn started, left to acpx (${describe(error)})`);
-        logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join("; ")}`);
-        return undefined;
+        problems.push(`dispatch failed before the turn started, left to acpx (${describe(error)})`)
+        logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`)
+        return undefined
       }
-      problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${describe(error)})`);
-      result = claimed(ctx);
+      problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${describe(error)})`)
+      result = claimed(ctx)
     } finally {
-      untrack();
-      for (const key of routedKeys) if (inFlight.get(key) === capture) inFlight.delete(key);
+      untrack()
+      for (const key of routedKeys) if (inFlight.get(key) === capture) inFlight.delete(key)
     }
 
     if (result?.handled && requestLogged) {
       try {
-        await recordOutcome({ cfg: ctx.cfg, sessionKey, files, turn, prepared, capture, redact });
+        await recordOutcome({ cfg: ctx.cfg, sessionKey, files, turn, prepared, capture, redact })
       } catch (error) {
-        problems.push(`reply not written to ${files.log} (${describe(error)})`);
+        problems.push(`reply not written to ${files.log} (${describe(error)})`)
       }
     }
     if (result?.handled && prepared) {
-      const unrestored = await transcript.restoreWritten({ cfg: ctx.cfg, sessionKey, prompt: prepared.prompt, live });
-      if (unrestored) problems.push(unrestored);
+      const unrestored = await transcript.restoreWritten({ cfg: ctx.cfg, sessionKey, prompt: prepared.prompt, live })
+      if (unrestored) problems.push(unrestored)
     }
     if (result?.handled && prepared && problems.length === 0) {
-      const { report, reload, currentSession } = prepared;
+      const { report, reload, currentSession } = prepared
       const line =
-        `${PLUGIN_ID}: ${sessionKey}: ${reload ? "reload" : "continuous"} turn to backend session ` +
-        `${currentSession ?? "(new)"}: ${report.entriesInjected} entries, ${report.chars} chars`;
-      if (reload) logger.info(line);
-      else logger.debug?.(line);
+        `${PLUGIN_ID}: ${sessionKey}: ${reload ? 'reload' : 'continuous'} turn to backend session ` +
+        `${currentSession ?? '(new)'}: ${report.entriesInjected} entries, ${report.chars} chars`
+      if (reload) logger.info(line)
+      else logger.debug?.(line)
     }
-    if (problems.length > 0) logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join("; ")}`);
-    return result;
+    if (problems.length > 0) logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`)
+    return result
   }
 
   return {
     /** The `reply_dispatch` handler. */
     async onReplyDispatch(event, ctx) {
-      if (!event?.sessionKey || !event.ctx || event.sendPolicy === "deny" || looksLikeCommand(event.ctx)) return undefined;
+      if (!event?.sessionKey || !event.ctx || event.sendPolicy === 'deny' || looksLikeCommand(event.ctx))
+        return undefined
       // An ignored session passes through untouched: acpx dispatches it as without the plugin.
-      if (ignored(config, event.sessionKey)) return undefined;
-      let resolution;
+      if (ignored(config, event.sessionKey)) return undefined
+      let resolution
       try {
-        resolution = acp.getAcpSessionManager().resolveSession({ cfg: ctx.cfg, sessionKey: event.sessionKey });
+        resolution = acp.getAcpSessionManager().resolveSession({ cfg: ctx.cfg, sessionKey: event.sessionKey })
       } catch {
-        return undefined;
+        return undefined
       }
       // Not an ACP session, or one OpenClaw reports as stale: nothing to add.
-      if (resolution?.kind !== "ready") return undefined;
-      const sessionKey = resolution.sessionKey ?? event.sessionKey;
-      if (ignored(config, sessionKey) || !appliesTo(config, { sessionKey, agent: resolution.meta?.agent })) return undefined;
-      const live = liveMessage(event.ctx);
-      if (!live) return undefined;
+      if (resolution?.kind !== 'ready') return undefined
+      const sessionKey = resolution.sessionKey ?? event.sessionKey
+      if (ignored(config, sessionKey) || !appliesTo(config, { sessionKey, agent: resolution.meta?.agent }))
+        return undefined
+      const live = liveMessage(event.ctx)
+      if (!live) return undefined
       if (!firstTurnSeen) {
-        firstTurnSeen = true;
-        onFirstTurn?.();
+        firstTurnSeen = true
+        onFirstTurn?.()
       }
       // Whatever goes wrong in here, a turn OpenClaw already took is claimed: an error thrown
       // to the hook runner would hand the turn to acpx, which would send it again.
-      const progress = { dispatched: false };
+      const progress = { dispatched: false }
       return queue.run(sessionKey, () =>
         runTurn({ event, ctx, sessionKey, live, progress }).catch((error) => {
-          logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${describe(error)}`);
-          return progress.dispatched ? claimed(ctx) : undefined;
+          logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${describe(error)}`)
+          return progress.dispatched ? claimed(ctx) : undefined
         }),
-      );
+      )
     },
 
     /** The `before_message_write` handler. */
@@ -323,9 +329,9 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
 
     /** The `reply_payload_sending` handler: observes routed replies, changes nothing. */
     onReplyPayloadSending(event) {
-      const capture = event?.sessionKey ? inFlight.get(event.sessionKey) : undefined;
-      if (capture && (event.kind === "block" || event.kind === "final")) capture.keepRouted(event.kind, event.payload);
-      return undefined;
+      const capture = event?.sessionKey ? inFlight.get(event.sessionKey) : undefined
+      if (capture && (event.kind === 'block' || event.kind === 'final')) capture.keepRouted(event.kind, event.payload)
+      return undefined
     },
-  };
+  }
 }

@@ -12,8 +12,8 @@
 
 /** Masks a secret as OpenClaw does: short ones whole, long ones keep 6 + 4 characters. */
 export function maskSecret(secret) {
-  if (secret.length < 18) return "***";
-  return `${secret.slice(0, 6)}…${secret.slice(-4)}`;
+  if (secret.length < 18) return '***'
+  return `${secret.slice(0, 6)}…${secret.slice(-4)}`
 }
 
 // Each pattern is linear in the text (no nested quantifiers); group 1, when present, is
@@ -37,36 +37,36 @@ const DEFAULT_PATTERNS = [
     /\b[A-Za-z0-9_.-]*(?:api[_-]?key|secret|token|passw(?:or)?d|pwd|credentials?)["']?\s*[:=]\s*["']?([^\s"',;]{6,})/gi,
   ],
   [/:\/\/[^\s:/@]+:[^\s/@]+@/, /\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:([^\s/@]{4,})@/gi], // a password in a URL
-];
+]
 
-const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
-const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
+const PEM_BEGIN = /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/g
+const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/g
 
 /** PEM private keys, whole; one without its END line is masked to the end of the text. */
 function maskPrivateKeys(text) {
-  if (!text.includes("PRIVATE KEY-----")) return text;
-  let out = "";
-  let at = 0;
-  PEM_BEGIN.lastIndex = 0;
+  if (!text.includes('PRIVATE KEY-----')) return text
+  let out = ''
+  let at = 0
+  PEM_BEGIN.lastIndex = 0
   for (let begin = PEM_BEGIN.exec(text); begin; begin = PEM_BEGIN.exec(text)) {
-    PEM_END.lastIndex = begin.index + begin[0].length;
-    const end = PEM_END.exec(text);
-    const stop = end ? end.index + end[0].length : text.length;
-    out += `${text.slice(at, begin.index)}-----BEGIN PRIVATE KEY-----***-----END PRIVATE KEY-----`;
-    at = stop;
-    PEM_BEGIN.lastIndex = stop;
+    PEM_END.lastIndex = begin.index + begin[0].length
+    const end = PEM_END.exec(text)
+    const stop = end ? end.index + end[0].length : text.length
+    out += `${text.slice(at, begin.index)}-----BEGIN PRIVATE KEY-----***-----END PRIVATE KEY-----`
+    at = stop
+    PEM_BEGIN.lastIndex = stop
   }
-  return out + text.slice(at);
+  return out + text.slice(at)
 }
 
 function applyPattern(text, pattern) {
-  pattern.lastIndex = 0;
+  pattern.lastIndex = 0
   return text.replace(pattern, (match, ...rest) => {
-    const group = typeof rest[0] === "string" ? rest[0] : undefined;
-    if (group === undefined) return maskSecret(match);
-    const at = match.lastIndexOf(group);
-    return `${match.slice(0, at)}${maskSecret(group)}${match.slice(at + group.length)}`;
-  });
+    const group = typeof rest[0] === 'string' ? rest[0] : undefined
+    if (group === undefined) return maskSecret(match)
+    const at = match.lastIndexOf(group)
+    return `${match.slice(0, at)}${maskSecret(group)}${match.slice(at + group.length)}`
+  })
 }
 
 /**
@@ -74,17 +74,17 @@ function applyPattern(text, pattern) {
  * SyntaxError for an invalid one (the config check names the setting).
  */
 export function compilePattern(source) {
-  const literal = /^\/(.+)\/([a-z]*)$/s.exec(source);
-  const [body, flags] = literal ? [literal[1], literal[2]] : [source, ""];
-  return new RegExp(body, flags.includes("g") ? flags : `${flags}g`);
+  const literal = /^\/(.+)\/([a-z]*)$/s.exec(source)
+  const [body, flags] = literal ? [literal[1], literal[2]] : [source, '']
+  return new RegExp(body, flags.includes('g') ? flags : `${flags}g`)
 }
 
 /** The plugin's own mask: its defaults, PEM keys, then `extra` patterns. */
 export function builtInRedact(text, extra = []) {
-  let out = maskPrivateKeys(text);
-  for (const [hint, pattern] of DEFAULT_PATTERNS) if (hint.test(out)) out = applyPattern(out, pattern);
-  for (const pattern of extra) out = applyPattern(out, pattern);
-  return out;
+  let out = maskPrivateKeys(text)
+  for (const [hint, pattern] of DEFAULT_PATTERNS) if (hint.test(out)) out = applyPattern(out, pattern)
+  for (const pattern of extra) out = applyPattern(out, pattern)
+  return out
 }
 
 /**
@@ -97,42 +97,42 @@ export function builtInRedact(text, extra = []) {
  * @param {Function} [options.openclawRedact] OpenClaw's `redactSensitiveText`, when it has one
  */
 export function createRedactor({ patterns = [], openclawConfig, openclawRedact } = {}) {
-  if (typeof openclawRedact === "function") {
+  if (typeof openclawRedact === 'function') {
     return {
-      source: "openclaw",
+      source: 'openclaw',
       redact(text) {
-        if (!text) return text;
-        let out;
+        if (!text) return text
+        let out
         try {
-          out = openclawRedact(text);
+          out = openclawRedact(text)
         } catch {
-          out = undefined;
+          out = undefined
         }
         // Whatever OpenClaw's mask does, the plugin's own one runs too: never less than it.
-        out = builtInRedact(typeof out === "string" ? out : text);
-        for (const pattern of patterns) out = applyPattern(out, pattern);
-        return out;
+        out = builtInRedact(typeof out === 'string' ? out : text)
+        for (const pattern of patterns) out = applyPattern(out, pattern)
+        return out
       },
-    };
+    }
   }
-  const fromConfig = [];
+  const fromConfig = []
   for (const source of openclawConfig?.logging?.redactPatterns ?? []) {
     try {
-      if (typeof source === "string" && source.trim()) fromConfig.push(compilePattern(source));
+      if (typeof source === 'string' && source.trim()) fromConfig.push(compilePattern(source))
     } catch {
       // OpenClaw validates its own config; a pattern it would skip is skipped here too.
     }
   }
-  const extra = [...fromConfig, ...patterns];
-  return { source: "built-in", redact: (text) => (text ? builtInRedact(text, extra) : text) };
+  const extra = [...fromConfig, ...patterns]
+  return { source: 'built-in', redact: (text) => (text ? builtInRedact(text, extra) : text) }
 }
 
 /** OpenClaw's `redactSensitiveText`, or undefined on a release without it. */
 export async function loadOpenclawRedact() {
   try {
-    const mod = await import("openclaw/plugin-sdk/logging-core");
-    return typeof mod.redactSensitiveText === "function" ? mod.redactSensitiveText : undefined;
+    const mod = await import('openclaw/plugin-sdk/logging-core')
+    return typeof mod.redactSensitiveText === 'function' ? mod.redactSensitiveText : undefined
   } catch {
-    return undefined;
+    return undefined
   }
 }

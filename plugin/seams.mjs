@@ -1,12 +1,12 @@
 // What the plugin needs of the running OpenClaw, and the release that added each. A release
 // without them still loads the plugin: it logs one line naming what is missing and every turn
 // passes through untouched (the handlers answer `undefined`, so OpenClaw dispatches as usual).
-import { PLUGIN_ID } from "./config.mjs";
+import { PLUGIN_ID } from './config.mjs'
 
 /** The first release with the `reply_dispatch` hook and these functions (its CHANGELOG, #61319). */
-export const FIRST_SUPPORTED_RELEASE = "2026.4.5";
-export const ACP_RUNTIME_MODULE = "openclaw/plugin-sdk/acp-runtime";
-const ACP_RUNTIME_FUNCTIONS = ["tryDispatchAcpReplyHook", "getAcpSessionManager", "readAcpSessionEntry"];
+export const FIRST_SUPPORTED_RELEASE = '2026.4.5'
+export const ACP_RUNTIME_MODULE = 'openclaw/plugin-sdk/acp-runtime'
+const ACP_RUNTIME_FUNCTIONS = ['tryDispatchAcpReplyHook', 'getAcpSessionManager', 'readAcpSessionEntry']
 
 /**
  * `reply_dispatch` registration options: ahead of acpx (priority 0), which would otherwise
@@ -14,25 +14,25 @@ const ACP_RUNTIME_FUNCTIONS = ["tryDispatchAcpReplyHook", "getAcpSessionManager"
  * (`eligibleDispatchKinds`, 2026.9), so OpenClaw never calls the handler for an agent turn.
  * Releases before it ignore the option; the handler checks the session itself there.
  */
-export const REPLY_DISPATCH_PRIORITY = 100;
-export const replyDispatchOptions = () => ({ priority: REPLY_DISPATCH_PRIORITY, eligibleDispatchKinds: ["acp"] });
+export const REPLY_DISPATCH_PRIORITY = 100
+export const replyDispatchOptions = () => ({ priority: REPLY_DISPATCH_PRIORITY, eligibleDispatchKinds: ['acp'] })
 
-const firstLine = (error) => String(error?.message ?? error).split("\n")[0];
+const firstLine = (error) => String(error?.message ?? error).split('\n')[0]
 
 /**
  * The ACP runtime module, `{ acp }`, or `{ missing }` (what this release lacks, in words).
  * Imported, not statically linked: a release without the module must still load the plugin.
  */
 export async function loadAcpRuntime(importModule = (id) => import(id)) {
-  let acp;
+  let acp
   try {
-    acp = await importModule(ACP_RUNTIME_MODULE);
+    acp = await importModule(ACP_RUNTIME_MODULE)
   } catch (error) {
-    return { missing: `${ACP_RUNTIME_MODULE} (${firstLine(error)})` };
+    return { missing: `${ACP_RUNTIME_MODULE} (${firstLine(error)})` }
   }
-  const absent = ACP_RUNTIME_FUNCTIONS.filter((name) => typeof acp?.[name] !== "function");
-  if (absent.length > 0) return { missing: `${absent.join(", ")} in ${ACP_RUNTIME_MODULE}` };
-  return { acp };
+  const absent = ACP_RUNTIME_FUNCTIONS.filter((name) => typeof acp?.[name] !== 'function')
+  if (absent.length > 0) return { missing: `${absent.join(', ')} in ${ACP_RUNTIME_MODULE}` }
+  return { acp }
 }
 
 /** The one line logged on a release without the seams. */
@@ -40,5 +40,5 @@ export function missingSeamLine(missing) {
   return (
     `${PLUGIN_ID}: this OpenClaw has no ${missing}; OpenClaw ${FIRST_SUPPORTED_RELEASE} adds it, with the ` +
     `reply_dispatch hook. Every turn passes through untouched: update OpenClaw to ${FIRST_SUPPORTED_RELEASE} or newer`
-  );
+  )
 }

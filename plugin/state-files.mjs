@@ -18,60 +18,60 @@
 // - Nothing lost: a line is one `write` of one buffer on an O_APPEND handle, starting with
 //   a `\n` when the file does not end with one (a torn fragment never takes the next
 //   entry with it), then `fdatasync` (on the thread pool, like every call here).
-import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
+import crypto from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
 
 export const FILE_NAMES = {
-  log: "perpetual-log.jsonl",
-  summary: "continuity-summary.txt",
-  lastPrompt: "last-injected-preprompt.txt",
-  memoryState: "memory-state.json",
-};
+  log: 'perpetual-log.jsonl',
+  summary: 'continuity-summary.txt',
+  lastPrompt: 'last-injected-preprompt.txt',
+  memoryState: 'memory-state.json',
+}
 
-export const FOLDER_MODE = 0o700;
-export const FILE_MODE = 0o600;
+export const FOLDER_MODE = 0o700
+export const FILE_MODE = 0o600
 
-const IS_WINDOWS = process.platform === "win32";
-const { O_RDONLY, O_RDWR, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants;
+const IS_WINDOWS = process.platform === 'win32'
+const { O_RDONLY, O_RDWR, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants
 // 0 where the platform has no such flag (Windows): the lstat checks stand in for them.
-const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
-const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0
 
 /** A state path that is not a regular file (or folder) of its own: never opened for use. */
 export class UnsafeStatePathError extends Error {
   constructor(file, kind) {
-    super(`${file} is a ${kind}, not a regular file of its own: refused`);
-    this.name = "UnsafeStatePathError";
-    this.code = "EUNSAFESTATE";
-    this.path = file;
-    this.kind = kind;
+    super(`${file} is a ${kind}, not a regular file of its own: refused`)
+    this.name = 'UnsafeStatePathError'
+    this.code = 'EUNSAFESTATE'
+    this.path = file
+    this.kind = kind
   }
 }
 
 /** What an lstat/fstat result names, for the refusal's message; undefined when acceptable. */
 function unsafeKind(stats, { folder = false } = {}) {
-  if (stats.isSymbolicLink()) return "symlink";
-  if (folder) return stats.isDirectory() ? undefined : stats.isFile() ? "file where a folder belongs" : kindName(stats);
-  if (stats.isFile()) return stats.nlink > 1 ? `hard-linked file (${stats.nlink} links)` : undefined;
-  return kindName(stats);
+  if (stats.isSymbolicLink()) return 'symlink'
+  if (folder) return stats.isDirectory() ? undefined : stats.isFile() ? 'file where a folder belongs' : kindName(stats)
+  if (stats.isFile()) return stats.nlink > 1 ? `hard-linked file (${stats.nlink} links)` : undefined
+  return kindName(stats)
 }
 
 function kindName(stats) {
-  if (stats.isDirectory()) return "folder";
-  if (stats.isFIFO()) return "FIFO";
-  if (stats.isSocket()) return "socket";
-  if (stats.isCharacterDevice()) return "character device";
-  if (stats.isBlockDevice()) return "block device";
-  return "special file";
+  if (stats.isDirectory()) return 'folder'
+  if (stats.isFIFO()) return 'FIFO'
+  if (stats.isSocket()) return 'socket'
+  if (stats.isCharacterDevice()) return 'character device'
+  if (stats.isBlockDevice()) return 'block device'
+  return 'special file'
 }
 
 async function lstatOrUndefined(file) {
   try {
-    return await fs.lstat(file);
+    return await fs.lstat(file)
   } catch (error) {
-    if (error?.code === "ENOENT") return undefined;
-    throw error;
+    if (error?.code === 'ENOENT') return undefined
+    throw error
   }
 }
 
@@ -81,24 +81,24 @@ async function lstatOrUndefined(file) {
  * the key's SHA-256 (no two keys share a folder short of a SHA-256 collision).
  */
 export function sessionFolderName(sessionKey) {
-  const slug = sessionSlug(sessionKey);
-  const hash = crypto.createHash("sha256").update(sessionKey).digest("hex").slice(0, 32);
-  return slug ? `${slug}-${hash}` : hash;
+  const slug = sessionSlug(sessionKey)
+  const hash = crypto.createHash('sha256').update(sessionKey).digest('hex').slice(0, 32)
+  return slug ? `${slug}-${hash}` : hash
 }
 
 /** The name releases up to 0.1.0 gave the folder: 40 bits of hash, which two keys can share. */
 export function legacySessionFolderName(sessionKey) {
-  const slug = sessionSlug(sessionKey);
-  const hash = crypto.createHash("sha256").update(sessionKey).digest("hex").slice(0, 10);
-  return slug ? `${slug}-${hash}` : hash;
+  const slug = sessionSlug(sessionKey)
+  const hash = crypto.createHash('sha256').update(sessionKey).digest('hex').slice(0, 10)
+  return slug ? `${slug}-${hash}` : hash
 }
 
 function sessionSlug(sessionKey) {
   return sessionKey
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 60);
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
 }
 
 /** The four files of a folder. */
@@ -109,12 +109,12 @@ export function filesIn(dir) {
     summary: path.join(dir, FILE_NAMES.summary),
     lastPrompt: path.join(dir, FILE_NAMES.lastPrompt),
     memoryState: path.join(dir, FILE_NAMES.memoryState),
-  };
+  }
 }
 
 /** The four files of one session key (before `openSessionFolder` found or made its folder). */
 export function sessionFiles(config, sessionKey) {
-  return filesIn(config.sessionStateDirs.get(sessionKey) ?? path.join(config.stateDir, sessionFolderName(sessionKey)));
+  return filesIn(config.sessionStateDirs.get(sessionKey) ?? path.join(config.stateDir, sessionFolderName(sessionKey)))
 }
 
 /**
@@ -124,39 +124,39 @@ export function sessionFiles(config, sessionKey) {
  * refused. Returns the files and `{ migratedFrom }` when an old folder was taken over.
  */
 export async function openSessionFolder(config, sessionKey) {
-  const files = sessionFiles(config, sessionKey);
-  let migratedFrom;
-  let stats = await lstatOrUndefined(files.dir);
+  const files = sessionFiles(config, sessionKey)
+  let migratedFrom
+  let stats = await lstatOrUndefined(files.dir)
   if (!stats && !config.sessionStateDirs.has(sessionKey)) {
-    const legacy = path.join(config.stateDir, legacySessionFolderName(sessionKey));
-    const legacyStats = await lstatOrUndefined(legacy);
+    const legacy = path.join(config.stateDir, legacySessionFolderName(sessionKey))
+    const legacyStats = await lstatOrUndefined(legacy)
     if (legacyStats) {
-      const kind = unsafeKind(legacyStats, { folder: true });
-      if (kind) throw new UnsafeStatePathError(legacy, kind);
+      const kind = unsafeKind(legacyStats, { folder: true })
+      if (kind) throw new UnsafeStatePathError(legacy, kind)
       // A rename within one folder: atomic, and the old name is free for no one else.
-      await fs.rename(legacy, files.dir);
-      migratedFrom = legacy;
-      stats = await fs.lstat(files.dir);
+      await fs.rename(legacy, files.dir)
+      migratedFrom = legacy
+      stats = await fs.lstat(files.dir)
     }
   }
   if (!stats) {
-    await fs.mkdir(files.dir, { recursive: true, mode: FOLDER_MODE });
-    stats = await fs.lstat(files.dir);
+    await fs.mkdir(files.dir, { recursive: true, mode: FOLDER_MODE })
+    stats = await fs.lstat(files.dir)
     // Only a umask that takes the owner's own bits away leaves it otherwise.
     if (!IS_WINDOWS && (stats.mode & 0o777) !== FOLDER_MODE && stats.isDirectory()) {
-      await fs.chmod(files.dir, FOLDER_MODE);
+      await fs.chmod(files.dir, FOLDER_MODE)
     }
   }
-  const kind = unsafeKind(stats, { folder: true });
-  if (kind) throw new UnsafeStatePathError(files.dir, kind);
+  const kind = unsafeKind(stats, { folder: true })
+  if (kind) throw new UnsafeStatePathError(files.dir, kind)
   await Promise.all(
     [files.log, files.summary, files.lastPrompt, files.memoryState].map(async (file) => {
-      const fileStats = await lstatOrUndefined(file);
-      const fileKind = fileStats && unsafeKind(fileStats);
-      if (fileKind) throw new UnsafeStatePathError(file, fileKind);
+      const fileStats = await lstatOrUndefined(file)
+      const fileKind = fileStats && unsafeKind(fileStats)
+      if (fileKind) throw new UnsafeStatePathError(file, fileKind)
     }),
-  );
-  return { files, migratedFrom };
+  )
+  return { files, migratedFrom }
 }
 
 /**
@@ -165,40 +165,40 @@ export async function openSessionFolder(config, sessionKey) {
  */
 async function openStateFile(file, flags, mode = FILE_MODE) {
   if (IS_WINDOWS) {
-    const before = await lstatOrUndefined(file);
-    const kind = before && unsafeKind(before);
-    if (kind) throw new UnsafeStatePathError(file, kind);
+    const before = await lstatOrUndefined(file)
+    const kind = before && unsafeKind(before)
+    if (kind) throw new UnsafeStatePathError(file, kind)
   }
-  let handle;
+  let handle
   try {
-    handle = await fs.open(file, flags | O_NOFOLLOW | O_NONBLOCK, mode);
+    handle = await fs.open(file, flags | O_NOFOLLOW | O_NONBLOCK, mode)
   } catch (error) {
     // ELOOP: O_NOFOLLOW met a symlink (EMLINK on FreeBSD). ENXIO: a FIFO with no reader
     // opened for writing, or a socket. Name what the path is.
-    if (["ELOOP", "EMLINK", "ENXIO", "EOPNOTSUPP"].includes(error?.code)) {
-      const stats = await lstatOrUndefined(file).catch(() => undefined);
-      const kind = stats && unsafeKind(stats);
-      if (kind) throw new UnsafeStatePathError(file, kind);
+    if (['ELOOP', 'EMLINK', 'ENXIO', 'EOPNOTSUPP'].includes(error?.code)) {
+      const stats = await lstatOrUndefined(file).catch(() => undefined)
+      const kind = stats && unsafeKind(stats)
+      if (kind) throw new UnsafeStatePathError(file, kind)
     }
-    throw error;
+    throw error
   }
   try {
-    const stats = await handle.stat();
-    const kind = unsafeKind(stats);
-    if (kind) throw new UnsafeStatePathError(file, kind);
-    return { handle, stats };
+    const stats = await handle.stat()
+    const kind = unsafeKind(stats)
+    if (kind) throw new UnsafeStatePathError(file, kind)
+    return { handle, stats }
   } catch (error) {
-    await handle.close().catch(() => {});
-    throw error;
+    await handle.close().catch(() => {})
+    throw error
   }
 }
 
 /** Whether the file `handle` holds ends with `\n` (an empty file does: nothing to finish). */
 async function endsWithLineBreak(handle, size) {
-  if (size === 0) return true;
-  const last = Buffer.alloc(1);
-  const { bytesRead } = await handle.read(last, 0, 1, size - 1);
-  return bytesRead === 1 && last[0] === 0x0a;
+  if (size === 0) return true
+  const last = Buffer.alloc(1)
+  const { bytesRead } = await handle.read(last, 0, 1, size - 1)
+  return bytesRead === 1 && last[0] === 0x0a
 }
 
 /**
@@ -215,37 +215,37 @@ async function endsWithLineBreak(handle, size) {
  * @returns {Promise<{ bytes: number, repairedTornLine: boolean, created: boolean }>}
  */
 export async function appendLogEntry(logPath, entry, { durable = true } = {}) {
-  const { handle, stats } = await openStateFile(logPath, O_RDWR | O_APPEND | O_CREAT);
+  const { handle, stats } = await openStateFile(logPath, O_RDWR | O_APPEND | O_CREAT)
   try {
-    const created = stats.size === 0;
-    if (created && !IS_WINDOWS && (stats.mode & 0o777) !== FILE_MODE) await handle.chmod(FILE_MODE);
-    const repairedTornLine = !(await endsWithLineBreak(handle, stats.size));
-    const buffer = Buffer.from(`${repairedTornLine ? "\n" : ""}${JSON.stringify(entry)}\n`, "utf8");
-    let written = 0;
+    const created = stats.size === 0
+    if (created && !IS_WINDOWS && (stats.mode & 0o777) !== FILE_MODE) await handle.chmod(FILE_MODE)
+    const repairedTornLine = !(await endsWithLineBreak(handle, stats.size))
+    const buffer = Buffer.from(`${repairedTornLine ? '\n' : ''}${JSON.stringify(entry)}\n`, 'utf8')
+    let written = 0
     while (written < buffer.length) {
-      const { bytesWritten } = await handle.write(buffer, written, buffer.length - written, null);
-      if (bytesWritten <= 0) throw Object.assign(new Error(`short write to ${logPath}`), { code: "EIO" });
-      written += bytesWritten;
+      const { bytesWritten } = await handle.write(buffer, written, buffer.length - written, null)
+      if (bytesWritten <= 0) throw Object.assign(new Error(`short write to ${logPath}`), { code: 'EIO' })
+      written += bytesWritten
     }
-    if (durable) await handle.datasync();
-    if (durable && created) await syncFolder(path.dirname(logPath));
-    return { bytes: buffer.length, repairedTornLine, created };
+    if (durable) await handle.datasync()
+    if (durable && created) await syncFolder(path.dirname(logPath))
+    return { bytes: buffer.length, repairedTornLine, created }
   } finally {
-    await handle.close();
+    await handle.close()
   }
 }
 
 /** fsync of a folder, so a file just created in it is still there after a power cut. */
 async function syncFolder(dir) {
-  if (IS_WINDOWS) return;
-  const handle = await fs.open(dir, O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | O_NOFOLLOW);
+  if (IS_WINDOWS) return
+  const handle = await fs.open(dir, O_RDONLY | (fs.constants.O_DIRECTORY ?? 0) | O_NOFOLLOW)
   try {
-    await handle.sync();
+    await handle.sync()
   } catch (error) {
     // Some file systems cannot fsync a folder (EINVAL); the file's own data is synced.
-    if (error?.code !== "EINVAL") throw error;
+    if (error?.code !== 'EINVAL') throw error
   } finally {
-    await handle.close();
+    await handle.close()
   }
 }
 
@@ -255,22 +255,22 @@ async function syncFolder(dir) {
  * link at `file` is replaced, not followed (`openSessionFolder` refuses them first anyway).
  */
 export async function writeFileAtomic(file, text) {
-  const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+  const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`
   try {
-    const { handle } = await openStateFile(temp, O_WRONLY | O_CREAT | O_EXCL);
+    const { handle } = await openStateFile(temp, O_WRONLY | O_CREAT | O_EXCL)
     try {
-      await handle.writeFile(text, "utf8");
+      await handle.writeFile(text, 'utf8')
     } finally {
-      await handle.close();
+      await handle.close()
     }
-    await fs.rename(temp, file);
+    await fs.rename(temp, file)
   } catch (error) {
-    await fs.rm(temp, { force: true }).catch(() => {});
-    throw error;
+    await fs.rm(temp, { force: true }).catch(() => {})
+    throw error
   }
 }
 
-const MAX_SCANNED_FOLDERS = 10000;
+const MAX_SCANNED_FOLDERS = 10000
 
 /**
  * The state paths that other local users can read or enter (any group or other mode bit):
@@ -279,32 +279,32 @@ const MAX_SCANNED_FOLDERS = 10000;
  * is the folder's ACL (see README).
  */
 export async function findWideModes(root, extraDirs = []) {
-  if (IS_WINDOWS) return [];
-  const wide = [];
+  if (IS_WINDOWS) return []
+  const wide = []
   const check = async (file, folder) => {
-    const stats = await lstatOrUndefined(file).catch(() => undefined);
-    if (!stats || stats.isSymbolicLink() || (folder ? !stats.isDirectory() : !stats.isFile())) return false;
-    if ((stats.mode & 0o077) !== 0) wide.push({ path: file, mode: (stats.mode & 0o777).toString(8).padStart(4, "0") });
-    return true;
-  };
+    const stats = await lstatOrUndefined(file).catch(() => undefined)
+    if (!stats || stats.isSymbolicLink() || (folder ? !stats.isDirectory() : !stats.isFile())) return false
+    if ((stats.mode & 0o077) !== 0) wide.push({ path: file, mode: (stats.mode & 0o777).toString(8).padStart(4, '0') })
+    return true
+  }
   const checkFolder = async (dir) => {
-    if (!(await check(dir, true))) return;
-    await Promise.all(Object.values(FILE_NAMES).map((name) => check(path.join(dir, name), false)));
-  };
+    if (!(await check(dir, true))) return
+    await Promise.all(Object.values(FILE_NAMES).map((name) => check(path.join(dir, name), false)))
+  }
   if (await check(root, true)) {
-    let dir;
+    let dir
     try {
-      dir = await fs.opendir(root);
-      let seen = 0;
+      dir = await fs.opendir(root)
+      let seen = 0
       for await (const entry of dir) {
-        if (!entry.isDirectory()) continue;
-        await checkFolder(path.join(root, entry.name));
-        if (++seen >= MAX_SCANNED_FOLDERS) break;
+        if (!entry.isDirectory()) continue
+        await checkFolder(path.join(root, entry.name))
+        if (++seen >= MAX_SCANNED_FOLDERS) break
       }
     } catch {
       // An unreadable root lists nothing more; its own mode is reported above.
     }
   }
-  for (const extra of extraDirs) await checkFolder(extra);
-  return wide;
+  for (const extra of extraDirs) await checkFolder(extra)
+  return wide
 }

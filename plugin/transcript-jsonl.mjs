@@ -14,15 +14,15 @@
 //
 // Releases that keep no such file (2026.7 on: SQLite, where `before_message_write` works),
 // or whose ACP dispatch writes no transcript (2026.4.5), find nothing to change.
-import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import crypto from 'node:crypto'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 
 /** A transcript this size or larger is left alone: the rewrite would read it whole. */
-export const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
+export const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 /** The user message is among the last lines (it is followed by the reply only). */
-const TAIL_LINES = 8;
+const TAIL_LINES = 8
 
 /**
  * One SDK module of the running OpenClaw. Imported here, not at the top: 2026.4.5 has no
@@ -32,22 +32,22 @@ const TAIL_LINES = 8;
  */
 async function importSdk(name) {
   try {
-    return await import(`openclaw/plugin-sdk/${name}`);
+    return await import(`openclaw/plugin-sdk/${name}`)
   } catch (error) {
-    const root = await hostPackageRoot();
-    if (!root) throw error;
-    return import(pathToFileURL(path.join(root, "dist", "plugin-sdk", `${name}.js`)).href);
+    const root = await hostPackageRoot()
+    if (!root) throw error
+    return import(pathToFileURL(path.join(root, 'dist', 'plugin-sdk', `${name}.js`)).href)
   }
 }
 
 /** The folder of the `openclaw` package whose command runs this process, if it is one. */
 async function hostPackageRoot() {
   try {
-    const root = path.dirname(await fs.realpath(process.argv[1]));
-    const manifest = JSON.parse(await fs.readFile(path.join(root, "package.json"), "utf8"));
-    return manifest.name === "openclaw" ? root : undefined;
+    const root = path.dirname(await fs.realpath(process.argv[1]))
+    const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8'))
+    return manifest.name === 'openclaw' ? root : undefined
   } catch {
-    return undefined;
+    return undefined
   }
 }
 
@@ -55,10 +55,10 @@ async function hostPackageRoot() {
 async function loadSdk() {
   try {
     const [store, harness, agents] = await Promise.all([
-      importSdk("session-store-runtime"),
-      importSdk("agent-harness-runtime"),
-      importSdk("agent-runtime").catch(() => ({})),
-    ]);
+      importSdk('session-store-runtime'),
+      importSdk('agent-harness-runtime'),
+      importSdk('agent-runtime').catch(() => ({})),
+    ])
     const sdk = {
       resolveStorePath: store.resolveStorePath,
       loadSessionStore: store.loadSessionStore,
@@ -66,11 +66,11 @@ async function loadSdk() {
       acquireSessionWriteLock: harness.acquireSessionWriteLock,
       lockTimeoutMs: harness.resolveSessionWriteLockAcquireTimeoutMs,
       agentIdOf: agents.resolveSessionAgentId,
-    };
-    const required = ["resolveStorePath", "loadSessionStore", "resolveSessionStoreEntry", "acquireSessionWriteLock"];
-    return required.every((name) => typeof sdk[name] === "function") ? sdk : undefined;
+    }
+    const required = ['resolveStorePath', 'loadSessionStore', 'resolveSessionStoreEntry', 'acquireSessionWriteLock']
+    return required.every((name) => typeof sdk[name] === 'function') ? sdk : undefined
   } catch {
-    return undefined;
+    return undefined
   }
 }
 
@@ -78,30 +78,31 @@ async function loadSdk() {
 function agentIdOf(sdk, cfg, sessionKey) {
   if (sdk.agentIdOf) {
     try {
-      return sdk.agentIdOf({ sessionKey, config: cfg });
+      return sdk.agentIdOf({ sessionKey, config: cfg })
     } catch {
       // fall through to the key's own form
     }
   }
-  const match = /^agent:([^:]+):/.exec(sessionKey);
-  return match ? match[1].toLowerCase() : "main";
+  const match = /^agent:([^:]+):/.exec(sessionKey)
+  return match ? match[1].toLowerCase() : 'main'
 }
 
 /** The text of a transcript user message, and a function that gives it another text. */
 function userText(message) {
-  if (!message || message.role !== "user") return undefined;
-  if (typeof message.content === "string") return { text: message.content, with: (text) => ({ ...message, content: text }) };
-  if (!Array.isArray(message.content)) return undefined;
-  const at = message.content.findIndex((part) => part?.type === "text" && typeof part.text === "string");
-  if (at < 0) return undefined;
+  if (!message || message.role !== 'user') return undefined
+  if (typeof message.content === 'string')
+    return { text: message.content, with: (text) => ({ ...message, content: text }) }
+  if (!Array.isArray(message.content)) return undefined
+  const at = message.content.findIndex((part) => part?.type === 'text' && typeof part.text === 'string')
+  if (at < 0) return undefined
   return {
     text: message.content[at].text,
     with: (text) => {
-      const content = message.content.slice();
-      content[at] = { ...content[at], text };
-      return { ...message, content };
+      const content = message.content.slice()
+      content[at] = { ...content[at], text }
+      return { ...message, content }
     },
-  };
+  }
 }
 
 /**
@@ -109,42 +110,42 @@ function userText(message) {
  * instead (what OpenClaw appended after the prompt stays), or undefined when there is none.
  */
 export function replacePromptLine(fileText, prompt, live) {
-  const lines = fileText.split("\n");
-  const stop = Math.max(0, lines.length - 1 - TAIL_LINES);
+  const lines = fileText.split('\n')
+  const stop = Math.max(0, lines.length - 1 - TAIL_LINES)
   for (let i = lines.length - 1; i >= stop; i -= 1) {
-    if (!lines[i].includes('"user"')) continue;
-    let event;
+    if (!lines[i].includes('"user"')) continue
+    let event
     try {
-      event = JSON.parse(lines[i]);
+      event = JSON.parse(lines[i])
     } catch {
-      continue; // a torn or foreign line: not ours to touch
+      continue // a torn or foreign line: not ours to touch
     }
-    if (event?.type !== "message") continue;
-    const user = userText(event.message);
-    if (!user) continue;
-    if (!user.text.startsWith(prompt)) return undefined; // the latest user message is another turn's
-    lines[i] = JSON.stringify({ ...event, message: user.with(live + user.text.slice(prompt.length)) });
-    return lines.join("\n");
+    if (event?.type !== 'message') continue
+    const user = userText(event.message)
+    if (!user) continue
+    if (!user.text.startsWith(prompt)) return undefined // the latest user message is another turn's
+    lines[i] = JSON.stringify({ ...event, message: user.with(live + user.text.slice(prompt.length)) })
+    return lines.join('\n')
   }
-  return undefined;
+  return undefined
 }
 
 /** `text` written to a new file beside `file`, flushed, then renamed over it. */
 async function replaceFile(file, text, mode) {
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString("hex")}.tmp`);
-  const handle = await fs.open(temp, "wx", mode);
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${crypto.randomBytes(6).toString('hex')}.tmp`)
+  const handle = await fs.open(temp, 'wx', mode)
   try {
-    await handle.chmod(mode); // as the file was, whatever the umask
-    await handle.writeFile(text, "utf8");
-    await handle.sync();
+    await handle.chmod(mode) // as the file was, whatever the umask
+    await handle.writeFile(text, 'utf8')
+    await handle.sync()
   } finally {
-    await handle.close();
+    await handle.close()
   }
   try {
-    await fs.rename(temp, file);
+    await fs.rename(temp, file)
   } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
+    await fs.rm(temp, { force: true })
+    throw error
   }
 }
 
@@ -154,24 +155,24 @@ async function replaceFile(file, text, mode) {
  * The caller holds the session's write lock.
  */
 export async function rewriteTranscript(file, prompt, live) {
-  let stat;
+  let stat
   try {
-    stat = await fs.lstat(file);
+    stat = await fs.lstat(file)
   } catch (error) {
-    if (error.code === "ENOENT") return "none";
-    throw error;
+    if (error.code === 'ENOENT') return 'none'
+    throw error
   }
   // A link or anything but a plain file is not rewritten: the rename would replace it.
-  if (!stat.isFile() || stat.nlink > 1) return "none";
-  if (stat.size >= MAX_TRANSCRIPT_BYTES) throw new Error(`transcript ${file} is ${stat.size} bytes, left as it is`);
-  const text = replacePromptLine(await fs.readFile(file, "utf8"), prompt.trim(), live.trim());
-  if (text === undefined) return "none";
-  await replaceFile(file, text, stat.mode & 0o777);
-  return "restored";
+  if (!stat.isFile() || stat.nlink > 1) return 'none'
+  if (stat.size >= MAX_TRANSCRIPT_BYTES) throw new Error(`transcript ${file} is ${stat.size} bytes, left as it is`)
+  const text = replacePromptLine(await fs.readFile(file, 'utf8'), prompt.trim(), live.trim())
+  if (text === undefined) return 'none'
+  await replaceFile(file, text, stat.mode & 0o777)
+  return 'restored'
 }
 
 export function createJsonlTranscriptFix() {
-  let sdk;
+  let sdk
 
   return {
     /**
@@ -180,22 +181,22 @@ export function createJsonlTranscriptFix() {
      * store, or no transcript), or throws what went wrong (the file is then as it was).
      */
     async restore({ cfg, sessionKey, prompt, live }) {
-      sdk ??= (await loadSdk()) ?? null;
-      if (!sdk) return "none";
-      const storePath = sdk.resolveStorePath(cfg?.session?.store, { agentId: agentIdOf(sdk, cfg, sessionKey) });
-      const store = sdk.loadSessionStore(storePath, { skipCache: true });
-      const file = sdk.resolveSessionStoreEntry({ store, sessionKey })?.existing?.sessionFile;
-      if (typeof file !== "string" || !file.endsWith(".jsonl") || !path.isAbsolute(file)) return "none";
+      sdk ??= (await loadSdk()) ?? null
+      if (!sdk) return 'none'
+      const storePath = sdk.resolveStorePath(cfg?.session?.store, { agentId: agentIdOf(sdk, cfg, sessionKey) })
+      const store = sdk.loadSessionStore(storePath, { skipCache: true })
+      const file = sdk.resolveSessionStoreEntry({ store, sessionKey })?.existing?.sessionFile
+      if (typeof file !== 'string' || !file.endsWith('.jsonl') || !path.isAbsolute(file)) return 'none'
       const lock = await sdk.acquireSessionWriteLock({
         sessionFile: file,
         timeoutMs: sdk.lockTimeoutMs ? sdk.lockTimeoutMs(cfg) : 60000,
         allowReentrant: true,
-      });
+      })
       try {
-        return await rewriteTranscript(file, prompt, live);
+        return await rewriteTranscript(file, prompt, live)
       } finally {
-        await lock.release();
+        await lock.release()
       }
     },
-  };
+  }
 }

@@ -14,7 +14,9 @@ const cli = path.join(path.dirname(napi), require(napi).bin.napi)
 
 // glibcVersionRuntime is in the report on glibc only (not on musl).
 const linuxX64Gnu =
-  process.platform === 'linux' && process.arch === 'x64' && Boolean(process.report.getReport().header.glibcVersionRuntime)
+  process.platform === 'linux' &&
+  process.arch === 'x64' &&
+  Boolean(process.report.getReport().header.glibcVersionRuntime)
 const args = ['build', '--platform', '--release']
 if (linuxX64Gnu) args.push('--target', 'x86_64-unknown-linux-gnu', '--use-napi-cross')
 args.push(...process.argv.slice(2))
@@ -22,5 +24,8 @@ args.push(...process.argv.slice(2))
 console.log(`$ napi ${args.join(' ')}`)
 const result = spawnSync(process.execPath, [cli, ...args], { cwd: root, stdio: 'inherit' })
 if (result.status !== 0) process.exit(result.status ?? 1)
-const loader = spawnSync(process.execPath, [path.join(__dirname, 'loader-musl.js'), path.join(root, 'index.js')], { cwd: root, stdio: 'inherit' })
+const loader = spawnSync(process.execPath, [path.join(__dirname, 'loader-musl.js'), path.join(root, 'index.js')], {
+  cwd: root,
+  stdio: 'inherit',
+})
 process.exit(loader.status ?? 1)

@@ -33,7 +33,12 @@ function realOpenClaw() {
   const { node22, openclawDir: dir } = oraclePaths()
   if (!fs.existsSync(node22) || !fs.existsSync(dir)) return null
   try {
-    return JSON.parse(execFileSync(node22, [path.join(__dirname, 'demo-openclaw.mjs'), dir, samplePath], { encoding: 'utf8', maxBuffer: 1 << 26 }))
+    return JSON.parse(
+      execFileSync(node22, [path.join(__dirname, 'demo-openclaw.mjs'), dir, samplePath], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      }),
+    )
   } catch {
     return null
   }
@@ -44,7 +49,9 @@ function describe(label, summary) {
   const kept = REQUIRED_SECTIONS.length - lost.length
   console.log(`\n${label}`)
   console.log(`  length: ${summary.length} (budget ${MAX_CHARS})`)
-  console.log(`  required headings kept: ${kept}/${REQUIRED_SECTIONS.length}${lost.length > 0 ? `  (lost: ${lost.join(', ')})` : ''}`)
+  console.log(
+    `  required headings kept: ${kept}/${REQUIRED_SECTIONS.length}${lost.length > 0 ? `  (lost: ${lost.join(', ')})` : ''}`,
+  )
   console.log(`  starts with: ${JSON.stringify(summary.slice(0, 90))}`)
   console.log(`  ends with:   ${JSON.stringify(summary.slice(-90))}`)
 }
@@ -53,8 +60,15 @@ console.log(`Sample: ${path.relative(process.cwd(), samplePath)}`)
 console.log(`  summary body ${summaryBody.length} chars, preserved suffix ${suffix.length} chars`)
 
 const real = realOpenClaw()
-describe(real !== null ? 'Before: OpenClaw 2026.7.2-beta.4 (the real dist)' : "Before: OpenClaw 2026.7's rule (modelled here; `npm test` installs the real one)", real ?? openclawRuleModel(summaryBody, suffix, MAX_CHARS))
+describe(
+  real !== null
+    ? 'Before: OpenClaw 2026.7.2-beta.4 (the real dist)'
+    : "Before: OpenClaw 2026.7's rule (modelled here; `npm test` installs the real one)",
+  real ?? openclawRuleModel(summaryBody, suffix, MAX_CHARS),
+)
 
 const report = native.capCompactionSummaryReport(summaryBody, suffix, MAX_CHARS)
 describe('After: openclaw-context-native', report.summary)
-console.log(`  body budget ${report.bodyBudget}, suffix budget ${report.suffixBudget}; body trimmed: ${report.bodyTrimmed}, suffix trimmed: ${report.suffixTrimmed}`)
+console.log(
+  `  body budget ${report.bodyBudget}, suffix budget ${report.suffixBudget}; body trimmed: ${report.bodyTrimmed}, suffix trimmed: ${report.suffixTrimmed}`,
+)

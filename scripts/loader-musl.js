@@ -43,7 +43,9 @@ function rewriteLoader(text) {
   if (text.includes(REPLACEMENT) && text.includes(REPLACEMENT_CALL)) return text
   const count = (needle) => text.split(needle).length - 1
   if (count(GENERATED) !== 1 || count(GENERATED_CALL) !== 1) {
-    throw new Error("napi build's loader does not hold the expected isMuslFromChildProcess (did @napi-rs/cli change?); update scripts/loader-musl.js")
+    throw new Error(
+      "napi build's loader does not hold the expected isMuslFromChildProcess (did @napi-rs/cli change?); update scripts/loader-musl.js",
+    )
   }
   const out = text.replace(GENERATED, REPLACEMENT).replace(GENERATED_CALL, REPLACEMENT_CALL)
   if (/child_process/.test(out)) throw new Error('the rewritten loader still mentions child_process')

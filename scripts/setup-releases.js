@@ -21,7 +21,6 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const path = require('node:path')
 
-const root = path.resolve(__dirname, '..')
 const { releases, full, plugin } = require('./openclaw-releases.json')
 const cacheDir = require('./cache-dir.js').cacheDir('releases')
 const distRoot = path.join(cacheDir, 'dist')
@@ -38,14 +37,22 @@ const fail = (message) => {
 
 function run(command, args, options = {}, label = `${command} ${args.join(' ')}`) {
   const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, ...options })
-  if (result.status !== 0) fail(`${label} failed (${result.status ?? result.signal}): ${(result.stderr || String(result.error || '')).trim().split('\n').slice(-3).join(' | ')}`)
+  if (result.status !== 0)
+    fail(
+      `${label} failed (${result.status ?? result.signal}): ${(result.stderr || String(result.error || '')).trim().split('\n').slice(-3).join(' | ')}`,
+    )
   return result.stdout
 }
 
 /** `npm ARGS` through scripts/npm-scratch.sh: HOME is scratchHome, the npm cache `npmCache`. */
 function npm(args, { npmCache, node, ...options }) {
   const script = path.join(__dirname, 'npm-scratch.sh')
-  return run('bash', [script, scratchHome, npmCache, ...(node ? ['--node', node] : []), ...args], options, `npm ${args.join(' ')}`)
+  return run(
+    'bash',
+    [script, scratchHome, npmCache, ...(node ? ['--node', node] : []), ...args],
+    options,
+    `npm ${args.join(' ')}`,
+  )
 }
 
 const sriOf = (file) => `sha512-${crypto.createHash('sha512').update(fs.readFileSync(file)).digest('base64')}`
@@ -60,17 +67,23 @@ function fetchRelease({ version, integrity }) {
   const started = Date.now()
   const tmp = fs.mkdtempSync(path.join(cacheDir, `.pack-${version}-`))
   try {
-    const packed = JSON.parse(npm(['pack', `openclaw@${version}`, '--json'], { cwd: tmp, npmCache: path.join(tmp, 'npm-cache') }))
+    const packed = JSON.parse(
+      npm(['pack', `openclaw@${version}`, '--json'], { cwd: tmp, npmCache: path.join(tmp, 'npm-cache') }),
+    )
     const tgz = path.join(tmp, packed[0].filename)
     const sri = sriOf(tgz)
     if (sri !== integrity) fail(`openclaw@${version}: the tarball's sha512 is ${sri}, not the pinned ${integrity}`)
-    const names = run('tar', ['tzf', tgz]).split('\n').filter((name) => WANTED.test(name))
+    const names = run('tar', ['tzf', tgz])
+      .split('\n')
+      .filter((name) => WANTED.test(name))
     fs.writeFileSync(path.join(tmp, 'wanted.txt'), `${names.join('\n')}\n`)
     fs.rmSync(dir, { recursive: true, force: true })
     fs.mkdirSync(dir, { recursive: true })
     run('tar', ['xzf', tgz, '-C', dir, '--strip-components=1', '-T', path.join(tmp, 'wanted.txt')])
     fs.writeFileSync(marker, integrity)
-    log(`openclaw@${version}: ${(packed[0].size / 1e6).toFixed(1)} MB packed, ${names.length - 1} chunks kept, ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    log(
+      `openclaw@${version}: ${(packed[0].size / 1e6).toFixed(1)} MB packed, ${names.length - 1} chunks kept, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    )
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true })
   }
@@ -84,24 +97,41 @@ function installFull(version, { node = '22', integrity } = {}) {
   const installRoot = path.join(cacheDir, `full-${version}`)
   const pkg = path.join(installRoot, 'node_modules', 'openclaw')
   const installed = (() => {
-    try { return JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version } catch { return undefined }
+    try {
+      return JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version
+    } catch {
+      return undefined
+    }
   })()
   if (installed === version && fs.existsSync(path.join(pkg, 'dist'))) return pkg
   const nodeBin = process.env[`NODE${node}`]
-  if (!nodeBin || !fs.existsSync(nodeBin)) fail(`NODE${node} is not set to a Node ${node} binary (run scripts/setup-oracle.sh first; npm test does)`)
+  if (!nodeBin || !fs.existsSync(nodeBin))
+    fail(`NODE${node} is not set to a Node ${node} binary (run scripts/setup-oracle.sh first; npm test does)`)
   const started = Date.now()
   fs.rmSync(installRoot, { recursive: true, force: true })
   fs.mkdirSync(installRoot, { recursive: true })
-  fs.writeFileSync(path.join(installRoot, 'package.json'), `${JSON.stringify({
-    name: 'openclaw-release-matrix',
-    private: true,
-    description: `openclaw@${version} with its dependencies, installed by scripts/setup-releases.js`,
-  }, null, 2)}\n`)
+  fs.writeFileSync(
+    path.join(installRoot, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'openclaw-release-matrix',
+        private: true,
+        description: `openclaw@${version} with its dependencies, installed by scripts/setup-releases.js`,
+      },
+      null,
+      2,
+    )}\n`,
+  )
   // --ignore-scripts: the postinstall would write ~/.openclaw state. Exact: a caret range
   // would pick a later release. npm runs on the Node the release's engines want.
   const npmCache = fs.mkdtempSync(path.join(cacheDir, '.npm-cache-'))
   try {
-    npm(['install', `openclaw@${version}`, '--save-exact', '--ignore-scripts'], { cwd: installRoot, npmCache, node: nodeBin, stdio: ['ignore', 'ignore', 'pipe'] })
+    npm(['install', `openclaw@${version}`, '--save-exact', '--ignore-scripts'], {
+      cwd: installRoot,
+      npmCache,
+      node: nodeBin,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
   } finally {
     fs.rmSync(npmCache, { recursive: true, force: true })
   }
@@ -136,14 +166,21 @@ function installBundledPluginDeps(installRoot, pkg, nodeBin, { skip = [] }) {
       continue
     }
     for (const [name, range] of Object.entries({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
-      const resolvable = [pkg, installRoot].some((dir) => fs.existsSync(path.join(dir, 'node_modules', ...name.split('/'), 'package.json')))
+      const resolvable = [pkg, installRoot].some((dir) =>
+        fs.existsSync(path.join(dir, 'node_modules', ...name.split('/'), 'package.json')),
+      )
       if (!resolvable && !skip.includes(name) && !wanted.has(name)) wanted.set(name, `${name}@${range}`)
     }
   }
   if (wanted.size === 0) return
   const npmCache = fs.mkdtempSync(path.join(cacheDir, '.npm-cache-'))
   try {
-    npm(['install', '--save-exact', '--ignore-scripts', '--legacy-peer-deps', ...wanted.values()], { cwd: installRoot, npmCache, node: nodeBin, stdio: ['ignore', 'ignore', 'pipe'] })
+    npm(['install', '--save-exact', '--ignore-scripts', '--legacy-peer-deps', ...wanted.values()], {
+      cwd: installRoot,
+      npmCache,
+      node: nodeBin,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
   } finally {
     fs.rmSync(npmCache, { recursive: true, force: true })
   }
@@ -158,7 +195,13 @@ const oldDir = installFull(full)
 for (const release of plugin) {
   if (release.oracle) continue
   const pkg = installFull(release.version, release)
-  if (release.bundledPluginDeps) installBundledPluginDeps(path.dirname(path.dirname(pkg)), pkg, process.env[`NODE${release.node}`], release.bundledPluginDeps)
+  if (release.bundledPluginDeps)
+    installBundledPluginDeps(
+      path.dirname(path.dirname(pkg)),
+      pkg,
+      process.env[`NODE${release.node}`],
+      release.bundledPluginDeps,
+    )
 }
 log('ready')
 process.stdout.write(`RELEASES_DIR=${distRoot}\nOPENCLAW_OLD_DIR=${oldDir}\nPLUGIN_RELEASES_DIR=${cacheDir}\n`)

@@ -18,7 +18,11 @@ function currentHost(env = process.env) {
     return { platform, arch, libc: platform === 'linux' ? libc || 'glibc' : undefined }
   }
   const libc =
-    process.platform === 'linux' ? (process.report.getReport().header.glibcVersionRuntime ? 'glibc' : 'musl') : undefined
+    process.platform === 'linux'
+      ? process.report.getReport().header.glibcVersionRuntime
+        ? 'glibc'
+        : 'musl'
+      : undefined
   return { platform: process.platform, arch: process.arch, libc }
 }
 
@@ -46,14 +50,21 @@ function plan(host, { e2e = false } = {}) {
       { name: 'releases', run: ['node', 'scripts/setup-releases.js'], vars: true },
       { name: 'jest on Node 22', run: ['$NODE22', 'node_modules/jest/bin/jest.js', '--ci'], jest: true },
       { name: 'jest on Node 24', run: ['$NODE24', 'node_modules/jest/bin/jest.js', '--ci'], jest: true },
-      { name: 'end-to-end specs', run: ['node', 'node_modules/jest/bin/jest.js', '--ci', '-c', 'jest.e2e.config.js'], jest: true },
+      {
+        name: 'end-to-end specs',
+        run: ['node', 'node_modules/jest/bin/jest.js', '--ci', '-c', 'jest.e2e.config.js'],
+        jest: true,
+      },
     ]
   }
   return [
     { name: 'build', run: ['node', 'scripts/build.js'] },
     linuxX64Gnu
       ? { name: 'glibc check', run: ['bash', 'scripts/check-glibc.sh', binary, '2.17'] }
-      : { name: 'glibc check', skip: `the glibc 2.17 check applies to the linux-x64-gnu build only (this host: ${describe(host)})` },
+      : {
+          name: 'glibc check',
+          skip: `the glibc 2.17 check applies to the linux-x64-gnu build only (this host: ${describe(host)})`,
+        },
     { name: 'cargo tests', run: ['cargo', 'test', '--workspace', '--quiet'] },
     { name: 'jest specs', run: ['node', 'node_modules/jest/bin/jest.js', '--ci'], jest: true },
   ]

@@ -25,7 +25,11 @@ function versions() {
     const manifest = read(`npm/${dir}/package.json`)
     found.push([`npm/${dir}/package.json`, 'version', manifest.version])
     found.push(['package.json', `optionalDependencies["${manifest.name}"]`, pkg.optionalDependencies?.[manifest.name]])
-    found.push(['package-lock.json', `packages[""].optionalDependencies["${manifest.name}"]`, lock.packages[''].optionalDependencies?.[manifest.name]])
+    found.push([
+      'package-lock.json',
+      `packages[""].optionalDependencies["${manifest.name}"]`,
+      lock.packages[''].optionalDependencies?.[manifest.name],
+    ])
   }
   return { version: pkg.version, found }
 }
@@ -51,7 +55,8 @@ function bump() {
   write('package.json', pkg)
   write('package-lock.json', lock)
   // Staged for the commit `npm version` makes (a copy outside git has nothing to stage).
-  if (fs.existsSync(path.join(root, '.git'))) spawnSync('git', ['add', 'package.json', 'package-lock.json', 'npm'], { cwd: root, stdio: 'inherit' })
+  if (fs.existsSync(path.join(root, '.git')))
+    spawnSync('git', ['add', 'package.json', 'package-lock.json', 'npm'], { cwd: root, stdio: 'inherit' })
   if (!check()) process.exit(1)
 }
 

@@ -10,7 +10,8 @@ const RUNS = Number(process.env.DIFFERENTIAL_RUNS || 3000)
 describe('against the real OpenClaw 2026.7.2-beta.4', () => {
   let result
   beforeAll(() => {
-    if (!NODE22 || !OPENCLAW_DIR) throw new Error('NODE22 and OPENCLAW_DIR must be set: run `npm test` (it runs scripts/setup-oracle.sh)')
+    if (!NODE22 || !OPENCLAW_DIR)
+      throw new Error('NODE22 and OPENCLAW_DIR must be set: run `npm test` (it runs scripts/setup-oracle.sh)')
     const out = execFileSync(NODE22, [path.join(__dirname, 'differential.mjs'), OPENCLAW_DIR, String(RUNS)], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
@@ -41,7 +42,9 @@ describe('against the real OpenClaw 2026.7.2-beta.4', () => {
 
   test('realistic corpus: every case keeps the invariants (OpenClaw does not)', () => {
     const { corpus } = result
-    console.log(`corpus: ${corpus.cases} cases; OpenClaw 2026.7.2 clean on ${corpus.realClean}, the seed's proposed JS rule on ${corpus.seedRuleClean}, ours on ${corpus.oursClean}`)
+    console.log(
+      `corpus: ${corpus.cases} cases; OpenClaw 2026.7.2 clean on ${corpus.realClean}, the seed's proposed JS rule on ${corpus.seedRuleClean}, ours on ${corpus.oursClean}`,
+    )
     expect(corpus.oursClean).toBe(corpus.cases)
     expect(corpus.realClean).toBeLessThan(corpus.cases)
   })

@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR, PLUGIN_RELEASES_DIR, OCCN_PLUGIN_RELEASES } = process.env
+const { NODE22, NODE24, PLUGIN_RELEASES_DIR, OCCN_PLUGIN_RELEASES } = process.env
 const ROOT = path.resolve(__dirname, '..', '..')
 const DRIVER = path.join(__dirname, 'plugin-gateway.mjs')
 const FAKE_ACPX = path.join(__dirname, 'fixtures', 'fake-acpx')
@@ -23,7 +23,8 @@ function atLeast(version, floor) {
   return true
 }
 
-const versionOf = (openclawDir) => (openclawDir ? JSON.parse(fs.readFileSync(path.join(openclawDir, 'package.json'), 'utf8')).version : '?')
+const versionOf = (openclawDir) =>
+  openclawDir ? JSON.parse(fs.readFileSync(path.join(openclawDir, 'package.json'), 'utf8')).version : '?'
 
 /**
  * The OpenClaw releases the plugin is tested on: scripts/openclaw-releases.json's `plugin`
@@ -61,7 +62,9 @@ const RELEASES = require('../../scripts/openclaw-releases.json')
 const releaseNamed = (version) => RELEASES.find((release) => release.name === version)
 
 function requireOracle() {
-  const missing = RELEASES.filter((r) => !r.node || !r.openclawDir || versionOf(fs.existsSync(r.openclawDir) ? r.openclawDir : undefined) !== r.name)
+  const missing = RELEASES.filter(
+    (r) => !r.node || !r.openclawDir || versionOf(fs.existsSync(r.openclawDir) ? r.openclawDir : undefined) !== r.name,
+  )
   if (!NODE22 || !NODE24 || missing.length > 0) {
     throw new Error(
       `NODE22, NODE24, OPENCLAW_DIR, OPENCLAW_NEXT_DIR and PLUGIN_RELEASES_DIR must name the releases ${missing.map((r) => r.name).join(', ')}: ` +
@@ -97,7 +100,10 @@ function packedTarballs(dir) {
 function pack(cwd, dir) {
   if (!fs.existsSync(path.join(ROOT, BINARY))) throw new Error(`${BINARY} is missing: run npm run build first`)
   fs.mkdirSync(dir, { recursive: true })
-  return path.join(dir, run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], cwd).trim().split('\n').pop())
+  return path.join(
+    dir,
+    run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], cwd).trim().split('\n').pop(),
+  )
 }
 
 /** npm/linux-x64-gnu's package.json and the built binary in `dir`: the platform package. */
@@ -129,9 +135,18 @@ function packedPackage(dir, openclawDir) {
  */
 async function startLocalRegistry(tarballDir) {
   const portFile = path.join(tarballDir, '.port')
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'cross', 'local-registry.js'), tarballDir, portFile, path.join(ROOT, 'package-lock.json')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, 'scripts', 'cross', 'local-registry.js'),
+      tarballDir,
+      portFile,
+      path.join(ROOT, 'package-lock.json'),
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  )
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk))
   for (let waited = 0; !(fs.existsSync(portFile) && fs.readFileSync(portFile, 'utf8')); waited += 50) {
@@ -218,7 +233,17 @@ function spawnInWorld(world, args, env = {}, { timeout = 240000 } = {}) {
 const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
 
 /** The job file of the world's next gateway process; returns its number and files. */
-function writeJob(world, steps, { pluginConfig = {}, failResume = false, pluginDirs = [world.pluginDir, FAKE_ACPX], openclawDir = world.release.openclawDir, umask } = {}) {
+function writeJob(
+  world,
+  steps,
+  {
+    pluginConfig = {},
+    failResume = false,
+    pluginDirs = [world.pluginDir, FAKE_ACPX],
+    openclawDir = world.release.openclawDir,
+    umask,
+  } = {},
+) {
   world.processes += 1
   const n = world.processes
   const jobFile = path.join(world.dir, `job-${n}.json`)
@@ -260,7 +285,9 @@ function runGateway(world, steps, options = {}) {
     if (step.error) throw new Error(`gateway process ${n}, step ${i} (${JSON.stringify(steps[i])}): ${step.error}`)
   }
   world.costs = [...(world.costs ?? []), out.cost]
-  const pluginLines = [...stdout.split('\n'), ...out.logs.map((l) => l.msg)].filter((line) => line.includes(`${PLUGIN_ID}:`))
+  const pluginLines = [...stdout.split('\n'), ...out.logs.map((l) => l.msg)].filter((line) =>
+    line.includes(`${PLUGIN_ID}:`),
+  )
   return { ...out, pluginLines, stdout }
 }
 
@@ -270,7 +297,10 @@ function runGateway(world, steps, options = {}) {
  */
 async function crashGateway(world, steps, { until, timeoutMs = 120000, ...options }) {
   const { n, jobFile } = writeJob(world, steps, options)
-  const child = spawn(world.release.node, [DRIVER, jobFile], { env: worldEnv(world, options.env), stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(world.release.node, [DRIVER, jobFile], {
+    env: worldEnv(world, options.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
@@ -279,7 +309,9 @@ async function crashGateway(world, steps, { until, timeoutMs = 120000, ...option
   try {
     while (!until(readRecord(world))) {
       if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`gateway process ${n} ended or timed out before the crash point:\n${stripAnsi(output).slice(-4000)}`)
+        throw new Error(
+          `gateway process ${n} ended or timed out before the crash point:\n${stripAnsi(output).slice(-4000)}`,
+        )
       }
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
@@ -338,7 +370,9 @@ function parsePrompt(text) {
 
 /** The log entry an excerpt line shows (its first line: entries can span lines). */
 function entryOfExcerptLine(log, line) {
-  return log.find((entry) => entry.role === line.role && String(entry.ts) === line.ts && entry.text.split('\n')[0] === line.text)
+  return log.find(
+    (entry) => entry.role === line.role && String(entry.ts) === line.ts && entry.text.split('\n')[0] === line.text,
+  )
 }
 
 module.exports = {

@@ -19,17 +19,20 @@ let nextWorld
 const distDigest = (openclawDir) => {
   const hash = crypto.createHash('sha256')
   const dist = path.join(openclawDir, 'dist')
-  for (const name of fs.readdirSync(dist).filter((n) => n.endsWith('.js')).sort()) hash.update(fs.readFileSync(path.join(dist, name)))
+  for (const name of fs
+    .readdirSync(dist)
+    .filter((n) => n.endsWith('.js'))
+    .sort())
+    hash.update(fs.readFileSync(path.join(dist, name)))
   return hash.digest('hex')
 }
 
 /** The gateway starts; the status line (or the debug line that says there is nothing to say). */
 function startGateway(openclawDir, on = world) {
-  const run = runGateway(
-    on,
-    [{ op: 'gatewayStart' }, { op: 'waitForLine', text: `${PLUGIN_ID}: ` }],
-    { openclawDir, env: { OPENCLAW_LOG_LEVEL: 'debug' } },
-  )
+  const run = runGateway(on, [{ op: 'gatewayStart' }, { op: 'waitForLine', text: `${PLUGIN_ID}: ` }], {
+    openclawDir,
+    env: { OPENCLAW_LOG_LEVEL: 'debug' },
+  })
   return run.steps[1].lines
 }
 
@@ -58,7 +61,9 @@ test('after `openclaw-context patch`: nothing to say (a debug line only)', () =>
   const installRoot = path.resolve(OPENCLAW_DIR, '..', '..')
   // Hard links need one file system: beside the install when the scratch folder is not on it.
   const sameDevice = fs.statSync(world.dir).dev === fs.statSync(installRoot).dev
-  const copy = sameDevice ? path.join(world.dir, 'install') : fs.mkdtempSync(path.join(path.dirname(installRoot), 'occn-plugin-copy-'))
+  const copy = sameDevice
+    ? path.join(world.dir, 'install')
+    : fs.mkdtempSync(path.join(path.dirname(installRoot), 'occn-plugin-copy-'))
   if (!sameDevice) world.extraDirs = [copy]
   const cp = spawnSync('cp', ['-al', installRoot, copy], { encoding: 'utf8' })
   if (cp.status !== 0) throw new Error(`cp -al failed: ${cp.stderr}`)

@@ -3,7 +3,15 @@
 // some dispatch kinds only (`eligibleDispatchKinds`), and OpenClaw then runs no such handler for
 // the others: the plugin asks for `acp`. Before 2026.9 the option is not kept, every dispatch
 // reaches the handler, and the handler passes a non-ACP one through itself.
-const { RELEASES, PLUGIN_ID, backendTurns, createWorld, readRecord, removeWorld, runGateway } = require('./plugin-harness')
+const {
+  RELEASES,
+  PLUGIN_ID,
+  backendTurns,
+  createWorld,
+  readRecord,
+  removeWorld,
+  runGateway,
+} = require('./plugin-harness')
 
 const CHAT = 'agent:codex:acp:kinds-chat'
 const PLAIN = 'agent:main:webchat-kinds-plain'
@@ -26,7 +34,10 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
       ],
       { pluginDirs: [world.pluginDir] },
     )
-    runGateway(world, [{ op: 'create', sessionKey: CHAT }, { op: 'create', sessionKey: PLAIN, acp: false }])
+    runGateway(world, [
+      { op: 'create', sessionKey: CHAT },
+      { op: 'create', sessionKey: PLAIN, acp: false },
+    ])
     run = runGateway(world, [
       { op: 'turn', sessionKey: PLAIN, text: 'hello, plain session' },
       { op: 'turn', sessionKey: CHAT, text: 'hello, ACP session' },
@@ -36,12 +47,22 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
   afterAll(() => removeWorld(world))
 
   test(`its reply_dispatch handler is registered at priority 100${filtersKinds(release) ? ', for ACP dispatches only' : ' (this release keeps no dispatch kinds)'}`, () => {
-    expect(alone.steps[0].hooks).toEqual([{ priority: 100, eligibleDispatchKinds: filtersKinds(release) ? ['acp'] : null }])
+    expect(alone.steps[0].hooks).toEqual([
+      { priority: 100, eligibleDispatchKinds: filtersKinds(release) ? ['acp'] : null },
+    ])
   })
 
-  test(filtersKinds(release) ? 'OpenClaw runs it for an ACP dispatch, and for no other kind' : 'OpenClaw runs it for every dispatch kind', () => {
-    expect({ agent: alone.steps[1].has, acp: alone.steps[2].has }).toEqual({ agent: !filtersKinds(release), acp: true })
-  })
+  test(
+    filtersKinds(release)
+      ? 'OpenClaw runs it for an ACP dispatch, and for no other kind'
+      : 'OpenClaw runs it for every dispatch kind',
+    () => {
+      expect({ agent: alone.steps[1].has, acp: alone.steps[2].has }).toEqual({
+        agent: !filtersKinds(release),
+        acp: true,
+      })
+    },
+  )
 
   test('a non-ACP turn goes on untouched to OpenClaw; the ACP turn gets the prompt', () => {
     expect(run.steps.map((s) => s.error)).toEqual([undefined, undefined])

@@ -10,13 +10,28 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const native = require('../..')
-const { PLUGIN_ID, RELEASES, backendTurns, crashGateway, createWorld, parsePrompt, readLog, readRecord, removeWorld, runGateway } = require('./plugin-harness')
+const {
+  PLUGIN_ID,
+  RELEASES,
+  backendTurns,
+  crashGateway,
+  createWorld,
+  parsePrompt,
+  readLog,
+  readRecord,
+  removeWorld,
+  runGateway,
+} = require('./plugin-harness')
 
 const POSIX = process.platform !== 'win32'
 
 /** The folder the plugin gives a session key under its default state folder. */
 function folderOf(world, sessionKey) {
-  const slug = sessionKey.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)
+  const slug = sessionKey
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
   const hash = crypto.createHash('sha256').update(sessionKey).digest('hex').slice(0, 32)
   return path.join(world.stateDir, PLUGIN_ID, `${slug}-${hash}`)
 }
@@ -72,7 +87,11 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
       const chat = folderOf(world, MODES)
       expect(mode(path.join(world.stateDir, PLUGIN_ID))).toBe('700')
       expect(mode(chat)).toBe('700')
-      expect(fs.readdirSync(chat).sort()).toEqual(['continuity-summary.txt', 'last-injected-preprompt.txt', 'perpetual-log.jsonl'])
+      expect(fs.readdirSync(chat).sort()).toEqual([
+        'continuity-summary.txt',
+        'last-injected-preprompt.txt',
+        'perpetual-log.jsonl',
+      ])
       for (const name of fs.readdirSync(chat)) expect([name, mode(path.join(chat, name))]).toEqual([name, '600'])
       expect(run.pluginLines.filter((line) => line.includes('readable by other local users'))).toEqual([])
     })
@@ -81,10 +100,15 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
       const [turn] = turnsOf(MODES)
       expect(parsePrompt(turn.text).live).toBe(`Where is my history kept? My key is ${SECRET}`)
       const chat = folderOf(world, MODES)
-      for (const name of fs.readdirSync(chat)) expect([name, fs.readFileSync(path.join(chat, name), 'utf8').includes(SECRET)]).toEqual([name, false])
-      expect(readLog(path.join(chat, 'perpetual-log.jsonl'))[0].text).toMatch(/^Where is my history kept\? My key is sk-pro.{1,3}MTIz$/)
+      for (const name of fs.readdirSync(chat))
+        expect([name, fs.readFileSync(path.join(chat, name), 'utf8').includes(SECRET)]).toEqual([name, false])
+      expect(readLog(path.join(chat, 'perpetual-log.jsonl'))[0].text).toMatch(
+        /^Where is my history kept\? My key is sk-pro.{1,3}MTIz$/,
+      )
       // Both releases export OpenClaw's own mask to plugins.
-      expect(run.pluginLines.filter((line) => line.includes("masked with OpenClaw's redactSensitiveText")).length).toBeGreaterThan(0)
+      expect(
+        run.pluginLines.filter((line) => line.includes("masked with OpenClaw's redactSensitiveText")).length,
+      ).toBeGreaterThan(0)
     })
   })
 
@@ -93,9 +117,12 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
     const outside = () => path.join(world.dir, 'outside.txt')
     beforeAll(() => {
       // A writer that died mid-line: no final `\n`.
-      fs.appendFileSync(path.join(folderOf(world, TORN), 'perpetual-log.jsonl'), '{"role":"assistant","text":"a reply cut off by a cra')
+      fs.appendFileSync(
+        path.join(folderOf(world, TORN), 'perpetual-log.jsonl'),
+        '{"role":"assistant","text":"a reply cut off by a cra',
+      )
       execFileSync('mkfifo', [path.join(dirs[FIFO], 'perpetual-log.jsonl')])
-      fs.writeFileSync(outside(), 'not the plugin\'s\n')
+      fs.writeFileSync(outside(), "not the plugin's\n")
       fs.symlinkSync(outside(), path.join(dirs[SYMLINK], 'perpetual-log.jsonl'))
       fs.linkSync(outside(), path.join(dirs[HARDLINK], 'perpetual-log.jsonl'))
       // An earlier release's folder, readable by everyone.
@@ -139,7 +166,9 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
       expect(turnsOf(key).map((t) => t.text)).toEqual([text])
       const lines = run.pluginLines.filter((line) => line.includes(key))
       expect(lines).toHaveLength(1)
-      expect(lines[0]).toContain(`state refused, sent the plain message, the turn not logged (EUNSAFESTATE: ${path.join(dirs[key], 'perpetual-log.jsonl')} is a ${kind}`)
+      expect(lines[0]).toContain(
+        `state refused, sent the plain message, the turn not logged (EUNSAFESTATE: ${path.join(dirs[key], 'perpetual-log.jsonl')} is a ${kind}`,
+      )
       expect(fs.readdirSync(dirs[key])).toEqual(['perpetual-log.jsonl'])
       expect(readRecord(world).filter((e) => e.type === 'acpx-reply-dispatch' && e.sessionKey === key)).toEqual([])
       expect(fs.readFileSync(outside(), 'utf8')).toBe("not the plugin's\n")
@@ -148,7 +177,9 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
     test('history others can read: one warning line naming it, and its modes left alone', () => {
       const wide = path.join(world.stateDir, PLUGIN_ID, 'agent-codex-acp-old-0123456789')
       // Each line shows twice (OpenClaw's stdout and the driver's logger): the same text.
-      const lines = run.pluginLines.filter((line) => line.includes('readable by other local users')).map((line) => line.slice(line.indexOf(PLUGIN_ID)))
+      const lines = run.pluginLines
+        .filter((line) => line.includes('readable by other local users'))
+        .map((line) => line.slice(line.indexOf(PLUGIN_ID)))
       expect(new Set(lines).size).toBe(1)
       expect(run.stdout.split('readable by other local users')).toHaveLength(2)
       expect(lines[0]).toContain(`${wide} (0755), ${path.join(wide, 'perpetual-log.jsonl')} (0644)`)
@@ -159,12 +190,17 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
   describe('a gateway killed while the backend holds the turn', () => {
     let after
     beforeAll(async () => {
-      runGateway(world, [{ op: 'turn', sessionKey: CRASH, text: 'The database is on port 5433' }], { pluginConfig: config })
+      runGateway(world, [{ op: 'turn', sessionKey: CRASH, text: 'The database is on port 5433' }], {
+        pluginConfig: config,
+      })
       await crashGateway(world, [{ op: 'turn', sessionKey: CRASH, text: 'Deploy it to staging [hold-turn]' }], {
         pluginConfig: config,
         until: (record) => record.some((e) => e.type === 'holding' && e.sessionKey === CRASH),
       })
-      after = runGateway(world, [{ op: 'turn', sessionKey: CRASH, text: 'Did the deploy happen?' }], { pluginConfig: config, failResume: true })
+      after = runGateway(world, [{ op: 'turn', sessionKey: CRASH, text: 'Did the deploy happen?' }], {
+        pluginConfig: config,
+        failResume: true,
+      })
     })
 
     test('the message in flight was in the log before the crash, with its id and no reply', () => {

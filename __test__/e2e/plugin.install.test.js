@@ -42,7 +42,9 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
 
   /** The openclaw command line, in the scratch home, its npm on the local registry. */
   function openclaw(args) {
-    const result = spawnInWorld(world, [path.join(release.openclawDir, 'openclaw.mjs'), ...args], { npm_config_registry: registry.url })
+    const result = spawnInWorld(world, [path.join(release.openclawDir, 'openclaw.mjs'), ...args], {
+      npm_config_registry: registry.url,
+    })
     return { code: result.status, stdout: result.stdout, stderr: result.stderr }
   }
 
@@ -113,11 +115,22 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     const binary = path.join(installed, 'node_modules', PLATFORM_PACKAGE, BINARY)
     expect(fs.readFileSync(binary).equals(fs.readFileSync(path.join(ROOT, BINARY)))).toBe(true)
 
-    const inspect = openclaw(['plugins', 'inspect', PLUGIN_ID, ...(release.inspectRuntime ? ['--runtime'] : []), '--json'])
+    const inspect = openclaw([
+      'plugins',
+      'inspect',
+      PLUGIN_ID,
+      ...(release.inspectRuntime ? ['--runtime'] : []),
+      '--json',
+    ])
     expect(inspect.code).toBe(0)
     const report = JSON.parse(inspect.stdout)
     expect(report.plugin).toEqual(
-      expect.objectContaining({ id: PLUGIN_ID, status: 'loaded', rootDir: installed, source: path.join(installed, 'plugin', 'index.mjs') }),
+      expect.objectContaining({
+        id: PLUGIN_ID,
+        status: 'loaded',
+        rootDir: installed,
+        source: path.join(installed, 'plugin', 'index.mjs'),
+      }),
     )
     expect(report.typedHooks).toEqual(
       expect.arrayContaining([
@@ -132,7 +145,11 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
   test("a wrong setting is refused by OpenClaw's config validation, with its name", () => {
     const configPath = path.join(world.stateDir, 'openclaw.json')
     const config = JSON.parse(fs.readFileSync(configPath, 'utf8'))
-    config.plugins.entries[PLUGIN_ID].config = { reloadEntries: 0, turnMetadata: ['channel', 'mood'], stateDirectory: '/tmp' }
+    config.plugins.entries[PLUGIN_ID].config = {
+      reloadEntries: 0,
+      turnMetadata: ['channel', 'mood'],
+      stateDirectory: '/tmp',
+    }
     fs.writeFileSync(configPath, JSON.stringify(config, null, 2))
     const validate = openclaw(['config', 'validate'])
     const output = validate.stdout + validate.stderr
@@ -152,7 +169,9 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     })
     expect(run.plugins.find((p) => p.id === PLUGIN_ID).status).toBe('loaded')
     const [turn] = backendTurns(world)
-    expect(parsePrompt(turn.text)).toEqual(expect.objectContaining({ reload: true, live: 'Hello from an installed plugin' }))
+    expect(parsePrompt(turn.text)).toEqual(
+      expect.objectContaining({ reload: true, live: 'Hello from an installed plugin' }),
+    )
     const root = path.join(world.stateDir, PLUGIN_ID)
     expect(fs.readdirSync(root)).toHaveLength(1)
   })

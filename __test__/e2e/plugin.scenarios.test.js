@@ -33,7 +33,10 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
   let chatSessionId
 
   /** The backend turns of CHAT from the `from`-th on, with the log as it is now. */
-  const chatTurns = (from) => backendTurns(world).filter((t) => t.sessionKey === CHAT).slice(from)
+  const chatTurns = (from) =>
+    backendTurns(world)
+      .filter((t) => t.sessionKey === CHAT)
+      .slice(from)
 
   /** The backend sessions created for CHAT, in order (ids count across the whole backend). */
   const chatSessions = () =>
@@ -133,7 +136,9 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
         const prompt = parsePrompt(turn.text)
         expect(turn.sessionId).toBe(first.sessionId)
         expect(prompt.reload).toBe(false)
-        const held = prompt.excerpt.map((line) => entryOfExcerptLine(log, line)).filter((e) => e.session === turn.sessionId)
+        const held = prompt.excerpt
+          .map((line) => entryOfExcerptLine(log, line))
+          .filter((e) => e.session === turn.sessionId)
         expect(held).toEqual([])
       }
       expect(parsePrompt(third.text).live).toBe('Which port does it listen on?')
@@ -150,14 +155,17 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
         ['user', 'Which port does it listen on?', be, undefined],
         ['assistant', 'reply to: Which port does it listen on?', be, 'ok'],
       ])
-      for (const entry of log) expect(Object.keys(entry)).toEqual(expect.arrayContaining(['ts', 'role', 'text', 'session', 'id']))
+      for (const entry of log)
+        expect(Object.keys(entry)).toEqual(expect.arrayContaining(['ts', 'role', 'text', 'session', 'id']))
       expect(new Set(log.map((e) => e.id)).size).toBe(log.length)
       expect(Date.parse(log[0].ts)).toBeLessThanOrEqual(Date.parse(log[1].ts))
     })
 
     test('last-injected-preprompt.txt is the last prompt sent; continuity-summary.txt was written on the reload', () => {
       // The last prompt the plugin built (2026.4.5's acpx forwards `/status` to the backend as it is).
-      const last = chatTurns(0).filter((t) => t.text !== '/status').at(-1)
+      const last = chatTurns(0)
+        .filter((t) => t.text !== '/status')
+        .at(-1)
       expect(fs.readFileSync(path.join(chatFiles.dir, 'last-injected-preprompt.txt'), 'utf8')).toBe(last.text)
       const summary = fs.readFileSync(path.join(chatFiles.dir, 'continuity-summary.txt'), 'utf8')
       expect(parsePrompt(chatTurns(0)[0].text).summary).toContain(summary.split('\n')[0])
@@ -196,12 +204,16 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
       expect(acpx).toEqual([expect.objectContaining({ bodyForAgent: '/status', handled: forwarded })])
       expect(run.steps[5].delivered.length).toBeGreaterThan(0)
       expect(chatTurns(0).filter((t) => t.text === '/status')).toHaveLength(forwarded ? 1 : 0)
-      expect(chatTurns(0).filter((t) => t.text !== '/status').map((t) => parsePrompt(t.text).live)).not.toContain('/status')
+      expect(
+        chatTurns(0)
+          .filter((t) => t.text !== '/status')
+          .map((t) => parsePrompt(t.text).live),
+      ).not.toContain('/status')
       expect(readLog(chatFiles.log).map((e) => e.text)).not.toContain('/status')
       expect(run.pluginLines.filter((line) => line.includes('/status'))).toEqual([])
     })
 
-    test('a session that is not ACP passes through untouched, to OpenClaw\'s own agent', () => {
+    test("a session that is not ACP passes through untouched, to OpenClaw's own agent", () => {
       const acpx = readRecord(world).filter((e) => e.type === 'acpx-reply-dispatch' && e.sessionKey === PLAIN)
       expect(acpx).toEqual([expect.objectContaining({ bodyForAgent: 'hello, plain session', handled: false })])
       expect(backendTurns(world).filter((t) => t.sessionKey === PLAIN)).toEqual([])
@@ -250,7 +262,10 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
 
     test('two messages at once: each reaches the backend once, both are logged whole and in turn order', () => {
       const turns = chatTurns(before + 1)
-      expect(turns.map((t) => parsePrompt(t.text).live).sort()).toEqual(['First of two at once', 'Second of two at once'])
+      expect(turns.map((t) => parsePrompt(t.text).live).sort()).toEqual([
+        'First of two at once',
+        'Second of two at once',
+      ])
       const log = readLog(chatFiles.log).slice(-4)
       const order = turns.map((t) => parsePrompt(t.text).live)
       expect(log.map((e) => [e.role, e.text])).toEqual([
@@ -276,7 +291,9 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     test('the backend lost its session; OpenClaw started a new one and the turn is a reload', () => {
       const record = readRecord(world)
       const [lost, fresh] = chatSessions()
-      expect(record.filter((e) => e.type === 'resume-failed' && e.sessionKey === CHAT).map((e) => e.sessionId)).toEqual([lost])
+      expect(record.filter((e) => e.type === 'resume-failed' && e.sessionKey === CHAT).map((e) => e.sessionId)).toEqual(
+        [lost],
+      )
       const [turn] = chatTurns(before)
       expect(turn.sessionId).toBe(fresh)
       expect(parsePrompt(turn.text).reload).toBe(true)
@@ -339,7 +356,9 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     test('the failed turn is logged with its error code', () => {
       const log = readLog(chatFiles.log)
       const failed = log.find((e) => e.role === 'assistant' && e.status !== 'ok')
-      expect(failed).toEqual(expect.objectContaining({ session: chatTurns(before)[0].sessionId, status: 'ACP_TURN_FAILED' }))
+      expect(failed).toEqual(
+        expect.objectContaining({ session: chatTurns(before)[0].sessionId, status: 'ACP_TURN_FAILED' }),
+      )
       expect(failed.text).toMatch(/^partial answer/)
     })
 

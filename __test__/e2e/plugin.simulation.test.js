@@ -92,8 +92,21 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
         fs.appendFileSync(
           otherLog,
           [
-            { ts, role: 'user', text: `note from ${segment.otherWriter}`, session: segment.otherWriter === 'telegram' ? 'tg-77' : undefined, id: `ext-${s}-1` },
-            { ts, role: 'assistant', text: `ack on ${segment.otherWriter}`, session: segment.otherWriter === 'telegram' ? 'tg-77' : undefined, id: `ext-${s}-2`, status: 'ok' },
+            {
+              ts,
+              role: 'user',
+              text: `note from ${segment.otherWriter}`,
+              session: segment.otherWriter === 'telegram' ? 'tg-77' : undefined,
+              id: `ext-${s}-1`,
+            },
+            {
+              ts,
+              role: 'assistant',
+              text: `ack on ${segment.otherWriter}`,
+              session: segment.otherWriter === 'telegram' ? 'tg-77' : undefined,
+              id: `ext-${s}-2`,
+              status: 'ok',
+            },
           ]
             .map((entry) => `${JSON.stringify(entry)}\n`)
             .join(''),
@@ -114,7 +127,9 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     log = readLog(logPath)
 
     // Each backend turn with the log as it stood before it, and the two entries it added.
-    const users = log.map((entry, at) => ({ entry, at })).filter(({ entry }) => entry.role === 'user' && /^Turn \d+:/.test(entry.text))
+    const users = log
+      .map((entry, at) => ({ entry, at }))
+      .filter(({ entry }) => entry.role === 'user' && /^Turn \d+:/.test(entry.text))
     turns = backendTurns(world).map((turn, index) => {
       const { entry, at } = users[index]
       return { ...turn, prompt: parsePrompt(turn.text), before: log.slice(0, at), ownEntries: [entry, log[at + 1]] }
@@ -129,13 +144,18 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
 
   test(`${TURNS} turns: each reached the backend once and is in the log once, in order, with its reply`, () => {
     expect(turns).toHaveLength(TURNS)
-    turns.forEach((turn, i) => expect(turn.prompt.live).toBe(`Turn ${i + 1}: message ${i + 1} of the long chat${turn.text.endsWith('[fail-turn]') ? ' [fail-turn]' : ''}`))
+    turns.forEach((turn, i) => {
+      expect(turn.prompt.live).toBe(
+        `Turn ${i + 1}: message ${i + 1} of the long chat${turn.text.endsWith('[fail-turn]') ? ' [fail-turn]' : ''}`,
+      )
+    })
     const mine = log.filter((entry) => !String(entry.id).startsWith('ext-'))
     expect(mine).toHaveLength(2 * TURNS)
     mine.forEach((entry, i) => {
       expect(entry.role).toBe(i % 2 === 0 ? 'user' : 'assistant')
       if (i % 2 === 0) return
-      if (mine[i - 1].text.endsWith('[fail-turn]')) expect(entry.text).toMatch(/^partial answer\n\nACP error \(ACP_TURN_FAILED\)/)
+      if (mine[i - 1].text.endsWith('[fail-turn]'))
+        expect(entry.text).toMatch(/^partial answer\n\nACP error \(ACP_TURN_FAILED\)/)
       else expect(entry.text).toBe(`reply to: ${mine[i - 1].text}`)
     })
     expect(new Set(log.map((entry) => entry.id)).size).toBe(log.length)
@@ -143,7 +163,9 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
   })
 
   test('reloads happen exactly where the backend session is new, and each carries the last 25 entries once', () => {
-    const created = readRecord(world).filter((e) => e.type === 'session-created').map((e) => e.sessionId)
+    const created = readRecord(world)
+      .filter((e) => e.type === 'session-created')
+      .map((e) => e.sessionId)
     // The first, two failed resumes, two /new (2026.4.5's reset keeps the ACP session).
     expect(created).toHaveLength(release.name === '2026.4.5' ? 3 : 5)
     const reloads = turns.map((turn, i) => [i, turn]).filter(([, turn]) => turn.prompt.reload)
@@ -160,7 +182,11 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     const { repeats, repeated } = countRepeats(shown)
     expect(repeated).toEqual([])
     expect(repeats).toBe(0)
-    const external = turns.flatMap((turn) => shown(turn).filter((id) => id.startsWith('ext-')).map((id) => `${turn.sessionId}:${id}`))
+    const external = turns.flatMap((turn) =>
+      shown(turn)
+        .filter((id) => id.startsWith('ext-'))
+        .map((id) => `${turn.sessionId}:${id}`),
+    )
     expect(external.sort()).toEqual([...new Set(external)].sort())
     // The mirror's two entries reached the resumed session on its next (continuous) turn (and,
     // in the short chat, the later reloads too: they are still among the last 25 entries).
@@ -175,16 +201,20 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
         reload: turn.prompt.reload,
         ...(withSession ? { currentSession: turn.sessionId } : {}),
         logEntries: turn.before,
-        ...(turn.prompt.reload ? { continuitySummary: turn.prompt.summary?.replace(/^## Rolling Continuity Summary\n/, '') ?? '' } : {}),
+        ...(turn.prompt.reload
+          ? { continuitySummary: turn.prompt.summary?.replace(/^## Rolling Continuity Summary\n/, '') ?? '' }
+          : {}),
       })
     const oldRule = turns.map((turn) => build(turn, false))
     const newRule = turns.map((turn) => build(turn, true))
     // The plugin's prompts inject exactly what the new rule chooses.
     turns.forEach((turn, i) => {
-      expect(turn.prompt.excerpt.map((line) => entryOfExcerptLine(turn.before, line).id)).toEqual(newRule[i].injectedEntryIds)
+      expect(turn.prompt.excerpt.map((line) => entryOfExcerptLine(turn.before, line).id)).toEqual(
+        newRule[i].injectedEntryIds,
+      )
     })
-    const oldRepeats = countRepeats((turn, i) => oldRule[i].injectedEntryIds).repeats
-    const newRepeats = countRepeats((turn, i) => newRule[i].injectedEntryIds).repeats
+    const oldRepeats = countRepeats((_turn, i) => oldRule[i].injectedEntryIds).repeats
+    const newRepeats = countRepeats((_turn, i) => newRule[i].injectedEntryIds).repeats
     expect(newRepeats).toBe(0)
     expect(oldRepeats).toBeGreaterThan(0)
 

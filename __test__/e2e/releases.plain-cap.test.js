@@ -39,11 +39,16 @@ function inputs(seed, withSurrogates, count) {
     const summary = pieces.join('')
     const r = next()
     // Budgets around the marker's 46 units, around the length, fractions, <= 0 and the default.
-    const maxChars = r < 0.05 ? undefined
-      : r < 0.1 ? -Math.floor(next() * 3)
-      : r < 0.3 ? 44 + Math.floor(next() * 5)
-      : r < 0.45 ? Math.floor(next() * 140) + 0.5
-      : Math.floor(next() * 150)
+    const maxChars =
+      r < 0.05
+        ? undefined
+        : r < 0.1
+          ? -Math.floor(next() * 3)
+          : r < 0.3
+            ? 44 + Math.floor(next() * 5)
+            : r < 0.45
+              ? Math.floor(next() * 140) + 0.5
+              : Math.floor(next() * 150)
     out.push([maxChars === undefined && next() < 0.5 ? `${summary}${'x'.repeat(16000)}` : summary, maxChars])
   }
   return out
@@ -52,7 +57,9 @@ function inputs(seed, withSurrogates, count) {
 const BMP_ONLY = inputs(7, false, 3000)
 const WITH_SURROGATES = inputs(11, true, 3000)
 const ALL = [...BMP_ONLY, ...WITH_SURROGATES]
-const ours = ALL.map(([summary, maxChars]) => (maxChars === undefined ? native.capCompactionSummary(summary) : native.capCompactionSummary(summary, maxChars)))
+const ours = ALL.map(([summary, maxChars]) =>
+  maxChars === undefined ? native.capCompactionSummary(summary) : native.capCompactionSummary(summary, maxChars),
+)
 
 let work
 beforeAll(() => {
@@ -66,7 +73,11 @@ afterAll(() => {
 
 /** The release's own outputs on ALL. */
 function theirs(version) {
-  const result = spawnSync(process.execPath, [DRIVER, path.join(RELEASES_DIR, version), path.join(work, 'inputs.json')], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 })
+  const result = spawnSync(
+    process.execPath,
+    [DRIVER, path.join(RELEASES_DIR, version), path.join(work, 'inputs.json')],
+    { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
+  )
   if (result.status !== 0) throw new Error(`release-plain-cap.mjs failed on ${version}: ${result.stderr}`)
   return JSON.parse(result.stdout)
 }
@@ -75,13 +86,19 @@ function theirs(version) {
 function differences(outputs) {
   const differing = []
   for (let i = 0; i < ALL.length; i++) if (outputs[i] !== ours[i]) differing.push(i)
-  return { bmp: differing.filter((i) => i < BMP_ONLY.length), surrogates: differing.filter((i) => i >= BMP_ONLY.length) }
+  return {
+    bmp: differing.filter((i) => i < BMP_ONLY.length),
+    surrogates: differing.filter((i) => i >= BMP_ONLY.length),
+  }
 }
 
 const found = {}
 afterAll(() => {
-  const lines = Object.entries(found).map(([version, d]) => `${version.padEnd(16)} differs on ${String(d.bmp).padStart(4)} of ${BMP_ONLY.length} BMP-only inputs, ${String(d.surrogates).padStart(4)} of ${WITH_SURROGATES.length} with surrogates`)
-  if (lines.length) console.log(['capCompactionSummary: the addon against each release\'s own', ...lines].join('\n'))
+  const lines = Object.entries(found).map(
+    ([version, d]) =>
+      `${version.padEnd(16)} differs on ${String(d.bmp).padStart(4)} of ${BMP_ONLY.length} BMP-only inputs, ${String(d.surrogates).padStart(4)} of ${WITH_SURROGATES.length} with surrogates`,
+  )
+  if (lines.length) console.log(["capCompactionSummary: the addon against each release's own", ...lines].join('\n'))
 })
 
 describe.each(['2026.7.2-beta.4', '2026.7.35', '2026.8.1-beta.1'])('text B, openclaw %s', (version) => {
@@ -108,7 +125,12 @@ describe.each(['2026.4.1', '2026.6.35'])('text A, openclaw %s', (version) => {
       const a = stem(outputs[i])
       const b = stem(ours[i])
       // Theirs is the raw prefix, ending in the high half of a pair the input goes on to complete.
-      expect({ i, endsHigh: /[\ud800-\udbff]$/.test(a), completed: /[\udc00-\udfff]/.test(summary[a.length] ?? ''), ours: b }).toEqual({ i, endsHigh: true, completed: true, ours: a.slice(0, -1) })
+      expect({
+        i,
+        endsHigh: /[\ud800-\udbff]$/.test(a),
+        completed: /[\udc00-\udfff]/.test(summary[a.length] ?? ''),
+        ours: b,
+      }).toEqual({ i, endsHigh: true, completed: true, ours: a.slice(0, -1) })
       expect(outputs[i].endsWith(MARKER)).toBe(ours[i].endsWith(MARKER))
     }
   })

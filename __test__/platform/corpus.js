@@ -30,13 +30,16 @@ function compactionCases() {
     preservedSuffix({ seed: 2 }),
     preservedSuffix({ seed: 5, turns: 6, toolsPerTurn: 12, splitTurn: true, failures: 3 }),
     preservedSuffix({ seed: 9, turns: 1, toolsPerTurn: 0, files: false, rules: true }),
-    preservedSuffix({ seed: 4, turns: 2, toolsPerTurn: 3 }).replace(/\n/g, '\r\n') + `\n- User: ${LONE}`,
+    `${preservedSuffix({ seed: 4, turns: 2, toolsPerTurn: 3 }).replace(/\n/g, '\r\n')}\n- User: ${LONE}`,
     '',
   ]
   const options = [
     undefined,
     { tokenBudget: 900 },
-    { requiredHeadings: ['## Decisions', '## Exact identifiers'], protectedIdentifiers: ['ses_7f3a9c21', 'DEADBEEFCAFE1234'] },
+    {
+      requiredHeadings: ['## Decisions', '## Exact identifiers'],
+      protectedIdentifiers: ['ses_7f3a9c21', 'DEADBEEFCAFE1234'],
+    },
   ]
   bodies.forEach((body, b) => {
     suffixes.forEach((suffix, s) => {
@@ -59,7 +62,13 @@ function entries(seed, count) {
   const out = []
   for (let i = 0; i < count; i++) {
     const role = roles[Math.floor(next() * roles.length)]
-    const entry = { ts: `2026-05-15T09:${String(i % 60).padStart(2, '0')}:00Z`, role, text: `${texts[i % texts.length]} #${i}`, session: i < count / 2 ? 'ses_old' : 'ses_new', id: `e${seed}-${i}` }
+    const entry = {
+      ts: `2026-05-15T09:${String(i % 60).padStart(2, '0')}:00Z`,
+      role,
+      text: `${texts[i % texts.length]} #${i}`,
+      session: i < count / 2 ? 'ses_old' : 'ses_new',
+      id: `e${seed}-${i}`,
+    }
     if (role === 'assistant') entry.status = i % 5 === 0 ? 'ACP_TURN_FAILED' : 'ok'
     out.push(entry)
   }
@@ -85,16 +94,26 @@ function chatCases() {
           userMessage: `Are you there? ${LONE}`,
           reload,
           turnMetadata: { channel: 'telegram', sender: 'dana 😀' },
-          continuitySummary: reload ? `Current thread / pending next action:\n- Latest user request: ${MIXED}` : undefined,
+          continuitySummary: reload
+            ? `Current thread / pending next action:\n- Latest user request: ${MIXED}`
+            : undefined,
           logEntries,
           maxChars,
         }
         cases.push([`prompt log${l} reload=${reload} ${maxChars}`, 'buildPersistentChatInjectedPrompt', [params]])
-        cases.push([`prompt report log${l} reload=${reload} ${maxChars}`, 'buildPersistentChatInjectedPromptReport', [params]])
+        cases.push([
+          `prompt report log${l} reload=${reload} ${maxChars}`,
+          'buildPersistentChatInjectedPromptReport',
+          [params],
+        ])
       }
     }
     for (const maxChars of [undefined, 6000, 300]) {
-      cases.push([`summary log${l} ${maxChars}`, 'rebuildPersistentChatContinuitySummary', [{ entries: logEntries, state: STATE, currentSession: 'ses_new', now: NOW, maxChars }]])
+      cases.push([
+        `summary log${l} ${maxChars}`,
+        'rebuildPersistentChatContinuitySummary',
+        [{ entries: logEntries, state: STATE, currentSession: 'ses_new', now: NOW, maxChars }],
+      ])
     }
   })
   cases.push(['bad input: number userMessage', 'buildPersistentChatInjectedPrompt', [{ userMessage: 5, reload: true }]])
@@ -116,7 +135,11 @@ function fileCases(dir) {
   return [
     ['read log 3', 'readPersistentChatLogEntries', [log, 3]],
     ['read log 25', 'readPersistentChatLogEntries', [log, 25]],
-    ['prompt from log', 'buildPersistentChatInjectedPromptReport', [{ userMessage: 'live', reload: true, logPath: log }]],
+    [
+      'prompt from log',
+      'buildPersistentChatInjectedPromptReport',
+      [{ userMessage: 'live', reload: true, logPath: log }],
+    ],
     ['summary from log', 'rebuildPersistentChatContinuitySummary', [{ logPath: log, state: STATE, now: NOW }]],
   ]
 }
@@ -143,22 +166,56 @@ function bomCases() {
   BOM_TEXTS.forEach((text, t) => {
     cases.push([`bom text${t} plain`, 'capCompactionSummary', [text, 0]])
     cases.push([`bom text${t} as body`, 'capCompactionSummaryPreservingSuffix', [text, suffix, 0]])
-    cases.push([`bom text${t} as suffix`, 'capCompactionSummaryReport', [`## Decisions\n- ${text}`, `\n\n## Recent turns preserved verbatim\n- User: ${text}`, 0]])
-    cases.push([`bom text${t} cut`, 'capCompactionSummaryPreservingSuffix', [`${text}\n## Decisions\n- ${'keep '.repeat(30)}`, `${text}\n- User: ${'more '.repeat(30)}`, 150, { protectedIdentifiers: [text], requiredHeadings: [`${BOM}## Decisions`] }]])
+    cases.push([
+      `bom text${t} as suffix`,
+      'capCompactionSummaryReport',
+      [`## Decisions\n- ${text}`, `\n\n## Recent turns preserved verbatim\n- User: ${text}`, 0],
+    ])
+    cases.push([
+      `bom text${t} cut`,
+      'capCompactionSummaryPreservingSuffix',
+      [
+        `${text}\n## Decisions\n- ${'keep '.repeat(30)}`,
+        `${text}\n- User: ${'more '.repeat(30)}`,
+        150,
+        { protectedIdentifiers: [text], requiredHeadings: [`${BOM}## Decisions`] },
+      ],
+    ])
     const entries = [
-      { ts: '2026-05-15T09:00:00Z', role: 'user', text, session: `${BOM}ses_${t}`, id: `${BOM}id-${t}-${'n'.repeat(20)}` },
-      { ts: '2026-05-15T09:01:00Z', role: 'assistant', text: `${text} reply`, session: `${BOM}ses_${t}`, status: `${BOM}ok`, id: `\ud800${BOM}id-${t}` },
+      {
+        ts: '2026-05-15T09:00:00Z',
+        role: 'user',
+        text,
+        session: `${BOM}ses_${t}`,
+        id: `${BOM}id-${t}-${'n'.repeat(20)}`,
+      },
+      {
+        ts: '2026-05-15T09:01:00Z',
+        role: 'assistant',
+        text: `${text} reply`,
+        session: `${BOM}ses_${t}`,
+        status: `${BOM}ok`,
+        id: `\ud800${BOM}id-${t}`,
+      },
     ]
     const params = {
       userMessage: text,
       reload: t % 2 === 0,
       currentSession: `${BOM}ses_${t}`,
-      turnMetadata: { [`${BOM}channel-${'c'.repeat(20)}`]: text, [`\ud800${BOM}key-${'k'.repeat(20)}`]: t, [text]: true },
+      turnMetadata: {
+        [`${BOM}channel-${'c'.repeat(20)}`]: text,
+        [`\ud800${BOM}key-${'k'.repeat(20)}`]: t,
+        [text]: true,
+      },
       continuitySummary: text,
       logEntries: entries,
     }
     cases.push([`bom text${t} prompt report`, 'buildPersistentChatInjectedPromptReport', [params]])
-    cases.push([`bom text${t} summary`, 'rebuildPersistentChatContinuitySummary', [{ entries, state: { decisions: [text], notes: [{ text }] }, currentSession: `${BOM}ses_${t}`, now: NOW }]])
+    cases.push([
+      `bom text${t} summary`,
+      'rebuildPersistentChatContinuitySummary',
+      [{ entries, state: { decisions: [text], notes: [{ text }] }, currentSession: `${BOM}ses_${t}`, now: NOW }],
+    ])
   })
   return cases
 }
@@ -166,12 +223,18 @@ function bomCases() {
 /** A log whose entries' texts, sessions and ids start with U+FEFF (escaped and raw). */
 function bomFileCases(dir) {
   const file = path.join(dir, 'bom-log.jsonl')
-  const lines = BOM_TEXTS.map((text, t) => JSON.stringify({ ts: `2026-05-15T09:0${t}:00Z`, role: 'user', text, session: `${BOM}ses`, id: `${BOM}e${t}` }))
+  const lines = BOM_TEXTS.map((text, t) =>
+    JSON.stringify({ ts: `2026-05-15T09:0${t}:00Z`, role: 'user', text, session: `${BOM}ses`, id: `${BOM}e${t}` }),
+  )
   lines.push(`{"role":"user","text":"\\ufeffescaped ${'e'.repeat(20)}","id":"\\ufeff\\ud800x"}`)
   fs.writeFileSync(file, `${lines.join('\n')}\n`)
   return [
     ['bom read log', 'readPersistentChatLogEntries', [file, 20]],
-    ['bom prompt from log', 'buildPersistentChatInjectedPromptReport', [{ userMessage: `${BOM}live`, reload: true, logPath: file }]],
+    [
+      'bom prompt from log',
+      'buildPersistentChatInjectedPromptReport',
+      [{ userMessage: `${BOM}live`, reload: true, logPath: file }],
+    ],
   ]
 }
 

@@ -15,7 +15,9 @@ const native = require('../../index.js')
 const { run } = require('./corpus.js')
 
 // What ran: the loader's choice and, for a native binding, the file it opened.
-const loaded = (process.report.getReport().sharedObjects || []).filter((file) => file.endsWith('.node')).map((file) => path.basename(file))
+const loaded = (process.report.getReport().sharedObjects || [])
+  .filter((file) => file.endsWith('.node'))
+  .map((file) => path.basename(file))
 const binding = `${native.__napiBindingTarget}${loaded.length ? ` ${loaded.join(',')}` : ''} on ${process.platform}-${process.arch}`
 let dir
 beforeAll(() => {
@@ -40,5 +42,7 @@ test(`the corpus gives linux-x64-gnu's outputs, byte for byte (${binding})`, () 
   const differing = outputs.filter((line, i) => line !== expected[i])
   // The first few differences in full, for the log.
   expect(differing.slice(0, 3).map((line) => JSON.parse(line).name)).toEqual([])
-  console.log(`platform differential: ${outputs.length} cases, ${outputs.length - differing.length} identical to linux-x64-gnu (${binding})`)
+  console.log(
+    `platform differential: ${outputs.length} cases, ${outputs.length - differing.length} identical to linux-x64-gnu (${binding})`,
+  )
 })

@@ -31,13 +31,22 @@ describe.each(texts)('%s comes back exactly', (_, text) => {
   })
 
   test('as an argument read and looked up again: a turnMetadata key, and its value', () => {
-    const prompt = native.buildPersistentChatInjectedPrompt({ userMessage: text, reload: false, turnMetadata: { [text]: text } })
+    const prompt = native.buildPersistentChatInjectedPrompt({
+      userMessage: text,
+      reload: false,
+      turnMetadata: { [text]: text },
+    })
     expect(units(prompt)).toEqual(units(`## Turn Metadata\n- ${text}: ${text}\n\n--- LIVE TURN ---\n${text}`))
   })
 
-  test('as an id and a session compared with the caller\'s', () => {
+  test("as an id and a session compared with the caller's", () => {
     const entries = [{ role: 'user', text, session: text, id: text }]
-    const report = native.buildPersistentChatInjectedPromptReport({ userMessage: 'live', reload: true, currentSession: text, logEntries: entries })
+    const report = native.buildPersistentChatInjectedPromptReport({
+      userMessage: 'live',
+      reload: true,
+      currentSession: text,
+      logEntries: entries,
+    })
     expect(report.injectedEntryIds.map(units)).toEqual([units(text)])
   })
 })

@@ -7,10 +7,51 @@
 const { REQUIRED_SECTIONS, RULES_BLOCK, rng } = require('../../__test__/fixtures/shapes.js')
 
 const WORDS = [
-  'deploy', 'the', 'gateway', 'after', 'retry', 'rollback', 'of', 'billing-api', 'to', 'staging', 'is', 'green',
-  'check', 'p99', 'latency', 'under', '200', 'ms', 'keep', 'the', 'cache', 'warm', 'user', 'asked', 'for', 'a',
-  'summary', 'ses_7f3a9c21', '/srv/openclaw/state.json', 'https://ci.example.com/builds/8841', 'PR', '#1187',
-  'INC-20261128-0914', 'naïve', 'e\u0301', '漢字', 'テスト', '部署', '完了', '😀', '🚀', '👨‍👩‍👧', '🇯🇵', 'and', 'then',
+  'deploy',
+  'the',
+  'gateway',
+  'after',
+  'retry',
+  'rollback',
+  'of',
+  'billing-api',
+  'to',
+  'staging',
+  'is',
+  'green',
+  'check',
+  'p99',
+  'latency',
+  'under',
+  '200',
+  'ms',
+  'keep',
+  'the',
+  'cache',
+  'warm',
+  'user',
+  'asked',
+  'for',
+  'a',
+  'summary',
+  'ses_7f3a9c21',
+  '/srv/openclaw/state.json',
+  'https://ci.example.com/builds/8841',
+  'PR',
+  '#1187',
+  'INC-20261128-0914',
+  'naïve',
+  'e\u0301',
+  '漢字',
+  'テスト',
+  '部署',
+  '完了',
+  '😀',
+  '🚀',
+  '👨‍👩‍👧',
+  '🇯🇵',
+  'and',
+  'then',
 ]
 
 function bullet(next) {
@@ -30,7 +71,7 @@ function bodyOfLength(seed, units) {
     sections[s].push(line)
     length += line.length + 1
   }
-  return ['Session summary (compacted).', '', ...sections.map((lines) => lines.join('\n') + '\n')].join('\n').trimEnd()
+  return ['Session summary (compacted).', '', ...sections.map((lines) => `${lines.join('\n')}\n`)].join('\n').trimEnd()
 }
 
 /** A suffix of OpenClaw's layout of about `units` units (at least the tail sections). */
@@ -43,9 +84,16 @@ function suffixOfLength(seed, units) {
   const items = []
   let length = tail.length + '\n\n## Recent turns preserved verbatim\n'.length
   for (let t = 0; length < units; t++) {
-    const turn = [`- User: turn ${t}: ${bullet(next).slice(2)}`, `- Assistant: ${bullet(next).slice(2)}\n[non-text content: toolCall x2]`]
+    const turn = [
+      `- User: turn ${t}: ${bullet(next).slice(2)}`,
+      `- Assistant: ${bullet(next).slice(2)}\n[non-text content: toolCall x2]`,
+    ]
     for (let k = 0; k < 2; k++) {
-      const json = JSON.stringify({ url: `https://api.example.com/v1/items/${t}${k}`, status: 200, body: bullet(next).repeat(4) }, null, 1)
+      const json = JSON.stringify(
+        { url: `https://api.example.com/v1/items/${t}${k}`, status: 200, body: bullet(next).repeat(4) },
+        null,
+        1,
+      )
       turn.push(`- Tool result (web_fetch): ${json.length > 600 ? `${json.slice(0, 600)}...` : json}`)
     }
     turn.push(`- Assistant: Turn ${t} done: ${bullet(next).slice(2)}`)

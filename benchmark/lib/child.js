@@ -25,7 +25,12 @@ function readWholeFileJs(file, limit) {
     } catch {
       continue
     }
-    if (entry && typeof entry === 'object' && typeof entry.role === 'string' && typeof (entry.text ?? entry.content) === 'string') {
+    if (
+      entry &&
+      typeof entry === 'object' &&
+      typeof entry.role === 'string' &&
+      typeof (entry.text ?? entry.content) === 'string'
+    ) {
       out.push(entry)
     }
   }
@@ -53,14 +58,20 @@ function main() {
 
   const limit = Number(limitArg)
   const repeats = Number(repeatsArg)
-  const read = kind === 'native' ? () => addon.readPersistentChatLogEntries(logPath, limit) : () => readWholeFileJs(logPath, limit)
+  const read =
+    kind === 'native' ? () => addon.readPersistentChatLogEntries(logPath, limit) : () => readWholeFileJs(logPath, limit)
   const rssBeforeKb = maxRssKb()
   let t0 = process.hrtime.bigint()
   let result
   try {
     result = read()
   } catch (error) {
-    return { error: `${error.code || error.name}: ${error.message}`, afterMs: ms(t0), maxRssKb: maxRssKb(), rssBeforeKb }
+    return {
+      error: `${error.code || error.name}: ${error.message}`,
+      afterMs: ms(t0),
+      maxRssKb: maxRssKb(),
+      rssBeforeKb,
+    }
   }
   const firstMs = ms(t0)
   const samples = []

@@ -12,7 +12,9 @@ function runChild(args) {
   try {
     return JSON.parse(line)
   } catch {
-    return { error: `child exited ${r.status ?? r.signal}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}` }
+    return {
+      error: `child exited ${r.status ?? r.signal}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`,
+    }
   }
 }
 

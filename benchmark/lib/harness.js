@@ -4,6 +4,7 @@
 const now = () => performance.now()
 
 // Every call's result is written here, so that no call can be optimised away.
+// biome-ignore lint/correctness/noUnusedVariables: written, never read, on purpose
 let sink
 
 function median(sorted) {
@@ -40,7 +41,12 @@ function compare(contenders, { budgetMs = 1500, minRounds = 9, batchMs = 3 } = {
   const out = {}
   for (const s of state) {
     s.samples.sort((a, b) => a - b)
-    out[s.c.name] = { us: median(s.samples), p25: s.samples[s.samples.length >> 2], p75: s.samples[(s.samples.length * 3) >> 2], n: s.samples.length * s.n }
+    out[s.c.name] = {
+      us: median(s.samples),
+      p25: s.samples[s.samples.length >> 2],
+      p75: s.samples[(s.samples.length * 3) >> 2],
+      n: s.samples.length * s.n,
+    }
   }
   return out
 }

@@ -23,6 +23,10 @@ function machineLine() {
   return `${nproc} cores (nproc), ${cpuModel()}, Node ${process.version} ${process.platform}-${process.arch}`
 }
 
-const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(' ')
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
 
 module.exports = { fuzzerProcesses, machineLine, loadAverage }

@@ -50,12 +50,24 @@ export async function loadPeers({ openclaw7Dir, openclaw9Dir }) {
   const out = { skipped: [] }
   // 2026.9.6 first (see the order note at the top).
   const v9 = await loadPeer(
-    { label: 'OpenClaw 2026.9.6', dir: openclaw9Dir, setupScript: 'scripts/setup-bench.sh', node: PEER_NODE.openclaw9, fnName: 'budgetCompactionSummary' },
+    {
+      label: 'OpenClaw 2026.9.6',
+      dir: openclaw9Dir,
+      setupScript: 'scripts/setup-bench.sh',
+      node: PEER_NODE.openclaw9,
+      fnName: 'budgetCompactionSummary',
+    },
     out.skipped,
   )
   if (v9) out.v9 = { version: v9.version, budgetCompactionSummary: v9.testing.budgetCompactionSummary, chunk: v9.chunk }
   const v7 = await loadPeer(
-    { label: 'OpenClaw 2026.7.2', dir: openclaw7Dir, setupScript: 'scripts/setup-oracle.sh', node: PEER_NODE.openclaw7, fnName: 'capCompactionSummaryPreservingSuffix' },
+    {
+      label: 'OpenClaw 2026.7.2',
+      dir: openclaw7Dir,
+      setupScript: 'scripts/setup-oracle.sh',
+      node: PEER_NODE.openclaw7,
+      fnName: 'capCompactionSummaryPreservingSuffix',
+    },
     out.skipped,
   )
   if (v7) {

@@ -13,7 +13,13 @@ class Report {
   section(order) {
     return {
       target: (name, target, value, pass) =>
-        this.targets.push({ order, name, target, value, status: pass === 'info' ? 'INFO' : pass == null ? 'SKIP' : pass ? 'PASS' : 'MISS' }),
+        this.targets.push({
+          order,
+          name,
+          target,
+          value,
+          status: pass === 'info' ? 'INFO' : pass == null ? 'SKIP' : pass ? 'PASS' : 'MISS',
+        }),
       markdown: (text) => this.markdown.push({ order, text }),
     }
   }

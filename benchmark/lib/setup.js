@@ -28,7 +28,10 @@ function readSetup(root, { runSetup }) {
   const setup = {}
   if (runSetup) {
     console.log('bench: scripts/setup-bench.sh (Node 22/24, openclaw 2026.7.2 and 2026.9.6; skipped steps are quick)')
-    const r = spawnSync('bash', [path.join(root, 'scripts/setup-bench.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+    const r = spawnSync('bash', [path.join(root, 'scripts/setup-bench.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     if (r.status !== 0) console.log(`bench: setup-bench.sh failed (exit ${r.status}); running with what is there`)
     for (const line of (r.stdout || '').split('\n')) {
       const m = /^([A-Z0-9_]+)=(.*)$/.exec(line)
@@ -54,12 +57,17 @@ function readSetup(root, { runSetup }) {
 function rerunUnderNewerNode(script, argv, setup, { allowed }) {
   if (process.env.OCCN_BENCH_REEXEC || !allowed) return null
   const exe = (p) => p && fs.existsSync(p) && p
-  const target = !nodeAtLeast(PEER_NODE.openclaw9) && exe(setup.NODE24)
-    ? setup.NODE24
-    : !nodeAtLeast(PEER_NODE.openclaw7) && exe(setup.NODE22) ? setup.NODE22 : null
+  const target =
+    !nodeAtLeast(PEER_NODE.openclaw9) && exe(setup.NODE24)
+      ? setup.NODE24
+      : !nodeAtLeast(PEER_NODE.openclaw7) && exe(setup.NODE22)
+        ? setup.NODE22
+        : null
   if (!target) return null
   const v = spawnSync(target, ['--version'], { encoding: 'utf8' }).stdout.trim()
-  console.log(`bench: this is Node ${process.version}; re-running under ${v} (${target}) so that every peer loads in one process`)
+  console.log(
+    `bench: this is Node ${process.version}; re-running under ${v} (${target}) so that every peer loads in one process`,
+  )
   const r = spawnSync(target, [script, ...argv], {
     stdio: 'inherit',
     env: { ...process.env, OCCN_BENCH_REEXEC: '1', OCCN_BENCH_SETUP: JSON.stringify(setup) },

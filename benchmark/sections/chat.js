@@ -17,7 +17,7 @@ const { fmtUs, mdTable } = require('../lib/format.js')
  */
 function chatInputs({ native, root }) {
   const all = gen.entries(201)
-  const userMessage = 'Can you re-run the staging migration and tell me if p99 latency is back under 200 ms? ' + gen.words(gen.rng(3), 40)
+  const userMessage = `Can you re-run the staging migration and tell me if p99 latency is back under 200 ms? ${gen.words(gen.rng(3), 40)}`
   const live = { ...all[200], role: 'user', text: userMessage }
   const entries200 = [...all.slice(1, 200), live]
   const state = gen.memoryState()
@@ -25,17 +25,29 @@ function chatInputs({ native, root }) {
   const currentSession = entries200[entries200.length - 1].session
   const summaryParams = { entries: entries200, state, currentSession, now: now_ }
   const continuitySummary = native.rebuildPersistentChatContinuitySummary(summaryParams)
-  const turnMetadata = { channel: 'telegram', chat: 'ops-room', sender: 'alice', messageId: 88213, receivedAt: now_, reload: true }
+  const turnMetadata = {
+    channel: 'telegram',
+    chat: 'ops-room',
+    sender: 'alice',
+    messageId: 88213,
+    receivedAt: now_,
+    reload: true,
+  }
   const reloadParams = { userMessage, reload: true, turnMetadata, continuitySummary, logEntries: entries200.slice(-26) }
   const continuousParams = { userMessage, reload: false, turnMetadata, logEntries: entries200.slice(-3) }
   const logFile = path.join(benchCacheDir(root), 'logs/perpetual-10MB.jsonl')
-  const reloadFromLog = fs.existsSync(logFile) ? { userMessage, reload: true, turnMetadata, continuitySummary, logPath: logFile } : null
+  const reloadFromLog = fs.existsSync(logFile)
+    ? { userMessage, reload: true, turnMetadata, continuitySummary, logPath: logFile }
+    : null
   return { summaryParams, continuitySummary, reloadParams, continuousParams, reloadFromLog }
 }
 
 function benchChat({ native, quick, root, rec }) {
   console.log('\n== persistent chat: injected prompt and continuity summary ==')
-  const { summaryParams, continuitySummary, reloadParams, continuousParams, reloadFromLog } = chatInputs({ native, root })
+  const { summaryParams, continuitySummary, reloadParams, continuousParams, reloadFromLog } = chatInputs({
+    native,
+    root,
+  })
 
   const reloadReport = native.buildPersistentChatInjectedPromptReport(reloadParams)
   const contReport = native.buildPersistentChatInjectedPromptReport(continuousParams)
@@ -48,16 +60,38 @@ function benchChat({ native, quick, root, rec }) {
     { name: 'continuous', fn: () => native.buildPersistentChatInjectedPrompt(continuousParams) },
     { name: 'summary', fn: () => native.rebuildPersistentChatContinuitySummary(summaryParams) },
   ]
-  if (reloadFromLog) contenders.push({ name: 'reloadLog', fn: () => native.buildPersistentChatInjectedPrompt(reloadFromLog) })
+  if (reloadFromLog)
+    contenders.push({ name: 'reloadLog', fn: () => native.buildPersistentChatInjectedPrompt(reloadFromLog) })
   const r = compare(contenders, { budgetMs: quick ? 1000 : 2000 })
   const table = [
-    { call: 'buildPersistentChatInjectedPrompt, reload (25 entries + continuity summary)', median: fmtUs(r.reload.us), 'p25–p75': `${fmtUs(r.reload.p25)}–${fmtUs(r.reload.p75)}`, 'output units': reloadReport.chars },
-    { call: 'buildPersistentChatInjectedPrompt, continuous (2 entries)', median: fmtUs(r.continuous.us), 'p25–p75': `${fmtUs(r.continuous.p25)}–${fmtUs(r.continuous.p75)}`, 'output units': contReport.chars },
-    { call: 'rebuildPersistentChatContinuitySummary (200 entries + state)', median: fmtUs(r.summary.us), 'p25–p75': `${fmtUs(r.summary.p25)}–${fmtUs(r.summary.p75)}`, 'output units': continuitySummary.length },
+    {
+      call: 'buildPersistentChatInjectedPrompt, reload (25 entries + continuity summary)',
+      median: fmtUs(r.reload.us),
+      'p25–p75': `${fmtUs(r.reload.p25)}–${fmtUs(r.reload.p75)}`,
+      'output units': reloadReport.chars,
+    },
+    {
+      call: 'buildPersistentChatInjectedPrompt, continuous (2 entries)',
+      median: fmtUs(r.continuous.us),
+      'p25–p75': `${fmtUs(r.continuous.p25)}–${fmtUs(r.continuous.p75)}`,
+      'output units': contReport.chars,
+    },
+    {
+      call: 'rebuildPersistentChatContinuitySummary (200 entries + state)',
+      median: fmtUs(r.summary.us),
+      'p25–p75': `${fmtUs(r.summary.p25)}–${fmtUs(r.summary.p75)}`,
+      'output units': continuitySummary.length,
+    },
   ]
-  if (r.reloadLog) table.push({ call: 'buildPersistentChatInjectedPrompt, reload, entries read from `logPath` (10 MB log)', median: fmtUs(r.reloadLog.us), 'p25–p75': `${fmtUs(r.reloadLog.p25)}–${fmtUs(r.reloadLog.p75)}`, 'output units': native.buildPersistentChatInjectedPrompt(reloadFromLog).length })
+  if (r.reloadLog)
+    table.push({
+      call: 'buildPersistentChatInjectedPrompt, reload, entries read from `logPath` (10 MB log)',
+      median: fmtUs(r.reloadLog.us),
+      'p25–p75': `${fmtUs(r.reloadLog.p25)}–${fmtUs(r.reloadLog.p75)}`,
+      'output units': native.buildPersistentChatInjectedPrompt(reloadFromLog).length,
+    })
   console.table(table)
-  rec.markdown('### Persistent-chat builders (median per call, in process)\n\n' + mdTable(table))
+  rec.markdown(`### Persistent-chat builders (median per call, in process)\n\n${mdTable(table)}`)
   rec.target('reload prompt (25 entries + summary)', '< 100 µs', fmtUs(r.reload.us), r.reload.us < 100)
   return r
 }

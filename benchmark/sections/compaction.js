@@ -25,14 +25,20 @@ const OVER_FLOOR_TARGET = 0.3
 function inputOfSize(units) {
   const linesPerSection = Math.max(4, Math.round((units * 0.25) / 700))
   const turns = Math.max(2, Math.round((units * 0.75) / 6800))
-  return { body: shapes.structuredBody({ linesPerSection }), suffix: shapes.preservedSuffix({ turns, toolsPerTurn: 13 }) }
+  return {
+    body: shapes.structuredBody({ linesPerSection }),
+    suffix: shapes.preservedSuffix({ turns, toolsPerTurn: 13 }),
+  }
 }
 
 async function loadPeersLogged(setup) {
   const { loadPeers, structuredSuffix } = await import('../lib/peers.mjs')
   const t0 = now()
   const peers = await loadPeers({ openclaw7Dir: setup.OPENCLAW_DIR, openclaw9Dir: setup.OPENCLAW_2026_9_DIR })
-  const names = [peers.v9 && `openclaw ${peers.v9.version} budgetCompactionSummary`, peers.v7 && `openclaw ${peers.v7.version} capCompactionSummaryPreservingSuffix`]
+  const names = [
+    peers.v9 && `openclaw ${peers.v9.version} budgetCompactionSummary`,
+    peers.v7 && `openclaw ${peers.v7.version} capCompactionSummaryPreservingSuffix`,
+  ]
   console.log(`peers: ${names.filter(Boolean).join(', ') || 'none'} (loaded in ${((now() - t0) / 1000).toFixed(1)} s)`)
   for (const s of peers.skipped) console.log(`skipped: ${s}`)
   return { ...peers, structuredSuffix }
@@ -52,16 +58,27 @@ function contendersFor({ native, baseline, peers, withOldPeers }, { body, suffix
     { name: 'ours', fn: () => native.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) },
     { name: 'floor', fn: () => native.capCompactionSummary(joined, 0) },
   ]
-  if (baseline) list.push({ name: 'base', fn: () => baseline.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) })
+  if (baseline)
+    list.push({ name: 'base', fn: () => baseline.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) })
   if (withOldPeers) {
-    list.push({ name: 'seedJs', fn: () => shapes.seedProposedRule(body, suffix, maxChars, native.capCompactionSummary) })
-    if (peers.v7) list.push({ name: 'oc7', fn: () => peers.v7.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) })
+    list.push({
+      name: 'seedJs',
+      fn: () => shapes.seedProposedRule(body, suffix, maxChars, native.capCompactionSummary),
+    })
+    if (peers.v7)
+      list.push({ name: 'oc7', fn: () => peers.v7.capCompactionSummaryPreservingSuffix(body, suffix, maxChars) })
   }
   if (peers.v9) {
     const structured = peers.structuredSuffix(suffix)
     list.push({ name: 'oc9', fn: () => peers.v9.budgetCompactionSummary(body, structured, maxChars) })
-    list.push({ name: 'oc9S', fn: () => JSON.stringify(peers.v9.budgetCompactionSummary(body, structured, maxChars).summary) })
-    list.push({ name: 'oursS', fn: () => JSON.stringify(native.capCompactionSummaryPreservingSuffix(body, suffix, maxChars)) })
+    list.push({
+      name: 'oc9S',
+      fn: () => JSON.stringify(peers.v9.budgetCompactionSummary(body, structured, maxChars).summary),
+    })
+    list.push({
+      name: 'oursS',
+      fn: () => JSON.stringify(native.capCompactionSummaryPreservingSuffix(body, suffix, maxChars)),
+    })
   }
   return { list, units: joined.length, body: body.length, suffix: suffix.length }
 }
@@ -74,7 +91,9 @@ function measure(ctx, input, { label, budgetMs, minRounds }) {
   // What each one keeps: the five required headings, out of 5.
   const text = (v) => (typeof v === 'string' ? v : v.summary)
   const kept = Object.fromEntries(
-    list.filter((c) => !['floor', 'oc9S', 'oursS'].includes(c.name)).map((c) => [c.name, 5 - shapes.missingSections(text(c.fn())).length]),
+    list
+      .filter((c) => !['floor', 'oc9S', 'oursS'].includes(c.name))
+      .map((c) => [c.name, 5 - shapes.missingSections(text(c.fn())).length]),
   )
   const r = compare(list, { budgetMs, minRounds })
   const over = (name) => r[name] && (r[name].us - r.floor.us) / r.floor.us
@@ -106,7 +125,10 @@ const overText = (x) => (x == null ? '–' : `${x >= 0 ? '+' : ''}${x.toFixed(2)
 
 function logRow(row) {
   const base = row.base == null ? '' : ` | baseline ${fmtUs(row.base)} (${overText(row.baseOverFloor)})`
-  const old = row.oc7 == null && row.seedJs == null ? '' : ` | 2026.7.2 ${fmtUs(row.oc7)} (${fmtX(row.oc7 && row.ours / row.oc7)}) | seed JS ${fmtUs(row.seedJs)} (${fmtX(row.seedJs && row.ours / row.seedJs)})`
+  const old =
+    row.oc7 == null && row.seedJs == null
+      ? ''
+      : ` | 2026.7.2 ${fmtUs(row.oc7)} (${fmtX(row.oc7 && row.ours / row.oc7)}) | seed JS ${fmtUs(row.seedJs)} (${fmtX(row.seedJs && row.ours / row.seedJs)})`
   console.log(
     `${row.label.padEnd(11)} ${fmtUnits(row.units).padStart(8)}: ours ${fmtUs(row.ours)} [${row.spread}] ${row.nsPerUnit.toFixed(2)} ns/unit | ` +
       `floor ${fmtUs(row.floor)} (ours ${overText(row.overFloor)})${base} | ` +
@@ -126,11 +148,17 @@ function bySize(ctx, { root, quick }) {
   for (const { label, body, suffix } of cases) {
     const big = body.length + suffix.length >= 4 << 20
     const budgetMs = (big ? 2500 : 1500) / (quick ? 2 : 1)
-    const row = measure({ ...ctx, withOldPeers: true }, { body, suffix, maxChars: MAX_CHARS }, { label, budgetMs, minRounds: big ? 5 : 9 })
+    const row = measure(
+      { ...ctx, withOldPeers: true },
+      { body, suffix, maxChars: MAX_CHARS },
+      { label, budgetMs, minRounds: big ? 5 : 9 },
+    )
     rows.push(row)
     logRow(row)
   }
-  console.log('(median per call [p25–p75]; ratios of medians measured side by side; headings: required headings kept /5 by ours/2026.9.6/2026.7.2/seed JS)')
+  console.log(
+    '(median per call [p25–p75]; ratios of medians measured side by side; headings: required headings kept /5 by ours/2026.9.6/2026.7.2/seed JS)',
+  )
   return rows
 }
 
@@ -151,7 +179,9 @@ function bodyHeavy(ctx, { quick }) {
 function costTable(rows, { withBudget }) {
   return rows.map((r) => ({
     input: r.label,
-    ...(withBudget ? {} : { 'units (body + suffix)': `${fmtUnits(r.units)} (${fmtUnits(r.body)} + ${fmtUnits(r.suffix)})` }),
+    ...(withBudget
+      ? {}
+      : { 'units (body + suffix)': `${fmtUnits(r.units)} (${fmtUnits(r.body)} + ${fmtUnits(r.suffix)})` }),
     ours: fmtUs(r.ours),
     'copy floor': fmtUs(r.floor),
     '(ours − floor) / floor': fmtRatio(r.overFloor),
@@ -175,7 +205,9 @@ function peerTable(rows) {
           'ours / 2026.7.2': fmtX(r.oc7 && r.ours / r.oc7),
           'seed JS rule': fmtUs(r.seedJs),
           'ours / seed JS': fmtX(r.seedJs && r.ours / r.seedJs),
-          'headings kept /5 (ours, 9.6, 7.2, seed JS)': ['ours', 'oc9', 'oc7', 'seedJs'].map((k) => r.kept[k] ?? '–').join(', '),
+          'headings kept /5 (ours, 9.6, 7.2, seed JS)': ['ours', 'oc9', 'oc7', 'seedJs']
+            .map((k) => r.kept[k] ?? '–')
+            .join(', '),
         }),
   }))
 }
@@ -192,7 +224,12 @@ function recordTargets(rec, sizeRows, heavyRows, peers) {
     worstAll.overFloor <= OVER_FLOOR_TARGET,
   )
   const worstHeavy = worst(heavyRows, (r) => r.overFloor)
-  rec.target('  same, body-heavy shapes', `≤ ${OVER_FLOOR_TARGET}`, `${worstHeavy.overFloor.toFixed(2)} (worst, ${worstHeavy.label})`, worstHeavy.overFloor <= OVER_FLOOR_TARGET)
+  rec.target(
+    '  same, body-heavy shapes',
+    `≤ ${OVER_FLOOR_TARGET}`,
+    `${worstHeavy.overFloor.toFixed(2)} (worst, ${worstHeavy.label})`,
+    worstHeavy.overFloor <= OVER_FLOOR_TARGET,
+  )
   if (all[0].base != null) {
     const worstBase = worst(all, (r) => r.baseOverFloor)
     const worstBaseHeavy = worst(heavyRows, (r) => r.baseOverFloor)
@@ -206,19 +243,39 @@ function recordTargets(rec, sizeRows, heavyRows, peers) {
   if (peers.v9) {
     const ratio = (r) => r.ours / r.oc9
     const w = worst(sizeRows, ratio)
-    rec.target('ours / OpenClaw 2026.9.6 budgetCompactionSummary, all sizes', '≤ 1.5×', `${fmtX(ratio(w))} (worst, ${w.label}); seed sample ${fmtX(ratio(sizeRows[0]))}`, ratio(w) <= 1.5)
+    rec.target(
+      'ours / OpenClaw 2026.9.6 budgetCompactionSummary, all sizes',
+      '≤ 1.5×',
+      `${fmtX(ratio(w))} (worst, ${w.label}); seed sample ${fmtX(ratio(sizeRows[0]))}`,
+      ratio(w) <= 1.5,
+    )
     const ratioS = (r) => r.oursS / r.oc9S
     const wS = worst(sizeRows, ratioS)
-    rec.target('  same, both + JSON.stringify of the result', 'informational', `${fmtX(ratioS(wS))} (worst, ${wS.label}); seed sample ${fmtX(ratioS(sizeRows[0]))}`, 'info')
+    rec.target(
+      '  same, both + JSON.stringify of the result',
+      'informational',
+      `${fmtX(ratioS(wS))} (worst, ${wS.label}); seed sample ${fmtX(ratioS(sizeRows[0]))}`,
+      'info',
+    )
     const wH = worst(heavyRows, ratioS)
-    rec.target('  same, body-heavy shapes', 'informational', `${fmtX(ratioS(wH))} (worst, ${wH.label}); alone ${fmtX(ratio(worst(heavyRows, ratio)))} (worst)`, 'info')
+    rec.target(
+      '  same, body-heavy shapes',
+      'informational',
+      `${fmtX(ratioS(wH))} (worst, ${wH.label}); alone ${fmtX(ratio(worst(heavyRows, ratio)))} (worst)`,
+      'info',
+    )
   } else {
     rec.target('ours / OpenClaw 2026.9.6 budgetCompactionSummary', '≤ 1.5×', 'not measured (peer unavailable)', null)
   }
   const big = sizeRows.filter((r) => r.units >= 64 * KI)
   if (big.length >= 2) {
     const per = big.map((r) => r.nsPerUnit)
-    rec.target('linearity: ours ns/unit, 64 Ki..largest (max/min)', 'informational', `${Math.min(...per).toFixed(2)}–${Math.max(...per).toFixed(2)} ns/unit (${fmtX(Math.max(...per) / Math.min(...per))})`, 'info')
+    rec.target(
+      'linearity: ours ns/unit, 64 Ki..largest (max/min)',
+      'informational',
+      `${Math.min(...per).toFixed(2)}–${Math.max(...per).toFixed(2)} ns/unit (${fmtX(Math.max(...per) / Math.min(...per))})`,
+      'info',
+    )
   }
 }
 
@@ -228,7 +285,9 @@ async function benchCompaction({ root, native, baseline, setup, quick, rec }) {
   const ctx = { native, baseline: baseline?.addon, peers }
   const sizeRows = bySize(ctx, { root, quick })
   const heavyRows = bodyHeavy(ctx, { quick })
-  const baselineNote = baseline ? ` "baseline" is \`${baseline.name}\`, the build given with \`--baseline\`, timed in the same rounds.` : ''
+  const baselineNote = baseline
+    ? ` "baseline" is \`${baseline.name}\`, the build given with \`--baseline\`, timed in the same rounds.`
+    : ''
   rec.markdown(
     '### `capCompactionSummaryPreservingSuffix` (maxChars 16000, median per call)\n\n' +
       mdTable(costTable(sizeRows, { withBudget: false })) +

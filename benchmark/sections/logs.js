@@ -29,7 +29,9 @@ function benchLogs({ root, quick, rec }) {
   if (need) {
     const st = fs.statfsSync(dir)
     const free = st.bavail * st.bsize
-    console.log(`logs: generating ${missing.map((l) => l.label).join(', ')} into ${dir} (free: ${(free / 2 ** 30).toFixed(1)} GB)`)
+    console.log(
+      `logs: generating ${missing.map((l) => l.label).join(', ')} into ${dir} (free: ${(free / 2 ** 30).toFixed(1)} GB)`,
+    )
     if (free < need + 1024 * MB) {
       console.log('logs: not enough free disk: the largest missing logs are skipped')
       while (missing.length && free < missing.reduce((a, l) => a + l.bytes, 0) + 1024 * MB) {
@@ -100,7 +102,8 @@ function benchLogs({ root, quick, rec }) {
     'native (median of 50 calls)': r.nativeError || fmtMs(r.nativeMs),
     'native, 1st call in process': fmtMs(r.nativeFirstMs),
     'native, cold cache, 1st call': fmtMs(r.nativeColdMs),
-    'native extra RSS (vs baseline child / in-child peak growth)': r.nativeExtraKb == null ? '–' : `${fmtMB(r.nativeExtraKb)} / ${fmtMB(r.nativeDeltaKb)}`,
+    'native extra RSS (vs baseline child / in-child peak growth)':
+      r.nativeExtraKb == null ? '–' : `${fmtMB(r.nativeExtraKb)} / ${fmtMB(r.nativeDeltaKb)}`,
     'whole-file JS': r.jsError ? `fails: ${r.jsError.split(':')[0]} (after ${fmtMs(r.jsErrorAfterMs)})` : fmtMs(r.jsMs),
     'JS extra RSS': fmtMB(r.jsExtraKb),
     'JS / native': r.jsMs && r.nativeMs ? fmtX(r.jsMs / r.nativeMs) : '–',
@@ -110,7 +113,7 @@ function benchLogs({ root, quick, rec }) {
     '### `readPersistentChatLogEntries(path, 25)` (fresh child process per reader, warm page cache)\n\n' +
       mdTable(table) +
       `\n\nExtra RSS is the reader child's peak RSS minus a baseline child that only loads the addon (${fmtMB(baseKb)}; medians of 3 children), ` +
-      'and the growth of the child\'s own peak RSS across the reads (a few tenths of a MB is noise). ' +
+      "and the growth of the child's own peak RSS across the reads (a few tenths of a MB is noise). " +
       'Warm: the files were just read whole, so they are in the page cache; "cold cache" drops the file\'s pages first (`dd iflag=nocache count=0`). ' +
       'Whole-file JS = `readFileSync(path, "utf8")`, split on newlines, `JSON.parse` of the last 25 valid lines.' +
       (jsFail ? ` At ${jsFail.label} it cannot build the string: \`${jsFail.jsError}\`.` : ''),
@@ -118,8 +121,18 @@ function benchLogs({ root, quick, rec }) {
   const r10 = rows.find((r) => r.label === '10 MB')
   const r1g = rows.find((r) => r.label === '1 GB') || rows[rows.length - 1]
   const lbl = r1g.label
-  rec.target(`log read, last 25 entries of ${lbl} (warm cache)`, '< 1 ms', fmtMs(r1g.nativeMs) + ` (first call ${fmtMs(r1g.nativeFirstMs)})`, r1g.nativeMs == null ? false : r1g.nativeMs < 1)
-  rec.target(`log read ${lbl} / 10 MB`, '< 2×', r1g.nativeMs && r10.nativeMs ? fmtX(r1g.nativeMs / r10.nativeMs) : '–', r1g.nativeMs && r10.nativeMs ? r1g.nativeMs / r10.nativeMs < 2 : false)
+  rec.target(
+    `log read, last 25 entries of ${lbl} (warm cache)`,
+    '< 1 ms',
+    `${fmtMs(r1g.nativeMs)} (first call ${fmtMs(r1g.nativeFirstMs)})`,
+    r1g.nativeMs == null ? false : r1g.nativeMs < 1,
+  )
+  rec.target(
+    `log read ${lbl} / 10 MB`,
+    '< 2×',
+    r1g.nativeMs && r10.nativeMs ? fmtX(r1g.nativeMs / r10.nativeMs) : '–',
+    r1g.nativeMs && r10.nativeMs ? r1g.nativeMs / r10.nativeMs < 2 : false,
+  )
   const worstRss = Math.max(...rows.map((r) => r.nativeExtraKb ?? Infinity))
   rec.target('log read extra RSS over baseline child (worst size)', '< 16 MB', fmtMB(worstRss), worstRss < 16 * 1024)
   return { rows, baseKb }

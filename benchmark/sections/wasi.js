@@ -28,7 +28,9 @@ function findWasiBuild(root) {
   try {
     return { file: require.resolve('openclaw-context-native-wasm32-wasip1', { paths: [root] }) }
   } catch {
-    return { reason: `no WASI build (${path.relative(root, built)}: \`npm run build:all -- wasm32-wasip1\`; or an installed openclaw-context-native-wasm32-wasip1)` }
+    return {
+      reason: `no WASI build (${path.relative(root, built)}: \`npm run build:all -- wasm32-wasip1\`; or an installed openclaw-context-native-wasm32-wasip1)`,
+    }
   }
 }
 
@@ -52,10 +54,18 @@ function cases({ root, native, quick, logFile }) {
     run: (m) => m.capCompactionSummaryPreservingSuffix(body, suffix, maxChars),
   })
   const list = [
-    cap(`seed sample (${fmtUnits(seed.summaryBody.length + seed.suffix.length)} units)`, { body: seed.summaryBody, suffix: seed.suffix }, 16000),
-    { label: 'copy floor, seed sample (`capCompactionSummary(input, 0)`)', run: (m) => m.capCompactionSummary(seed.summaryBody + seed.suffix, 0) },
+    cap(
+      `seed sample (${fmtUnits(seed.summaryBody.length + seed.suffix.length)} units)`,
+      { body: seed.summaryBody, suffix: seed.suffix },
+      16000,
+    ),
+    {
+      label: 'copy floor, seed sample (`capCompactionSummary(input, 0)`)',
+      run: (m) => m.capCompactionSummary(seed.summaryBody + seed.suffix, 0),
+    },
   ]
-  for (const units of quick ? [64 << 10] : [64 << 10, 1 << 20]) list.push(cap(`${fmtUnits(units)} units`, inputOfSize(units), 16000))
+  for (const units of quick ? [64 << 10] : [64 << 10, 1 << 20])
+    list.push(cap(`${fmtUnits(units)} units`, inputOfSize(units), 16000))
   // The first and the last body-heavy shape, with the seeds sections/compaction.js gives them.
   for (const index of [0, BODY_HEAVY_SHAPES.length - 1]) {
     const [bodyUnits, suffixUnits, maxChars] = BODY_HEAVY_SHAPES[index]
@@ -64,12 +74,25 @@ function cases({ root, native, quick, logFile }) {
   }
   const chat = chatInputs({ native, root })
   list.push(
-    { label: 'reload prompt (25 entries + continuity summary)', run: (m) => m.buildPersistentChatInjectedPrompt(chat.reloadParams) },
+    {
+      label: 'reload prompt (25 entries + continuity summary)',
+      run: (m) => m.buildPersistentChatInjectedPrompt(chat.reloadParams),
+    },
     { label: 'continuous prompt (2 entries)', run: (m) => m.buildPersistentChatInjectedPrompt(chat.continuousParams) },
-    { label: 'continuity summary (200 entries + state)', run: (m) => m.rebuildPersistentChatContinuitySummary(chat.summaryParams) },
-    { label: 'readPersistentChatLogEntries(path, 25), 10 MB log', run: (m) => m.readPersistentChatLogEntries(logFile, 25) },
+    {
+      label: 'continuity summary (200 entries + state)',
+      run: (m) => m.rebuildPersistentChatContinuitySummary(chat.summaryParams),
+    },
+    {
+      label: 'readPersistentChatLogEntries(path, 25), 10 MB log',
+      run: (m) => m.readPersistentChatLogEntries(logFile, 25),
+    },
   )
-  if (chat.reloadFromLog) list.push({ label: 'reload prompt, entries read from `logPath` (10 MB log)', run: (m) => m.buildPersistentChatInjectedPrompt(chat.reloadFromLog) })
+  if (chat.reloadFromLog)
+    list.push({
+      label: 'reload prompt, entries read from `logPath` (10 MB log)',
+      run: (m) => m.buildPersistentChatInjectedPrompt(chat.reloadFromLog),
+    })
   return list
 }
 
@@ -80,14 +103,17 @@ async function benchWasi({ root, native, quick, rec }) {
     rec.target(TARGET, 'informational', `skipped: ${reason}`, null)
     return null
   }
-  if (native.__napiBindingTarget !== 'native') return skip(`the addon under test is itself ${native.__napiBindingTarget} (NAPI_RS_FORCE_WASI set?)`)
+  if (native.__napiBindingTarget !== 'native')
+    return skip(`the addon under test is itself ${native.__napiBindingTarget} (NAPI_RS_FORCE_WASI set?)`)
   const found = findWasiBuild(root)
   if (!found.file) return skip(found.reason)
   let wasi
   try {
     wasi = await loadWasi(found.file)
   } catch (error) {
-    return skip(`${path.relative(root, found.file)} does not load on Node ${process.version}: ${error.message.split('\n')[0]}`)
+    return skip(
+      `${path.relative(root, found.file)} does not load on Node ${process.version}: ${error.message.split('\n')[0]}`,
+    )
   }
   console.log(`WASI build: ${path.relative(root, found.file)} (${wasi.__napiBindingTarget ?? 'wasm32-wasip1'})`)
   // The log section's 10 MB log (generated once, reused).
@@ -109,14 +135,32 @@ async function benchWasi({ root, native, quick, rec }) {
       ],
       { budgetMs: quick ? 600 : 1500 },
     )
-    const row = { call: c.label, native: fmtUs(r.native.us), WASI: fmtUs(r.wasi.us), 'WASI / native': `${(r.wasi.us / r.native.us).toFixed(1)}×`, ratio: r.wasi.us / r.native.us }
+    const row = {
+      call: c.label,
+      native: fmtUs(r.native.us),
+      WASI: fmtUs(r.wasi.us),
+      'WASI / native': `${(r.wasi.us / r.native.us).toFixed(1)}×`,
+      ratio: r.wasi.us / r.native.us,
+    }
     rows.push(row)
-    console.log(`${c.label.padEnd(62)} native ${row.native.padStart(9)} | WASI ${row.WASI.padStart(9)} | ${row['WASI / native']}`)
+    console.log(
+      `${c.label.padEnd(62)} native ${row.native.padStart(9)} | WASI ${row.WASI.padStart(9)} | ${row['WASI / native']}`,
+    )
   }
-  rec.target('WASI outputs identical to native, every case', 'all', differ.length ? `differ: ${differ.join('; ')}` : `${rows.length} of ${rows.length}`, differ.length === 0)
+  rec.target(
+    'WASI outputs identical to native, every case',
+    'all',
+    differ.length ? `differ: ${differ.join('; ')}` : `${rows.length} of ${rows.length}`,
+    differ.length === 0,
+  )
   if (!rows.length) return { rows }
   const ratios = rows.map((r) => r.ratio).sort((a, b) => a - b)
-  rec.target(TARGET, 'informational', `${ratios[0].toFixed(1)}–${ratios[ratios.length - 1].toFixed(1)}× (median of the cases ${ratios[ratios.length >> 1].toFixed(1)}×)`, 'info')
+  rec.target(
+    TARGET,
+    'informational',
+    `${ratios[0].toFixed(1)}–${ratios[ratios.length - 1].toFixed(1)}× (median of the cases ${ratios[ratios.length >> 1].toFixed(1)}×)`,
+    'info',
+  )
   rec.markdown(
     '### The WASI fallback beside the native build (median per call, same process, interleaved rounds)\n\n' +
       mdTable(rows.map(({ ratio, ...row }) => row)) +

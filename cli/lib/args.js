@@ -15,7 +15,11 @@ function usageErrorFrom(err) {
       return new UsageError(`unknown option ${option}`)
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (/does not take an argument/.test(first)) return new UsageError(`${option} takes no value`)
-      return new UsageError(/ambiguous/.test(first) ? `${option} needs a value (write ${option}=VALUE for one that starts with -)` : `${option} needs a value`)
+      return new UsageError(
+        /ambiguous/.test(first)
+          ? `${option} needs a value (write ${option}=VALUE for one that starts with -)`
+          : `${option} needs a value`,
+      )
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return new UsageError(`unexpected argument ${/'([^']*)'/.exec(first)?.[1] ?? ''}`.trim())
     default:

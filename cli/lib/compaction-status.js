@@ -37,8 +37,20 @@ function chunkStatus(openclawDir, chunk) {
     try {
       const { original, candidates } = planRevert(chunk.text)
       let text
-      try { text = readFunction(original).text } catch { text = 'other' }
-      return { file: chunk.file, name, state: 'patched', text, original, candidates, replacedUpstreamFix: text === 'upstream-fix' }
+      try {
+        text = readFunction(original).text
+      } catch {
+        text = 'other'
+      }
+      return {
+        file: chunk.file,
+        name,
+        state: 'patched',
+        text,
+        original,
+        candidates,
+        replacedUpstreamFix: text === 'upstream-fix',
+      }
     } catch (err) {
       if (err instanceof PatchError) return { file: chunk.file, name, state: 'patched', damaged: err.message }
       throw err
@@ -48,7 +60,8 @@ function chunkStatus(openclawDir, chunk) {
     const { text } = readFunction(chunk.text)
     return { file: chunk.file, name, state: text === 'upstream-fix' ? 'upstream-wrapper' : 'buggy', text }
   } catch (err) {
-    if (err instanceof PatchError) return { file: chunk.file, name, state: 'buggy', text: 'other', problem: err.message }
+    if (err instanceof PatchError)
+      return { file: chunk.file, name, state: 'buggy', text: 'other', problem: err.message }
     throw err
   }
 }
@@ -72,8 +85,10 @@ function chunkMessage(where, openclawDir, chunk) {
     case 'upstream-wrapper':
       return `${where}: ${chunk.name}'s ${FUNCTION_NAME} wraps budgetCompactionSummary, the upstream fix: nothing to patch.`
     case 'patched':
-      if (chunk.damaged) return `${where}: ${chunk.name} carries a patch that is not intact (${chunk.damaged}); reinstall openclaw, then run \`${patchCommand}\`.`
-      if (chunk.replacedUpstreamFix) return `${where}: ${chunk.name} is patched, but its original ${FUNCTION_NAME} was upstream's fix (budgetCompactionSummary); \`${patchCommand}\` restores it.`
+      if (chunk.damaged)
+        return `${where}: ${chunk.name} carries a patch that is not intact (${chunk.damaged}); reinstall openclaw, then run \`${patchCommand}\`.`
+      if (chunk.replacedUpstreamFix)
+        return `${where}: ${chunk.name} is patched, but its original ${FUNCTION_NAME} was upstream's fix (budgetCompactionSummary); \`${patchCommand}\` restores it.`
       return `${where}: ${chunk.name} is patched: ${FUNCTION_NAME} delegates to ${PACKAGE_NAME}.`
     default:
       return `${where}: ${chunk.name} has OpenClaw's own ${FUNCTION_NAME} (${TEXT_NAMES[chunk.text]}), which drops the whole summary body when the preserved suffix fills the budget; run \`${patchCommand}\`, then restart the gateway.`
@@ -91,10 +106,15 @@ function statusFromScan(openclawDir, version, scan) {
   if (chunks.length === 0) {
     const state = absentState(version, scan.upstreamFix)
     const reason = ABSENT_REASONS[state]
-    const message = state === 'not-found' ? `${where} ${reason}; cannot tell whether it needs patching.` : `${where} ${reason}; nothing to patch.`
+    const message =
+      state === 'not-found'
+        ? `${where} ${reason}; cannot tell whether it needs patching.`
+        : `${where} ${reason}; nothing to patch.`
     return { state, version, chunks, reason, message }
   }
-  const chunk = ['buggy', 'patched', 'upstream-wrapper'].map((state) => chunks.find((c) => c.state === state)).find(Boolean)
+  const chunk = ['buggy', 'patched', 'upstream-wrapper']
+    .map((state) => chunks.find((c) => c.state === state))
+    .find(Boolean)
   for (const c of chunks) c.message = chunkMessage(where, openclawDir, c)
   return { state: chunk.state, version, chunk: chunk.file, chunks, message: chunk.message }
 }
@@ -113,8 +133,17 @@ function statusFromScan(openclawDir, version, scan) {
  */
 function compactionStatus(openclawPackageDir) {
   const openclawDir = openclawAt(openclawPackageDir)
-  const { state, version, chunk, chunks, message } = statusFromScan(openclawDir, openclawVersion(openclawDir), scanDist(openclawDir))
-  const status = { state, version, message, chunks: chunks.map((c) => ({ file: c.file, state: c.state, text: c.text, message: c.message })) }
+  const { state, version, chunk, chunks, message } = statusFromScan(
+    openclawDir,
+    openclawVersion(openclawDir),
+    scanDist(openclawDir),
+  )
+  const status = {
+    state,
+    version,
+    message,
+    chunks: chunks.map((c) => ({ file: c.file, state: c.state, text: c.text, message: c.message })),
+  }
   if (chunk) status.chunk = chunk
   return status
 }

@@ -16,7 +16,10 @@ const PERSISTENT_CHAT_FUNCTIONS = ['rebuildPersistentChatContinuitySummary', 'bu
 /** The chunk names of `distDir` (`*.js`, `*.mjs`), sorted; a PatchError when it cannot be read. */
 function chunkNames(distDir) {
   try {
-    return fs.readdirSync(distDir).filter((name) => CHUNK_NAME.test(name)).sort()
+    return fs
+      .readdirSync(distDir)
+      .filter((name) => CHUNK_NAME.test(name))
+      .sort()
   } catch (err) {
     throw new PatchError(`cannot read ${distDir}: ${err.code || err.message}`)
   }
@@ -62,7 +65,8 @@ function ownDist(openclawDir) {
     return distDir // chunkNames reports it
   }
   const inside = path.relative(fs.realpathSync(openclawDir), real)
-  if (inside !== 'dist') throw new PatchError(`${distDir} leads to ${real}, outside the openclaw package; not reading it`)
+  if (inside !== 'dist')
+    throw new PatchError(`${distDir} leads to ${real}, outside the openclaw package; not reading it`)
   return distDir
 }
 

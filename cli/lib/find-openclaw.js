@@ -43,7 +43,12 @@ function openclawVersion(openclawDir) {
  * folder; elsewhere the folder above Node's bin/). Globals live in PREFIX/lib/node_modules,
  * on Windows in PREFIX\\node_modules.
  */
-function npmGlobalRoots(env = process.env, platform = process.platform, execPath = process.execPath, paths = platform === 'win32' ? path.win32 : path.posix) {
+function npmGlobalRoots(
+  env = process.env,
+  platform = process.platform,
+  execPath = process.execPath,
+  paths = platform === 'win32' ? path.win32 : path.posix,
+) {
   const prefixes = []
   const given = env.npm_config_global_prefix || env.npm_config_prefix
   if (given) prefixes.push(given)
@@ -53,7 +58,9 @@ function npmGlobalRoots(env = process.env, platform = process.platform, execPath
   } else {
     prefixes.push(paths.dirname(paths.dirname(execPath)))
   }
-  const roots = prefixes.map((prefix) => (platform === 'win32' ? paths.join(prefix, 'node_modules') : paths.join(prefix, 'lib', 'node_modules')))
+  const roots = prefixes.map((prefix) =>
+    platform === 'win32' ? paths.join(prefix, 'node_modules') : paths.join(prefix, 'lib', 'node_modules'),
+  )
   return [...new Set(roots)]
 }
 
@@ -69,7 +76,9 @@ function openclawAt(dir) {
   if (!fs.existsSync(abs)) throw new PatchError(`${abs} does not exist`)
   const found = candidatesFor(abs).find(isOpenClaw)
   if (found) return fs.realpathSync(found)
-  throw new PatchError(`${abs} is not an openclaw package (no package.json named "openclaw" there or in its node_modules)`)
+  throw new PatchError(
+    `${abs} is not an openclaw package (no package.json named "openclaw" there or in its node_modules)`,
+  )
 }
 
 /**
@@ -102,12 +111,13 @@ function findOpenClaw(dir, { note = () => {}, trust, env = process.env } = {}) {
   const cwd = process.cwd()
   const local = nodeModulesCandidates(cwd).find(isOpenClaw)
   const globalRoots = npmGlobalRoots(env)
-  const [candidate, how] = (local
-    ? [[local, `found by walking up from ${cwd}`]]
-    : [
-        ...besideThisPackage().map((c) => [c, 'found beside this openclaw-context-native']),
-        ...globalRoots.map((root) => [path.join(root, 'openclaw'), 'found in the global npm folder']),
-      ].filter(([c]) => isOpenClaw(c)))[0] || []
+  const [candidate, how] =
+    (local
+      ? [[local, `found by walking up from ${cwd}`]]
+      : [
+          ...besideThisPackage().map((c) => [c, 'found beside this openclaw-context-native']),
+          ...globalRoots.map((root) => [path.join(root, 'openclaw'), 'found in the global npm folder']),
+        ].filter(([c]) => isOpenClaw(c)))[0] || []
   const found = candidate && trustedFound(candidate, how, trust)
   if (found) {
     note(`openclaw: ${found.dir} (${found.how})`)
@@ -118,4 +128,12 @@ function findOpenClaw(dir, { note = () => {}, trust, env = process.env } = {}) {
   )
 }
 
-module.exports = { candidatesFor, nodeModulesCandidates, npmGlobalRoots, besideThisPackage, openclawAt, findOpenClaw, openclawVersion }
+module.exports = {
+  candidatesFor,
+  nodeModulesCandidates,
+  npmGlobalRoots,
+  besideThisPackage,
+  openclawAt,
+  findOpenClaw,
+  openclawVersion,
+}

@@ -5,8 +5,20 @@
 // of them never counts. It is not a parser: it only tracks brackets.
 
 const REGEX_AFTER_WORDS = new Set([
-  'return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw',
-  'case', 'do', 'else', 'yield', 'await',
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
 ])
 const CLOSER = { '(': ')', '[': ']', '{': '}' }
 
@@ -54,8 +66,9 @@ function skipRegex(src, i) {
     const c = src[j]
     if (c === '\\') j++
     else if (c === '\n') break
-    else if (inClass) { if (c === ']') inClass = false }
-    else if (c === '[') inClass = true
+    else if (inClass) {
+      if (c === ']') inClass = false
+    } else if (c === '[') inClass = true
     else if (c === '/') {
       let k = j + 1
       while (k < src.length && /[a-z]/i.test(src[k])) k++
@@ -76,15 +89,32 @@ function scanTo(src, start, closer, onTopLevel) {
   let i = start
   while (i < src.length) {
     const next = skipTrivia(src, i)
-    if (next !== i) { i = next; continue }
+    if (next !== i) {
+      i = next
+      continue
+    }
     const c = src[i]
-    if (c === '"' || c === "'") { i = skipString(src, i); prev = 'literal'; continue }
-    if (c === '`') { i = skipTemplate(src, i); prev = 'literal'; continue }
+    if (c === '"' || c === "'") {
+      i = skipString(src, i)
+      prev = 'literal'
+      continue
+    }
+    if (c === '`') {
+      i = skipTemplate(src, i)
+      prev = 'literal'
+      continue
+    }
     if (c === '/') {
       const regexAllowed = prev.length === 1 ? !/[)\]A-Za-z0-9_$]/.test(prev) : REGEX_AFTER_WORDS.has(prev)
-      if (regexAllowed) { i = skipRegex(src, i); prev = 'literal'; continue }
+      if (regexAllowed) {
+        i = skipRegex(src, i)
+        prev = 'literal'
+        continue
+      }
       if (stack.length === 0 && onTopLevel) onTopLevel(c, i)
-      prev = c; i++; continue
+      prev = c
+      i++
+      continue
     }
     if (isIdentChar(c)) {
       let j = i + 1
@@ -96,7 +126,12 @@ function scanTo(src, start, closer, onTopLevel) {
       i = j
       continue
     }
-    if (CLOSER[c]) { stack.push(CLOSER[c]); prev = c; i++; continue }
+    if (CLOSER[c]) {
+      stack.push(CLOSER[c])
+      prev = c
+      i++
+      continue
+    }
     if (c === ')' || c === ']' || c === '}') {
       if (stack.length === 0) {
         if (c === closer) return i
@@ -104,7 +139,9 @@ function scanTo(src, start, closer, onTopLevel) {
       }
       const expected = stack.pop()
       if (c !== expected) throw new ScanError(`expected '${expected}' but found '${c}' at offset ${i}`)
-      prev = c; i++; continue
+      prev = c
+      i++
+      continue
     }
     if (stack.length === 0 && onTopLevel) onTopLevel(c, i)
     prev = c
@@ -135,7 +172,9 @@ function locateFunction(src, start, name) {
   if (src.slice(start, start + head.length) !== head) throw new ScanError(`no '${head}' at offset ${start}`)
   const paramsStart = start + head.length
   const commas = []
-  const paramsEnd = scanTo(src, paramsStart, ')', (token, index) => { if (token === ',') commas.push(index) })
+  const paramsEnd = scanTo(src, paramsStart, ')', (token, index) => {
+    if (token === ',') commas.push(index)
+  })
   const bodyOpen = skipTrivia(src, paramsEnd + 1)
   if (src[bodyOpen] !== '{') throw new ScanError(`expected '{' after the parameters of ${name} at offset ${bodyOpen}`)
   const bodyClose = scanTo(src, bodyOpen + 1, '}')

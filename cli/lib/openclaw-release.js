@@ -16,7 +16,9 @@ const FIRST_WITHOUT_FUNCTION = '2026.8.1-beta.3'
 // the plugin's start-up check then load no dependency.
 const NUMERIC = '0|[1-9]\\d*'
 const IDENT = `(?:${NUMERIC}|\\d*[A-Za-z-][0-9A-Za-z-]*)`
-const SEMVER = new RegExp(`^(${NUMERIC})\\.(${NUMERIC})\\.(${NUMERIC})(?:-(${IDENT}(?:\\.${IDENT})*))?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$`)
+const SEMVER = new RegExp(
+  `^(${NUMERIC})\\.(${NUMERIC})\\.(${NUMERIC})(?:-(${IDENT}(?:\\.${IDENT})*))?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?$`,
+)
 
 /** `{ core: [major, minor, patch], pre: [...identifiers] }`, or null for a string that is not SemVer. */
 function parseVersion(text) {

@@ -27,12 +27,13 @@ const RELEASED_TEXTS = {
   // 2026.7.1-beta.4 … 2026.8.1-beta.1
   B: 'if (suffix.length >= maxChars) return sliceUtf16Safe(suffix, -maxChars);',
 }
-const releasedBody = (suffixLine) => [
-  'if (!suffix) return capCompactionSummary(summaryBody, maxChars);',
-  'if (maxChars <= 0) return capCompactionSummary(`${summaryBody}${suffix}`, maxChars);',
-  suffixLine,
-  'return `${capCompactionSummary(summaryBody, Math.max(0, maxChars - suffix.length))}${suffix}`;',
-].join(' ')
+const releasedBody = (suffixLine) =>
+  [
+    'if (!suffix) return capCompactionSummary(summaryBody, maxChars);',
+    'if (maxChars <= 0) return capCompactionSummary(`${summaryBody}${suffix}`, maxChars);',
+    suffixLine,
+    'return `${capCompactionSummary(summaryBody, Math.max(0, maxChars - suffix.length))}${suffix}`;',
+  ].join(' ')
 const RELEASED_BODIES = Object.entries(RELEASED_TEXTS).map(([text, line]) => ({ text, body: releasedBody(line) }))
 /** 2026.8.1-beta.2's function calls upstream's fix; no buggy text does. */
 const UPSTREAM_FIX_CALL = /\bbudgetCompactionSummary\s*\(/
@@ -147,17 +148,19 @@ function planRevert(patched) {
   const versions = [...patched.matchAll(new RegExp(ANY_BEGIN.source, 'g'))].map((m) => Number(m[1]))
   if (versions.length !== 1) throw new PatchError(`found ${versions.length} patch blocks; expected one`)
   if (versions[0] !== PATCH_VERSION) {
-    throw new PatchError(`patched by a different version of this tool (patch v${versions[0]}); revert it with that version`)
+    throw new PatchError(
+      `patched by a different version of this tool (patch v${versions[0]}); revert it with that version`,
+    )
   }
   const start = patched.indexOf(BEGIN)
   const endAt = patched.indexOf(END, start)
   if (endAt === -1) throw new PatchError('the patch block has no end marker (edited by hand?)')
   const block = patched.slice(start, endAt + END.length)
   const sha = /original-chunk-sha256: ([0-9a-f]{64})/.exec(block)
-  const b64 = /\n \* original-function-base64:\n((?: \*  [A-Za-z0-9+/=]+\n)*) \*\/\n/.exec(block)
+  const b64 = /\n \* original-function-base64:\n((?: \* {2}[A-Za-z0-9+/=]+\n)*) \*\/\n/.exec(block)
   const candidatesLine = /\tconst candidates = (\[.*\]);/.exec(block)
   if (!sha || !b64 || !candidatesLine) throw new PatchError('the patch block is damaged (edited by hand?)')
-  const originalFunction = Buffer.from(b64[1].replace(/ \*  |\n/g, ''), 'base64').toString('latin1')
+  const originalFunction = Buffer.from(b64[1].replace(/ \* {2}|\n/g, ''), 'base64').toString('latin1')
   const edits = [{ start, end: endAt + END.length, text: originalFunction }]
   const at = importOffset(patched)
   const importAt = patched.startsWith(IMPORT_LINE, at) ? at : patched.indexOf(IMPORT_LINE)

@@ -27,7 +27,8 @@ function untrustedReason(dir, { stat = fs.statSync, uid = process.getuid?.(), pl
     } catch (err) {
       return `cannot stat ${current} (${err.code || err.message})`
     }
-    if (st.uid !== uid && st.uid !== 0) return `${current} belongs to ${ownerName(st.uid)}, not to you (uid ${uid}) or root`
+    if (st.uid !== uid && st.uid !== 0)
+      return `${current} belongs to ${ownerName(st.uid)}, not to you (uid ${uid}) or root`
     // A sticky folder others may write is safe above an entry of ours (checked one step down),
     // never as the folder found itself.
     const othersMayWrite = (st.mode & GROUP_OR_OTHER_WRITE) !== 0

@@ -47,7 +47,9 @@ function staleTempFiles(dir, { remove = false } = {}) {
       if (!fs.lstatSync(file).isFile()) continue
       if (remove) fs.unlinkSync(file)
       stale.push(file)
-    } catch { /* gone already, or not ours to remove */ }
+    } catch {
+      /* gone already, or not ours to remove */
+    }
   }
   return stale
 }
@@ -67,7 +69,11 @@ const sleeper = new Int32Array(new SharedArrayBuffer(4))
  * `rename(from, to)`, retried on Windows while the target is in use (see above), with
  * waits of 5 ms doubling to 100 ms, for `retryMs`. Elsewhere, and for other errors, once.
  */
-function renameReplacing(from, to, { platform = process.platform, rename = fs.renameSync, retryMs = RENAME_RETRY_MS } = {}) {
+function renameReplacing(
+  from,
+  to,
+  { platform = process.platform, rename = fs.renameSync, retryMs = RENAME_RETRY_MS } = {},
+) {
   const deadline = Date.now() + retryMs
   for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
     try {
@@ -87,7 +93,9 @@ function writeFailure(err, platform = process.platform) {
   if (platform === 'win32' && (err.code === 'EPERM' || err.code === 'EBUSY')) {
     return 'the chunk is in use or read-only; stop the gateway, or run as the user that owns the OpenClaw install'
   }
-  return READ_ONLY_CODES.has(err.code) ? 'the dist is read-only for this user; run as the user that owns the OpenClaw install' : err.message
+  return READ_ONLY_CODES.has(err.code)
+    ? 'the dist is read-only for this user; run as the user that owns the OpenClaw install'
+    : err.message
 }
 
 /**
@@ -107,23 +115,42 @@ function writeAtomic(file, text) {
     fs.writeFileSync(fd, Buffer.from(text, 'latin1'))
     fs.fchmodSync(fd, stat.mode & 0o7777)
     if (typeof process.getuid === 'function' && process.getuid() === 0) {
-      try { fs.fchownSync(fd, stat.uid, stat.gid) } catch { /* keep root's */ }
+      try {
+        fs.fchownSync(fd, stat.uid, stat.gid)
+      } catch {
+        /* keep root's */
+      }
     }
     fs.fsyncSync(fd)
     fs.closeSync(fd)
     fd = undefined
     renameReplacing(tmp, file)
   } catch (err) {
-    if (fd !== undefined) try { fs.closeSync(fd) } catch { /* already failing */ }
-    try { fs.unlinkSync(tmp) } catch { /* never created */ }
+    if (fd !== undefined)
+      try {
+        fs.closeSync(fd)
+      } catch {
+        /* already failing */
+      }
+    try {
+      fs.unlinkSync(tmp)
+    } catch {
+      /* never created */
+    }
     const code = err.code ? ` (${err.code})` : ''
     throw new PatchError(`cannot write ${file}${code}: ${writeFailure(err)}; nothing was changed`)
   }
   // The rename is durable once the folder is synced (not supported everywhere, e.g. Windows).
   try {
     const dirFd = fs.openSync(dir, 'r')
-    try { fs.fsyncSync(dirFd) } finally { fs.closeSync(dirFd) }
-  } catch { /* best effort */ }
+    try {
+      fs.fsyncSync(dirFd)
+    } finally {
+      fs.closeSync(dirFd)
+    }
+  } catch {
+    /* best effort */
+  }
 }
 
 module.exports = { writeAtomic, writeFailure, renameReplacing, staleTempFiles, tempPrefix }

@@ -49,7 +49,10 @@ for (let i = 0; i < commands; i++) {
   }
   offset += size
 }
-check(minos !== null && versionNumber(version(minos)) <= versionNumber(minMacos), `minimum macOS ${minos === null ? 'missing' : version(minos)} <= ${minMacos}`)
+check(
+  minos !== null && versionNumber(version(minos)) <= versionNumber(minMacos),
+  `minimum macOS ${minos === null ? 'missing' : version(minos)} <= ${minMacos}`,
+)
 
 const defined = new Set()
 const undefinedSymbols = new Set()
@@ -68,5 +71,8 @@ if (symtab) {
 check(defined.has('_napi_register_module_v1'), 'napi_register_module_v1 exported')
 const napiUndefined = [...undefinedSymbols].filter((name) => name.startsWith('_napi_'))
 const napiDefined = [...defined].filter((name) => name.startsWith('_napi_') && name !== '_napi_register_module_v1')
-check(napiUndefined.length > 10 && napiDefined.length === 0, `${napiUndefined.length} napi_* functions left undefined for Node, none defined in the addon`)
+check(
+  napiUndefined.length > 10 && napiDefined.length === 0,
+  `${napiUndefined.length} napi_* functions left undefined for Node, none defined in the addon`,
+)
 if (failures.length > 0) process.exit(1)

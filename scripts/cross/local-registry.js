@@ -47,7 +47,11 @@ function addTarball(file, bytes, manifest) {
 
 for (const file of fs.readdirSync(dir).filter((name) => name.endsWith('.tgz'))) {
   const full = path.join(dir, file)
-  addTarball(file, fs.readFileSync(full), JSON.parse(execFileSync('tar', ['-xOzf', full, 'package/package.json'], { encoding: 'utf8' })))
+  addTarball(
+    file,
+    fs.readFileSync(full),
+    JSON.parse(execFileSync('tar', ['-xOzf', full, 'package/package.json'], { encoding: 'utf8' })),
+  )
 }
 
 /** `npm publish`: { versions: { V: manifest }, _attachments: { FILE: { data: base64 } } }. */
@@ -55,7 +59,8 @@ function publish(body) {
   const [version, manifest] = Object.entries(body.versions || {})[0] || []
   const [attachment] = Object.values(body._attachments || {})
   if (!manifest || !attachment) return [400, { error: 'a publish carries one version and its tarball' }]
-  if (packuments.get(manifest.name)?.versions[version]) return [409, { error: `${manifest.name}@${version} is already published` }]
+  if (packuments.get(manifest.name)?.versions[version])
+    return [409, { error: `${manifest.name}@${version} is already published` }]
   const file = `${manifest.name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`
   const bytes = Buffer.from(attachment.data, 'base64')
   fs.writeFileSync(path.join(dir, file), bytes)

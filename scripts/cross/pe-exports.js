@@ -18,7 +18,12 @@ const exportRva = bytes.readUInt32LE(optional + 112)
 const sections = []
 for (let i = 0; i < sectionCount; i++) {
   const at = optional + optionalSize + i * 40
-  sections.push({ rva: bytes.readUInt32LE(at + 12), size: bytes.readUInt32LE(at + 16), raw: bytes.readUInt32LE(at + 20), virtualSize: bytes.readUInt32LE(at + 8) })
+  sections.push({
+    rva: bytes.readUInt32LE(at + 12),
+    size: bytes.readUInt32LE(at + 16),
+    raw: bytes.readUInt32LE(at + 20),
+    virtualSize: bytes.readUInt32LE(at + 8),
+  })
 }
 const offset = (rva) => {
   const section = sections.find((s) => rva >= s.rva && rva < s.rva + Math.max(s.size, s.virtualSize))

@@ -10,10 +10,16 @@ const tests = require(require('node:path').resolve(file))
 const count = (status) => tests.filter((test) => test.status === status).length
 const skipped = tests.length - count('passed') - count('failed')
 const specs = new Set(tests.map((test) => test.spec)).size
-console.log(`${platform}: ${count('passed')} passed, ${count('failed')} failed, ${skipped} skipped (${specs} spec files)`)
+console.log(
+  `${platform}: ${count('passed')} passed, ${count('failed')} failed, ${skipped} skipped (${specs} spec files)`,
+)
 for (const test of tests.filter((t) => t.status === 'failed')) console.log(`  failed: ${test.spec} > ${test.name}`)
-for (const test of tests.filter((t) => t.status !== 'failed' && t.status !== 'passed')) console.log(`  skipped: ${test.spec} > ${test.name}`)
+for (const test of tests.filter((t) => t.status !== 'failed' && t.status !== 'passed'))
+  console.log(`  skipped: ${test.spec} > ${test.name}`)
 // (Without --strict, tests left out with -t are skipped too, and need no reason here.)
-const unexplained = mode !== '--strict' ? [] : tests.filter((t) => t.status !== 'failed' && t.status !== 'passed' && !t.name.includes('[skipped '))
+const unexplained =
+  mode !== '--strict'
+    ? []
+    : tests.filter((t) => t.status !== 'failed' && t.status !== 'passed' && !t.name.includes('[skipped '))
 for (const test of unexplained) console.log(`  skipped without a reason in its name: ${test.spec} > ${test.name}`)
 if (mode === '--strict' && count('failed') + unexplained.length > 0) process.exit(1)

@@ -51,7 +51,8 @@ function main() {
   let differ = 0
   for (let index = 0; index < args.cases; index++) {
     const c = caseAt(args.seed, index)
-    const report = (build) => outcome(() => build.capCompactionSummaryReport(c.body, c.suffix, c.maxChars, c.options), describeError)
+    const report = (build) =>
+      outcome(() => build.capCompactionSummaryReport(c.body, c.suffix, c.maxChars, c.options), describeError)
     const old = report(oldBuild)
     const now = report(newBuild)
     let plainDiffers = false
@@ -82,20 +83,33 @@ function main() {
       if (fixed && isLoose.length === 0 && isPlaced.length === 0) kind = 'fix'
       else {
         const [wasAfter, isAfter] = [afterSuffixMarker(was), afterSuffixMarker(is)]
-        if (isLoose.length === 0 && isPlaced.length === 0 && wasAfter !== isAfter && wasAfter.trimStart() === isAfter.trimStart()) kind = 'blank'
+        if (
+          isLoose.length === 0 &&
+          isPlaced.length === 0 &&
+          wasAfter !== isAfter &&
+          wasAfter.trimStart() === isAfter.trimStart()
+        )
+          kind = 'blank'
       }
     }
     row[kind]++
     counts[kind]++
     if (kind === 'other' && others.length < args.show) {
-      const lines = (o) => ('error' in o ? o.error : JSON.stringify([...loose(o.value.summary), ...placed(o.value.summary)]))
-      others.push(`case ${index} (${c.kind}) maxChars ${c.maxChars}: old fragments ${lines(old)}, new fragments ${lines(now)}${plainDiffers ? ', capCompactionSummary differs' : ''}`)
+      const lines = (o) =>
+        'error' in o ? o.error : JSON.stringify([...loose(o.value.summary), ...placed(o.value.summary)])
+      others.push(
+        `case ${index} (${c.kind}) maxChars ${c.maxChars}: old fragments ${lines(old)}, new fragments ${lines(now)}${plainDiffers ? ', capCompactionSummary differs' : ''}`,
+      )
     }
   }
-  console.log(`cap fragment fixes: seed ${args.seed}, ${args.cases} cases, ${differ} differ: ${counts.fix} fragment fixes (the old result has a fragment line, the new one none of its own), ${counts.blank} where the old suffix part only had a tail of white space more after its marker, ${counts.other} other`)
+  console.log(
+    `cap fragment fixes: seed ${args.seed}, ${args.cases} cases, ${differ} differ: ${counts.fix} fragment fixes (the old result has a fragment line, the new one none of its own), ${counts.blank} where the old suffix part only had a tail of white space more after its marker, ${counts.other} other`,
+  )
   console.log('budget    differ    fix  blank  other')
   for (const [key, row] of [...tally].sort(([a], [b]) => a.localeCompare(b))) {
-    console.log(`${key.padEnd(9)} ${String(row.differ).padStart(6)} ${[row.fix, row.blank, row.other].map((n) => String(n).padStart(6)).join(' ')}`)
+    console.log(
+      `${key.padEnd(9)} ${String(row.differ).padStart(6)} ${[row.fix, row.blank, row.other].map((n) => String(n).padStart(6)).join(' ')}`,
+    )
   }
   for (const text of others) console.log(text)
   process.exit(counts.other === 0 ? 0 : 1)

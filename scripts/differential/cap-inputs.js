@@ -18,21 +18,105 @@ const RULES_OPEN = '<workspace-critical-rules>'
 const RULES_CLOSE = '</workspace-critical-rules>'
 
 const OPENERS = [
-  '## Recent turns preserved verbatim', '## Tool Failures', '<read-files>', '<modified-files>', RULES_OPEN,
-  '**Turn Context (split turn):**', '**Turn Context**',
+  '## Recent turns preserved verbatim',
+  '## Tool Failures',
+  '<read-files>',
+  '<modified-files>',
+  RULES_OPEN,
+  '**Turn Context (split turn):**',
+  '**Turn Context**',
 ]
 const LOOK_ALIKES = [
-  ' ## Recent turns preserved verbatim', '## Recent turns preserved verbatim ', '## Recent turns preserved verbatim:',
-  '## recent turns preserved verbatim', '\t<read-files>', '<read-files >', '<Read-Files>', '</read-files>', '</modified-files>',
-  RULES_CLOSE, `  ${RULES_OPEN}`, '**Bold**', '**x**:', '****', '* bullet', '#', '##', '#hashtag', '# Title', '### Deep',
-  '<tag>', '<a-b_c>', '<>', '< x >', '<br/>', '**Turn Context', 'Turn Context', '## Decisions', ' ## Open TODOs',
-  '## Decisions ', '## Exact identifiers', '## Constraints/Rules', '## Pending user asks',
+  ' ## Recent turns preserved verbatim',
+  '## Recent turns preserved verbatim ',
+  '## Recent turns preserved verbatim:',
+  '## recent turns preserved verbatim',
+  '\t<read-files>',
+  '<read-files >',
+  '<Read-Files>',
+  '</read-files>',
+  '</modified-files>',
+  RULES_CLOSE,
+  `  ${RULES_OPEN}`,
+  '**Bold**',
+  '**x**:',
+  '****',
+  '* bullet',
+  '#',
+  '##',
+  '#hashtag',
+  '# Title',
+  '### Deep',
+  '<tag>',
+  '<a-b_c>',
+  '<>',
+  '< x >',
+  '<br/>',
+  '**Turn Context',
+  'Turn Context',
+  '## Decisions',
+  ' ## Open TODOs',
+  '## Decisions ',
+  '## Exact identifiers',
+  '## Constraints/Rules',
+  '## Pending user asks',
 ]
-const ITEM_STARTS = ['- User: ', '- Assistant: ', '- Tool result (exec): ', '- Tool result (', '-User: ', '- user: ', '- ', '* ', '1. ', '']
+const ITEM_STARTS = [
+  '- User: ',
+  '- Assistant: ',
+  '- Tool result (exec): ',
+  '- Tool result (',
+  '-User: ',
+  '- user: ',
+  '- ',
+  '* ',
+  '1. ',
+  '',
+]
 const WORDS = [
-  'a', 'Z', 'deploy', 'the', 'gateway', 'https://x.example/a?b=1#frag', '/srv/app/state.json', 'ses_9f8e7d6c', 'PR', '#1187',
-  'a<b', 'x*y', 'C#', '<div>', '**', '*', '#', '<', '{"k":[1,2]}', '漢字', 'テスト', '上', '😀', '👨‍👩‍👧', '🇯🇵', '🇫🇷', 'e\u0301',
-  '\u0301', '\u200d', '\u2323', '\u4e23', '\u0a0a', '\u230a', 'क्षि', '\ud800', '\udc00', '\udbff\udfff', '\u0000', '\u00a0', '\u3000', '\u2028', '\ufeff', 'ACP_TURN_FAILED',
+  'a',
+  'Z',
+  'deploy',
+  'the',
+  'gateway',
+  'https://x.example/a?b=1#frag',
+  '/srv/app/state.json',
+  'ses_9f8e7d6c',
+  'PR',
+  '#1187',
+  'a<b',
+  'x*y',
+  'C#',
+  '<div>',
+  '**',
+  '*',
+  '#',
+  '<',
+  '{"k":[1,2]}',
+  '漢字',
+  'テスト',
+  '上',
+  '😀',
+  '👨‍👩‍👧',
+  '🇯🇵',
+  '🇫🇷',
+  'e\u0301',
+  '\u0301',
+  '\u200d',
+  '\u2323',
+  '\u4e23',
+  '\u0a0a',
+  '\u230a',
+  'क्षि',
+  '\ud800',
+  '\udc00',
+  '\udbff\udfff',
+  '\u0000',
+  '\u00a0',
+  '\u3000',
+  '\u2028',
+  '\ufeff',
+  'ACP_TURN_FAILED',
 ]
 const BLANKS = ['', '', '', ' ', '  ', '\t', ' \t ', '\u00a0', '\u3000']
 const EOLS = ['\n', '\n', '\n', '\n', '\r\n', '\r\n', '\r']
@@ -54,7 +138,8 @@ function adversarialLine(r) {
   if (roll === 0) return r.pick(OPENERS)
   if (roll === 1) return r.pick(LOOK_ALIKES)
   if (roll === 2) return r.pick(BLANKS)
-  if (roll === 3) return `${r.pick(ITEM_STARTS)}${phrase(r, 6)} ${r.pick(['#', '<', '*', '</x>', '<x>'])}${phrase(r, 3)}`
+  if (roll === 3)
+    return `${r.pick(ITEM_STARTS)}${phrase(r, 6)} ${r.pick(['#', '<', '*', '</x>', '<x>'])}${phrase(r, 3)}`
   if (roll === 4 && r.chance(0.2)) return phrase(r, 400) // longer than small budgets
   return `${r.pick(ITEM_STARTS)}${phrase(r, 14)}`
 }
@@ -68,7 +153,8 @@ function adversarialText(r, lines) {
 
 function rulesBlock(r) {
   const inner = []
-  for (let i = r.int(0, 6); i > 0; i--) inner.push(r.chance(0.3) ? r.pick(['## Red Lines', '## Session Startup', '']) : `- ${phrase(r, 10)}`)
+  for (let i = r.int(0, 6); i > 0; i--)
+    inner.push(r.chance(0.3) ? r.pick(['## Red Lines', '## Session Startup', '']) : `- ${phrase(r, 10)}`)
   const variant = r.int(0, 9)
   const block = [RULES_OPEN, ...inner, RULES_CLOSE].join('\n')
   if (variant === 0) return [RULES_OPEN, ...inner].join('\n') // unclosed
@@ -117,7 +203,8 @@ function options(r, body) {
   if (r.chance(0.6)) return undefined
   const out = {}
   if (r.chance(0.3)) out.tokenBudget = r.pick([0, -1, NaN, Infinity, r.int(1, 50), r.int(50, 5000), 12.5])
-  if (r.chance(0.4)) out.requiredHeadings = r.chance(0.5) ? [r.pick(shapes.REQUIRED_SECTIONS)] : [r.pick(LOOK_ALIKES), '## Keep me', '']
+  if (r.chance(0.4))
+    out.requiredHeadings = r.chance(0.5) ? [r.pick(shapes.REQUIRED_SECTIONS)] : [r.pick(LOOK_ALIKES), '## Keep me', '']
   if (r.chance(0.6) && body.length > 10) {
     const ids = []
     for (let i = r.int(1, 6); i > 0; i--) {
@@ -141,8 +228,13 @@ function caseAt(seed, index) {
   if (kind === 'realistic') {
     body = shapes.structuredBody({ seed: r.int(1, 1e6), linesPerSection: r.int(0, 40), crlf: r.chance(0.1) })
     suffix = shapes.preservedSuffix({
-      seed: r.int(1, 1e6), turns: r.int(0, 5), toolsPerTurn: r.int(0, 14), splitTurn: r.chance(0.3),
-      failures: r.int(0, 3), files: r.chance(0.7), rules: r.chance(0.7),
+      seed: r.int(1, 1e6),
+      turns: r.int(0, 5),
+      toolsPerTurn: r.int(0, 14),
+      splitTurn: r.chance(0.3),
+      failures: r.int(0, 3),
+      files: r.chance(0.7),
+      rules: r.chance(0.7),
     })
   } else if (kind === 'body-heavy') {
     body = bodyOfLength(r.int(1, 1e6), r.int(15000, 40000))

@@ -44,15 +44,21 @@ function firstDifference(a, b) {
 }
 
 function describe(index, c, calls) {
-  const lines = [`case ${index} (${c.kind}): body ${c.body.length}, suffix ${c.suffix.length}, maxChars ${c.maxChars}, options ${JSON.stringify(c.options)}`]
+  const lines = [
+    `case ${index} (${c.kind}): body ${c.body.length}, suffix ${c.suffix.length}, maxChars ${c.maxChars}, options ${JSON.stringify(c.options)}`,
+  ]
   for (const { name, old, now } of calls) {
     if (sameOutcome(old, now)) continue
-    if ('error' in old || 'error' in now) lines.push(`  ${name}: ${old.error ?? 'no error'} vs ${now.error ?? 'no error'}`)
+    if ('error' in old || 'error' in now)
+      lines.push(`  ${name}: ${old.error ?? 'no error'} vs ${now.error ?? 'no error'}`)
     else if (typeof old.value === 'string') lines.push(`  ${name}: ${firstDifference(old.value, now.value)}`)
     else {
       for (const key of Object.keys(old.value)) {
         if (Object.is(old.value[key], now.value[key])) continue
-        const detail = typeof old.value[key] === 'string' ? firstDifference(old.value[key], now.value[key]) : `${old.value[key]} vs ${now.value[key]}`
+        const detail =
+          typeof old.value[key] === 'string'
+            ? firstDifference(old.value[key], now.value[key])
+            : `${old.value[key]} vs ${now.value[key]}`
         lines.push(`  ${name}.${key}: ${detail}`)
       }
     }
@@ -99,13 +105,19 @@ function main() {
     }
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
-  console.log(`cap differential: ${path.basename(args.builds[0])} vs ${path.basename(args.builds[1])}, seed ${args.seed}, ${indices.length} cases in ${seconds} s`)
+  console.log(
+    `cap differential: ${path.basename(args.builds[0])} vs ${path.basename(args.builds[1])}, seed ${args.seed}, ${indices.length} cases in ${seconds} s`,
+  )
   console.log('kind        budget    cases  suffix cut  body cut  differ')
   for (const [key, row] of [...tally].sort(([a], [b]) => a.localeCompare(b))) {
-    console.log(`${key.padEnd(19)} ${String(row.cases).padStart(6)} ${String(row.suffixTrimmed).padStart(11)} ${String(row.bodyTrimmed).padStart(9)} ${String(row.differ).padStart(7)}`)
+    console.log(
+      `${key.padEnd(19)} ${String(row.cases).padStart(6)} ${String(row.suffixTrimmed).padStart(11)} ${String(row.bodyTrimmed).padStart(9)} ${String(row.differ).padStart(7)}`,
+    )
   }
   for (const text of shown) console.log(text)
-  console.log(differ === 0 ? 'same: every case gave identical results' : `DIFFERENT: ${differ} of ${indices.length} cases`)
+  console.log(
+    differ === 0 ? 'same: every case gave identical results' : `DIFFERENT: ${differ} of ${indices.length} cases`,
+  )
   process.exit(differ === 0 ? 0 : 1)
 }
 

@@ -37,21 +37,74 @@ const int = (low, high) => low + Math.floor(random() * (high - low + 1))
 const pick = (list) => list[Math.floor(random() * list.length)]
 
 const WORDS = [
-  'deploy', 'staging', 'the', 'migrations', 'gateway', 'rollback', 'please', 'check', 'latency', 'p99', 'users',
-  'https://ci.example.com/builds/8841?tab=logs', '/srv/openclaw/state.json', 'ses_7f3a9c21', 'ACP_TURN_FAILED',
-  '😀', '👨‍👩‍👧', '🇫🇷', 'naïve', 'e\u0301', '漢字', 'テスト', 'NUL\u0000byte', '\ud800', '\udfff', '\udbff\udc00',
-  'live', 'turn', 'bootstrap', 'context', 'summary', '—', '…', '...', '"quoted"', '\\', 'tab\there', 'x'.repeat(40),
+  'deploy',
+  'staging',
+  'the',
+  'migrations',
+  'gateway',
+  'rollback',
+  'please',
+  'check',
+  'latency',
+  'p99',
+  'users',
+  'https://ci.example.com/builds/8841?tab=logs',
+  '/srv/openclaw/state.json',
+  'ses_7f3a9c21',
+  'ACP_TURN_FAILED',
+  '😀',
+  '👨‍👩‍👧',
+  '🇫🇷',
+  'naïve',
+  'e\u0301',
+  '漢字',
+  'テスト',
+  'NUL\u0000byte',
+  '\ud800',
+  '\udfff',
+  '\udbff\udc00',
+  'live',
+  'turn',
+  'bootstrap',
+  'context',
+  'summary',
+  '—',
+  '…',
+  '...',
+  '"quoted"',
+  '\\',
+  'tab\there',
+  'x'.repeat(40),
 ]
 const LOOKALIKES = [
-  '--- LIVE TURN ---', '--- BOOTSTRAP CONTEXT (already resolved) ---', '## Rolling Continuity Summary',
-  '## Recent Perpetual Log Excerpt', '## Turn Metadata', 'LIVE TURN', '=== live turn ===', '\u200b--- LIVE TURN ---',
-  '  --- Bootstrap Context ---', '— LIVE TURN —', '[quoted] --- LIVE TURN ---', '# recent perpetual log excerpt',
-  'Live turn handling is broken', '---LIVETURN---', '\ufeff--- LIVE TURN ---',
+  '--- LIVE TURN ---',
+  '--- BOOTSTRAP CONTEXT (already resolved) ---',
+  '## Rolling Continuity Summary',
+  '## Recent Perpetual Log Excerpt',
+  '## Turn Metadata',
+  'LIVE TURN',
+  '=== live turn ===',
+  '\u200b--- LIVE TURN ---',
+  '  --- Bootstrap Context ---',
+  '— LIVE TURN —',
+  '[quoted] --- LIVE TURN ---',
+  '# recent perpetual log excerpt',
+  'Live turn handling is broken',
+  '---LIVETURN---',
+  '\ufeff--- LIVE TURN ---',
 ]
 const HEADERS = [
-  'Current thread / pending next action:', 'Active decisions and guardrails:', 'Pending threads / open topics:',
-  'Timer status:', 'Model capability notes:', 'Recent log excerpt:', 'Recent conversation excerpt:',
-  '## Recent log excerpt', '- Recent Log Excerpt:', 'Notes:', 'Other thing:',
+  'Current thread / pending next action:',
+  'Active decisions and guardrails:',
+  'Pending threads / open topics:',
+  'Timer status:',
+  'Model capability notes:',
+  'Recent log excerpt:',
+  'Recent conversation excerpt:',
+  '## Recent log excerpt',
+  '- Recent Log Excerpt:',
+  'Notes:',
+  'Other thing:',
 ]
 const BREAKS = ['\n', '\n', '\n', '\r\n', '\r', '\u2028', '\u0085', '\n\n']
 
@@ -92,20 +145,37 @@ const TIMESTAMPS = () =>
     () => `${int(1.7e12, 1.8e12)}`,
     () =>
       pick([
-        '2026-05-14T24:00:00Z', '2026-05-15t10:00:00,5z', '2026-05-15T12:00:00+02', '2026-05-15T08:30:00-0130',
-        '2026-05-15T10:00:00.1234567891Z', '20260515T100000Z', '2024-02-29', '2023-02-29', '.5', '5.', '-12', '1e3',
-        '1778839200', ' 2026-05-15T10:00Z ', '2026-05-15T10:00:60Z', '2026-05-15 10:00', '2026-05-15T10:00:00Z[UTC]',
+        '2026-05-14T24:00:00Z',
+        '2026-05-15t10:00:00,5z',
+        '2026-05-15T12:00:00+02',
+        '2026-05-15T08:30:00-0130',
+        '2026-05-15T10:00:00.1234567891Z',
+        '20260515T100000Z',
+        '2024-02-29',
+        '2023-02-29',
+        '.5',
+        '5.',
+        '-12',
+        '1e3',
+        '1778839200',
+        ' 2026-05-15T10:00Z ',
+        '2026-05-15T10:00:60Z',
+        '2026-05-15 10:00',
+        '2026-05-15T10:00:00Z[UTC]',
       ]),
   ])()
 
 let idCounter = 0
 function entry() {
   const e = {}
-  e.role = chance(0.002) ? pick(['User', 'bot', '']) : pick(['user', 'user', 'assistant', 'assistant', 'system', 'tool'])
+  e.role = chance(0.002)
+    ? pick(['User', 'bot', ''])
+    : pick(['user', 'user', 'assistant', 'assistant', 'system', 'tool'])
   e[chance(0.1) ? 'content' : 'text'] = text()
   if (chance(0.8)) e[chance(0.1) ? 'timestamp' : 'ts'] = TIMESTAMPS()
   if (chance(0.7)) e[chance(0.1) ? 'sessionId' : 'session'] = pick(SESSIONS)
-  if (e.role === 'assistant' && chance(0.8)) e.status = pick(['ok', 'ok', 'ACP_TURN_FAILED', ' ok ', 'OK', 'timeout\nretry', ''])
+  if (e.role === 'assistant' && chance(0.8))
+    e.status = pick(['ok', 'ok', 'ACP_TURN_FAILED', ' ok ', 'OK', 'timeout\nretry', ''])
   if (chance(0.7)) e.id = chance(0.15) ? pick([1, 2, 2.5, 1e21, -0]) : `id${chance(0.1) ? int(0, 5) : idCounter++}`
   return e
 }
@@ -132,7 +202,7 @@ function copyLine(source) {
   if (way === 0) return label + flat
   if (way === 1) return label + flat.slice(0, int(0, flat.length)) + pick(['…', '...', ' …'])
   if (way === 2) return label + source // verbatim, maybe multi-line
-  if (way === 3) return label + flat.slice(0, int(10, 30)) + '…'
+  if (way === 3) return `${label + flat.slice(0, int(10, 30))}…`
   return label + String(source).toUpperCase()
 }
 
@@ -172,7 +242,8 @@ function metadata() {
   if (roll < 0.2) return null
   if (roll < 0.4) return text()
   const object = chance(0.15) ? Object.create({ inherited: 'from-proto', ...(chance(0.5) ? { x: 1 } : {}) }) : {}
-  for (let i = int(0, 6); i > 0; i--) object[pick(['channel', 'sender', 'thread', '1', '0', 'ünïcode', 'a b', '', words(1)])] = metadataValue()
+  for (let i = int(0, 6); i > 0; i--)
+    object[pick(['channel', 'sender', 'thread', '1', '0', 'ünïcode', 'a b', '', words(1)])] = metadataValue()
   if (chance(0.1)) Object.defineProperty(object, 'hidden', { value: 'no', enumerable: false })
   if (chance(0.1)) object[Symbol('s')] = 'symbol'
   if (chance(0.05)) object.bad = pick([{}, [1], () => 1, 10n])
@@ -184,7 +255,19 @@ function count() {
 }
 
 function budget() {
-  return pick([undefined, undefined, undefined, NaN, Infinity, 0, -5, int(1, 200), int(100, 3000), int(1000, 20000), 123.7])
+  return pick([
+    undefined,
+    undefined,
+    undefined,
+    NaN,
+    Infinity,
+    0,
+    -5,
+    int(1, 200),
+    int(100, 3000),
+    int(1000, 20000),
+    123.7,
+  ])
 }
 
 // Files: a log or state written for a case, removed at the end.
@@ -195,7 +278,8 @@ function logFile(log) {
   const eol = chance(0.2) ? '\r\n' : '\n'
   let body = chance(0.05) ? '\ufeff' : ''
   for (const e of log) {
-    if (chance(0.05)) body += pick(['not json', '{"role":"user"}', '', '   ', '{"role":"user","text":"a"', '\u0000\u0000']) + eol
+    if (chance(0.05))
+      body += pick(['not json', '{"role":"user"}', '', '   ', '{"role":"user","text":"a"', '\u0000\u0000']) + eol
     body += JSON.stringify(e) + eol
   }
   if (chance(0.15)) body += '{"role":"user","text":"half'
@@ -205,7 +289,8 @@ function logFile(log) {
 }
 
 function state() {
-  const items = () => Array.from({ length: int(0, 5) }, () => (chance(0.3) ? { text: text({ lines: 1 }) } : text({ lines: int(1, 2) })))
+  const items = () =>
+    Array.from({ length: int(0, 5) }, () => (chance(0.3) ? { text: text({ lines: 1 }) } : text({ lines: int(1, 2) })))
   const s = {}
   if (chance(0.7)) s.decisions = items()
   if (chance(0.4)) s.guardrails = items()
@@ -238,9 +323,30 @@ class Sentinel extends Error {}
 const SENTINEL = new Sentinel('getter threw')
 const HOSTILE = () =>
   pick([
-    Symbol('x'), 10n, {}, [], [1, 'a'], () => 'x', 5, -1, 'text', true, null,
-    { get role() { throw SENTINEL } }, // eslint-disable-line getter-return
-    new Proxy({}, { get() { throw SENTINEL } }),
+    Symbol('x'),
+    10n,
+    {},
+    [],
+    [1, 'a'],
+    () => 'x',
+    5,
+    -1,
+    'text',
+    true,
+    null,
+    {
+      get role() {
+        throw SENTINEL
+      },
+    }, // eslint-disable-line getter-return
+    new Proxy(
+      {},
+      {
+        get() {
+          throw SENTINEL
+        },
+      },
+    ),
   ])
 
 /** Puts a hostile value into a random field of `params`, sometimes. */
@@ -249,13 +355,29 @@ function maybeHostile(params, fields) {
   return params
 }
 
-const PROMPT_FIELDS = ['userMessage', 'reload', 'currentSession', 'turnMetadata', 'continuitySummary', 'logEntries', 'logPath', 'continuousEntries', 'reloadEntries', 'maxChars']
+const PROMPT_FIELDS = [
+  'userMessage',
+  'reload',
+  'currentSession',
+  'turnMetadata',
+  'continuitySummary',
+  'logEntries',
+  'logPath',
+  'continuousEntries',
+  'reloadEntries',
+  'maxChars',
+]
 const SUMMARY_FIELDS = ['entries', 'logPath', 'state', 'statePath', 'currentSession', 'now', 'maxChars']
 
 function promptCase() {
   const log = entries()
   const live = chance(0.05) ? pick(LOOKALIKES) : text()
-  if (chance(0.3) && log.length) log.push({ role: 'user', text: chance(0.8) ? live : `  ${live}\n`, ...(chance(0.5) ? { session: pick(SESSIONS) } : {}) })
+  if (chance(0.3) && log.length)
+    log.push({
+      role: 'user',
+      text: chance(0.8) ? live : `  ${live}\n`,
+      ...(chance(0.5) ? { session: pick(SESSIONS) } : {}),
+    })
   const params = { userMessage: live, reload: chance(0.5) }
   if (chance(0.6)) params.currentSession = pick([...SESSIONS, undefined, null])
   params.turnMetadata = metadata()
@@ -334,7 +456,11 @@ function kind() {
   return KINDS[0]
 }
 
-const show = (value) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'symbol' ? String(v) : v))?.slice(0, 400)
+const show = (value) =>
+  JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'symbol' ? String(v) : v))?.slice(
+    0,
+    400,
+  )
 
 async function main() {
   const counts = {}
@@ -367,10 +493,16 @@ async function main() {
   console.log(`differential ${args.given[0]} vs ${args.given[1]} (seed ${SEED}):`)
   for (const [name, n] of Object.entries(counts)) console.log(`  ${name}: ${n} calls`)
   console.log(`  ${CASES} calls in all, ${asyncCalls} of them also through the Promise variants`)
-  console.log(`  ${errors} threw: ${Object.entries(errorCodes).map(([code, n]) => `${code} ${n}`).join(', ')}`)
+  console.log(
+    `  ${errors} threw: ${Object.entries(errorCodes)
+      .map(([code, n]) => `${code} ${n}`)
+      .join(', ')}`,
+  )
   console.log(`  differences: ${differences.length}`)
   for (const d of differences.slice(0, 5)) {
-    console.log(`\n  case ${d.index} ${d.name}\n    args:   ${show(d.argsList)}\n    before: ${show(d.before)}\n    after:  ${show(d.after)}`)
+    console.log(
+      `\n  case ${d.index} ${d.name}\n    args:   ${show(d.argsList)}\n    before: ${show(d.before)}\n    after:  ${show(d.after)}`,
+    )
   }
   process.exit(differences.length ? 1 : 0)
 }

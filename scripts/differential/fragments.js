@@ -20,11 +20,41 @@ const { rng } = require('../../__test__/fixtures/shapes.js')
 
 const BODY_MARKER = '[Compaction summary truncated to fit budget]'
 const SUFFIX_MARKER = '[Earlier compaction context truncated to fit budget]'
-const HEADINGS = ['## Decisions', '## Open TODOs', '## Constraints/Rules', '## Pending user asks', '## Exact identifiers']
+const HEADINGS = [
+  '## Decisions',
+  '## Open TODOs',
+  '## Constraints/Rules',
+  '## Pending user asks',
+  '## Exact identifiers',
+]
 const WORDS = [
-  'session', 'compaction', 'überprüfen', 'pending', 'webhook', 'gateway', 'restart', 'the', 'after', 'deploy', 'rollback',
-  'https://ci.example.com/builds/8841?tab=logs', '/srv/openclaw/state.json', 'ses_7f3a9c21', 'ACP_TURN_FAILED',
-  'INC-20261128-0914', '漢字テスト', '😀', '👨‍👩‍👧', '🇫🇷', 'naïve', 'e\u0301', '42', '(see', 'log)', '-', 'a',
+  'session',
+  'compaction',
+  'überprüfen',
+  'pending',
+  'webhook',
+  'gateway',
+  'restart',
+  'the',
+  'after',
+  'deploy',
+  'rollback',
+  'https://ci.example.com/builds/8841?tab=logs',
+  '/srv/openclaw/state.json',
+  'ses_7f3a9c21',
+  'ACP_TURN_FAILED',
+  'INC-20261128-0914',
+  '漢字テスト',
+  '😀',
+  '👨‍👩‍👧',
+  '🇫🇷',
+  'naïve',
+  'e\u0301',
+  '42',
+  '(see',
+  'log)',
+  '-',
+  'a',
 ]
 const TOOLS = ['web_fetch', 'exec', 'read', 'browser', 'web_search']
 
@@ -38,7 +68,9 @@ function fragmentChecker(inputs) {
   const input = [...new Set(inputs.flatMap(linesOf))]
   const whole = new Set(input.flatMap((line) => [line, line.trimEnd()]))
   const cutAtWord = (line) =>
-    input.some((full) => (full.startsWith(line) && endsAWord(line, full)) || (full.endsWith(line) && startsAWord(line, full)))
+    input.some(
+      (full) => (full.startsWith(line) && endsAWord(line, full)) || (full.endsWith(line) && startsAWord(line, full)),
+    )
   return (out) =>
     linesOf(out).filter(
       (line) => line !== '' && line !== BODY_MARKER && line !== SUFFIX_MARKER && !whole.has(line) && !cutAtWord(line),
@@ -53,7 +85,10 @@ const endsAWord = (piece, full) =>
   hasWordUnit(piece) && piece.length < full.length && !isSpace(piece[piece.length - 1]) && isSpace(full[piece.length])
 /** `piece`, the end of `full`, starts a word (it follows white space). */
 const startsAWord = (piece, full) =>
-  hasWordUnit(piece) && piece.length < full.length && !isSpace(piece[0]) && isSpace(full[full.length - piece.length - 1])
+  hasWordUnit(piece) &&
+  piece.length < full.length &&
+  !isSpace(piece[0]) &&
+  isSpace(full[full.length - piece.length - 1])
 
 /**
  * The same count, by position: the body part's lines are matched to the body's lines in order
@@ -141,19 +176,27 @@ function suffix(next, rules) {
     items.push(`- User: ${words(next, 4 + Math.floor(next() * 10))}`)
     for (let k = 1 + Math.floor(next() * 6); k > 0; k--) {
       const tool = TOOLS[Math.floor(next() * TOOLS.length)]
-      items.push(`- Tool result (${tool}): ${next() < 0.4 ? JSON.stringify({ status: 200, body: words(next, 8) }, null, 1) : words(next, 2 + Math.floor(next() * 25))}`)
+      items.push(
+        `- Tool result (${tool}): ${next() < 0.4 ? JSON.stringify({ status: 200, body: words(next, 8) }, null, 1) : words(next, 2 + Math.floor(next() * 25))}`,
+      )
     }
     items.push(`- Assistant: ${words(next, 3 + Math.floor(next() * 12))}`)
   }
   const failures = []
   for (let f = Math.floor(next() * 4); f > 0; f--) {
     const tool = TOOLS[Math.floor(next() * TOOLS.length)]
-    failures.push(next() < 0.5 ? `- ${tool}: failed (no output)` : `- ${tool} (status=failed): ${words(next, 3 + Math.floor(next() * 10))}`)
+    failures.push(
+      next() < 0.5
+        ? `- ${tool}: failed (no output)`
+        : `- ${tool} (status=failed): ${words(next, 3 + Math.floor(next() * 10))}`,
+    )
   }
   let out = `\n\n## Recent turns preserved verbatim\n${items.join('\n')}`
   if (failures.length) out += `\n\n## Tool Failures\n${failures.join('\n')}`
   if (next() < 0.5) out += '\n\n<read-files>\nREADME.md\nsrc/lib.rs\n\n</read-files>'
-  if (rules) out += '\n\n<workspace-critical-rules>\n## Red Lines\n- Never push to main without review.\n</workspace-critical-rules>'
+  if (rules)
+    out +=
+      '\n\n<workspace-critical-rules>\n## Red Lines\n- Never push to main without review.\n</workspace-critical-rules>'
   return out
 }
 
@@ -184,7 +227,8 @@ function measure(build, cases, maxBudget, show) {
         // Which input it is a piece of: the body when a body line holds it.
         if (bodyLines.some((full) => full.includes(line))) tally.body++
         else tally.suffix++
-        if (examples.length < show) examples.push(`pair ${index} maxChars ${max}: ${JSON.stringify(line)} in ${JSON.stringify(out)}`)
+        if (examples.length < show)
+          examples.push(`pair ${index} maxChars ${max}: ${JSON.stringify(line)} in ${JSON.stringify(out)}`)
       }
     }
   }
@@ -208,7 +252,9 @@ function main() {
     const module = { exports: {} }
     process.dlopen(module, path.resolve(file))
     const { tally, examples } = measure(module.exports, cases, maxBudget, show)
-    console.log(`${path.basename(file)}: ${tally.lines} fragment lines (${tally.body} of body lines, ${tally.suffix} of suffix lines) in ${tally.results} of ${cases.length * maxBudget} results (${tally.byPosition} by position), maxChars 1-${maxBudget}, ${cases.length} pairs`)
+    console.log(
+      `${path.basename(file)}: ${tally.lines} fragment lines (${tally.body} of body lines, ${tally.suffix} of suffix lines) in ${tally.results} of ${cases.length * maxBudget} results (${tally.byPosition} by position), maxChars 1-${maxBudget}, ${cases.length} pairs`,
+    )
     for (const example of examples) console.log(`  ${example}`)
   }
 }
