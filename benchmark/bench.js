@@ -9,12 +9,13 @@
 //   4. require() time and .node size (sections/load.js).
 //   5. the WASI fallback beside the native build on the same cases (sections/wasi.js; skipped, with
 //      the reason, when no WASI build is there: `npm run build:all -- wasm32-wasip1` makes one).
+//   6. a turn through the plugin against the same dispatch without it (sections/plugin.js).
 // Then a summary of the targets (PASS/MISS) and a markdown table, also written to benchmark/results.md.
 //
 // Peers and Node 22/24 come from scripts/setup-bench.sh (run here, idempotent). On Node < 24 the
 // bench re-runs itself under the cached Node 24 (2026.9.6 needs >= 24.16; 2026.7.2 >= 22.22).
 //
-// Flags: --quick (smaller sizes, 10 MB and 256 MB logs only), --only=compaction,logs,chat,load,wasi,
+// Flags: --quick (smaller sizes, 10 MB and 256 MB logs only), --only=compaction,logs,chat,load,wasi,plugin,
 //        --no-setup (do not run scripts/setup-bench.sh), --no-reexec (stay on this Node),
 //        --no-write (do not write benchmark/results.md),
 //        --baseline=OLD.node (another build's cap, timed in the same rounds as this one's).
@@ -34,6 +35,7 @@ const { benchLogs } = require('./sections/logs.js')
 const { benchChat } = require('./sections/chat.js')
 const { benchLoad } = require('./sections/load.js')
 const { benchWasi } = require('./sections/wasi.js')
+const { benchPlugin } = require('./sections/plugin.js')
 
 const ROOT = path.resolve(__dirname, '..')
 
@@ -44,6 +46,7 @@ const SECTIONS = [
   { name: 'chat', order: 3, run: benchChat },
   { name: 'load', order: 4, run: benchLoad },
   { name: 'wasi', order: 5, run: benchWasi },
+  { name: 'plugin', order: 6, run: benchPlugin },
   { name: 'logs', order: 2, run: benchLogs },
   { name: 'compaction', order: 1, run: benchCompaction },
 ]
