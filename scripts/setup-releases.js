@@ -55,6 +55,16 @@ function npm(args, { npmCache, node, ...options }) {
   )
 }
 
+/** `npm install ARGS` in `cwd` on `node`, with an npm cache that lives only as long as the install. */
+function npmInstall(args, { cwd, node }) {
+  const npmCache = fs.mkdtempSync(path.join(cacheDir, '.npm-cache-'))
+  try {
+    npm(['install', ...args], { cwd, npmCache, node, stdio: ['ignore', 'ignore', 'pipe'] })
+  } finally {
+    fs.rmSync(npmCache, { recursive: true, force: true })
+  }
+}
+
 const sriOf = (file) => `sha512-${crypto.createHash('sha512').update(fs.readFileSync(file)).digest('base64')}`
 // What the matrix needs from a tarball: package.json and the top-level chunks.
 const WANTED = /^package\/(?:package\.json|dist\/[^/]+\.m?js)$/
@@ -124,17 +134,7 @@ function installFull(version, { node = '22', integrity } = {}) {
   )
   // --ignore-scripts: the postinstall would write ~/.openclaw state. Exact: a caret range
   // would pick a later release. npm runs on the Node the release's engines want.
-  const npmCache = fs.mkdtempSync(path.join(cacheDir, '.npm-cache-'))
-  try {
-    npm(['install', `openclaw@${version}`, '--save-exact', '--ignore-scripts'], {
-      cwd: installRoot,
-      npmCache,
-      node: nodeBin,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-  } finally {
-    fs.rmSync(npmCache, { recursive: true, force: true })
-  }
+  npmInstall([`openclaw@${version}`, '--save-exact', '--ignore-scripts'], { cwd: installRoot, node: nodeBin })
   if (integrity) {
     const lock = JSON.parse(fs.readFileSync(path.join(installRoot, 'package-lock.json'), 'utf8'))
     const installedIntegrity = lock.packages?.['node_modules/openclaw']?.integrity
@@ -173,17 +173,10 @@ function installBundledPluginDeps(installRoot, pkg, nodeBin, { skip = [] }) {
     }
   }
   if (wanted.size === 0) return
-  const npmCache = fs.mkdtempSync(path.join(cacheDir, '.npm-cache-'))
-  try {
-    npm(['install', '--save-exact', '--ignore-scripts', '--legacy-peer-deps', ...wanted.values()], {
-      cwd: installRoot,
-      npmCache,
-      node: nodeBin,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    })
-  } finally {
-    fs.rmSync(npmCache, { recursive: true, force: true })
-  }
+  npmInstall(['--save-exact', '--ignore-scripts', '--legacy-peer-deps', ...wanted.values()], {
+    cwd: installRoot,
+    node: nodeBin,
+  })
   log(`${path.basename(installRoot)}: ${wanted.size} bundled plugin dependencies installed`)
 }
 
