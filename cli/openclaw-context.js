@@ -2,14 +2,15 @@
 'use strict'
 // openclaw-context: patch an installed OpenClaw to use openclaw-context-native
 // (patch.js), and print the persistent-chat continuity summary for the memory script
-// (summary.js). Exit codes: 0 done, 1 a check failed or the work could not be done,
-// 2 bad usage.
+// (summary.js), and tell an operator where the gateway stands (doctor.js).
+// Exit codes: 0 done, 1 a check failed or the work could not be done, 2 bad usage.
 const { parseCommandArgs } = require('./lib/args')
 const { PatchError, UsageError, oneLine } = require('./lib/errors')
 
 const USAGE = `Usage:
   openclaw-context patch [OPENCLAW_DIR] [--check | --revert | --dry-run]
   openclaw-context summary --state FILE --log FILE [--current-session ID] [--now TS] [--max-chars N]
+  openclaw-context doctor [OPENCLAW_DIR] [--state-dir DIR]
   openclaw-context --help | --version
 
 patch    Make an installed OpenClaw's capCompactionSummaryPreservingSuffix delegate to
@@ -31,6 +32,13 @@ summary  Print rebuildPersistentChatContinuitySummary's output (the contents of
            --current-session ID   the backend session in use (failures from others are dropped)
            --now TS               the time for timer status (default: now)
            --max-chars N          the budget in UTF-16 code units (default 6000)
+
+doctor   Where this gateway stands, read-only: the OpenClaw release and what of this
+         package it supports, the compaction cap (buggy, patched, fixed upstream), the
+         plugin (installed, enabled, its settings), each chat folder (modes, log size and
+         entries, unreadable or torn lines, the last backend session), and for each problem
+         the command that fixes it. Exit 0 when nothing needs doing, 1 otherwise.
+           --state-dir DIR        the plugin's chat folders (default: its stateDir setting)
 
 Exit codes: 0 done, 1 a check failed or the work could not be done (reason on stderr),
 2 bad usage.`
@@ -77,6 +85,15 @@ function main(argv, out = (s) => process.stdout.write(`${s}\n`), err = (s) => pr
   try {
     if (command === 'patch') return patchCommand(rest, out, err)
     if (command === 'summary') return summaryCommand(rest, out, err)
+    if (command === 'doctor') {
+      return require('./doctor')
+        .runDoctor(rest, out, err)
+        .catch((e) => {
+          if (e instanceof UsageError) return usage(e.message)
+          err(`openclaw-context: ${oneLine(e)}`)
+          return 1
+        })
+    }
     return usage(command === undefined ? 'no command given' : `unknown command ${JSON.stringify(command)}`)
   } catch (e) {
     if (e instanceof UsageError) return usage(e.message)
@@ -86,7 +103,10 @@ function main(argv, out = (s) => process.stdout.write(`${s}\n`), err = (s) => pr
 }
 
 if (require.main === module) {
-  process.exitCode = main(process.argv.slice(2))
+  // doctor answers with a Promise (it imports the plugin's ESM modules); the others at once.
+  Promise.resolve(main(process.argv.slice(2))).then((code) => {
+    process.exitCode = code
+  })
 }
 
 module.exports = { main, USAGE }

@@ -1,0 +1,140 @@
+// `openclaw-context doctor`: read-only, on a fake install and a fake OpenClaw state folder: each
+// problem named with the command that fixes it, exit 0 only when nothing needs doing, and nothing
+// in either folder changed.
+const { spawnSync } = require('node:child_process')
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+
+const { writeFakeInstall, FAKE_WRAPPER } = require('./fixtures/fake-openclaw-dist.js')
+const { posixTest } = require('./fixtures/platform.js')
+
+const CLI = path.join(__dirname, '..', 'cli', 'openclaw-context.js')
+const PLUGIN_ID = 'openclaw-context-native'
+const temps = []
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+function tempDir(prefix) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  temps.push(dir)
+  return dir
+}
+
+/** An OpenClaw state folder: its config, the installed plugin, and chat folders (name -> log text). */
+function writeState({ installed = true, enabled = true, chats = {} } = {}) {
+  const state = tempDir('occn-doctor-state-')
+  const entry = { enabled, config: { reloadEntries: 30 } }
+  fs.writeFileSync(path.join(state, 'openclaw.json'), JSON.stringify({ plugins: { entries: { [PLUGIN_ID]: entry } } }))
+  if (installed) {
+    fs.mkdirSync(path.join(state, 'extensions', PLUGIN_ID), { recursive: true })
+    fs.writeFileSync(path.join(state, 'extensions', PLUGIN_ID, 'package.json'), '{}')
+  }
+  const stateDir = path.join(state, PLUGIN_ID)
+  fs.mkdirSync(stateDir, { mode: 0o700 })
+  fs.chmodSync(stateDir, 0o700)
+  for (const [name, log] of Object.entries(chats)) {
+    const dir = path.join(stateDir, name)
+    fs.mkdirSync(dir, { mode: 0o700 })
+    fs.chmodSync(dir, 0o700)
+    if (log !== null) fs.writeFileSync(path.join(dir, 'perpetual-log.jsonl'), log, { mode: 0o600 })
+  }
+  return { state, stateDir }
+}
+
+const line = (i, session = 'be-1') =>
+  `${JSON.stringify({ ts: `2026-05-15T09:00:${String(i).padStart(2, '0')}Z`, role: i % 2 ? 'assistant' : 'user', text: `m${i}`, session, id: `t${i}` })}\n`
+
+function doctor(install, state, ...args) {
+  const result = spawnSync(process.execPath, [CLI, 'doctor', install.pkg, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, OPENCLAW_STATE_DIR: state.state, OPENCLAW_CONFIG_PATH: '' },
+  })
+  return { code: result.status, out: result.stdout, err: result.stderr }
+}
+
+/** Every file's bytes and mode under `dir`, to show that doctor changed nothing. */
+function snapshot(dir) {
+  const seen = {}
+  const walk = (d) => {
+    for (const name of fs.readdirSync(d)) {
+      const full = path.join(d, name)
+      const stats = fs.lstatSync(full)
+      if (stats.isDirectory()) walk(full)
+      seen[full] =
+        `${stats.mode}:${stats.isFile() ? crypto.createHash('sha256').update(fs.readFileSync(full)).digest('hex') : ''}`
+    }
+  }
+  walk(dir)
+  return seen
+}
+
+test('a patched-upstream release, the plugin installed and enabled, healthy chats: exit 0, nothing needs doing', () => {
+  const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+  const state = writeState({ chats: { 'chat-a': line(0) + line(1, 'be-7'), 'chat-b': null } })
+  const before = [snapshot(install.root), snapshot(state.state)]
+  const { code, out, err } = doctor(install, state)
+  expect({ code, err }).toEqual({ code: 0, err: '' })
+  expect(out).toMatch(/release: openclaw 2026\.8\.1-beta\.2 at .*; the plugin runs on it \(2026\.4\.5 or later\)/)
+  expect(out).toMatch(/compaction: upstream-wrapper: /)
+  expect(out).toMatch(/plugin: installed, enabled; settings \{"reloadEntries":30\}/)
+  expect(out).toMatch(/chat: .*chat-a \(under stateDir .*\): log [\d.]+ KiB; 2 entries; last backend session be-7/)
+  expect(out).toMatch(/chat: .*chat-b .*: no log yet/)
+  expect(out.trim().split('\n').pop()).toBe('nothing needs doing')
+  expect([snapshot(install.root), snapshot(state.state)]).toEqual(before)
+})
+
+test('the buggy cap unpatched and the plugin missing: exit 1, each problem with its fix', () => {
+  const install = writeFakeInstall(tempDir('occn-doctor-'))
+  const state = writeState({ installed: false })
+  const { code, err } = doctor(install, state)
+  expect(code).toBe(1)
+  expect(err).toContain(
+    `problem: the compaction cap is the buggy one, unpatched\n  fix: openclaw-context patch ${install.pkg}`,
+  )
+  expect(err).toContain(
+    `problem: the plugin is not installed (persistent ACP chats get no prompt)\n  fix: openclaw plugins install ${PLUGIN_ID}`,
+  )
+})
+
+test('a release older than the plugin seams: said, with the release that adds them', () => {
+  const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.3.22' })
+  const { code, out, err } = doctor(install, writeState())
+  expect(code).toBe(1)
+  expect(out).toMatch(/the plugin needs 2026\.4\.5 or later \(reply_dispatch\)/)
+  expect(err).toMatch(/problem: openclaw 2026\.3\.22 has no reply_dispatch hook/)
+})
+
+test('a disabled plugin and a bad setting are problems; a torn last line is reported', () => {
+  const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+  const state = writeState({ enabled: false, chats: { torn: `${line(0)}{"ts":"2026-05-15T09:00:01Z","role":"assi` } })
+  const config = JSON.parse(fs.readFileSync(path.join(state.state, 'openclaw.json'), 'utf8'))
+  config.plugins.entries[PLUGIN_ID].config.reloadEntries = 9999
+  fs.writeFileSync(path.join(state.state, 'openclaw.json'), JSON.stringify(config))
+  const { code, out, err } = doctor(install, state)
+  expect(code).toBe(1)
+  expect(err).toContain(`problem: the plugin is installed but disabled\n  fix: openclaw plugins enable ${PLUGIN_ID}`)
+  expect(err).toMatch(/problem: .*reloadEntries.*\n {2}fix: fix plugins\.entries\.openclaw-context-native\.config in /)
+  expect(out).toMatch(/chat: .*torn .*1 entries; last backend session be-1; a torn last line/)
+})
+
+posixTest('modes and links are POSIX')(
+  'a chat folder others can read and a symlinked log: named, with chmod and the way out',
+  () => {
+    const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+    const state = writeState({ chats: { wide: line(0), linked: null } })
+    fs.chmodSync(path.join(state.stateDir, 'wide'), 0o755)
+    const elsewhere = path.join(tempDir('occn-doctor-other-'), 'log.jsonl')
+    fs.writeFileSync(elsewhere, line(0))
+    fs.symlinkSync(elsewhere, path.join(state.stateDir, 'linked', 'perpetual-log.jsonl'))
+    const { code, err } = doctor(install, state)
+    expect(code).toBe(1)
+    const wide = path.join(state.stateDir, 'wide')
+    expect(err).toContain(`problem: ${wide} is readable by other local users (755)\n  fix: chmod -R go= ${wide}`)
+    expect(err).toMatch(
+      /problem: .*linked\/perpetual-log\.jsonl is a symlink: the plugin refuses it and sends plain messages/,
+    )
+  },
+)

@@ -1,0 +1,238 @@
+'use strict'
+// `openclaw-context doctor [OPENCLAW_DIR] [--state-dir DIR]`: where an operator stands, read-only,
+// on any release: the OpenClaw release and what of this package it supports, the compaction cap,
+// the plugin (installed, enabled, its settings), and each chat folder (modes, log health, the
+// last backend session), with the command that fixes each problem. Exit 0 when nothing needs
+// doing, 1 otherwise. Nothing is written, no process is started, no addon but this package's is
+// loaded. The rules come from where they live: the release boundaries from openclaw-release.js,
+// the cap's state from compaction-status.js, the plugin's folders and modes from plugin/.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { pathToFileURL } = require('node:url')
+
+const { parseCommandArgs } = require('./lib/args')
+const { compactionStatus } = require('./lib/compaction-status')
+const { findOpenClaw, openclawVersion } = require('./lib/find-openclaw')
+const { compareVersions, parseVersion } = require('./lib/openclaw-release')
+const { oneLine } = require('./lib/errors')
+
+const PLUGIN_ID = 'openclaw-context-native'
+/** The first release with `reply_dispatch` and `tryDispatchAcpReplyHook` (the plugin's seams). */
+const PLUGIN_FIRST_RELEASE = '2026.4.5'
+/** Log lines read per chat folder: the window the plugin reads to tell a reload. */
+const LOG_WINDOW = 50
+/** Chat folders listed at most (a state folder may hold many). */
+const MAX_FOLDERS = 200
+
+const importPlugin = (name) => import(pathToFileURL(path.join(__dirname, '..', 'plugin', name)).href)
+
+/** OpenClaw's state folder, as OpenClaw resolves it by default. */
+function openclawStateDir(env) {
+  return env.OPENCLAW_STATE_DIR ? path.resolve(env.OPENCLAW_STATE_DIR) : path.join(os.homedir(), '.openclaw')
+}
+
+/** The gateway's config (`openclaw.json`), or why it could not be read. */
+function readOpenclawConfig(stateDir, env) {
+  const file = env.OPENCLAW_CONFIG_PATH ? path.resolve(env.OPENCLAW_CONFIG_PATH) : path.join(stateDir, 'openclaw.json')
+  try {
+    return { file, config: JSON.parse(fs.readFileSync(file, 'utf8')) }
+  } catch (error) {
+    return { file, config: {}, error: error.code === 'ENOENT' ? 'not found' : oneLine(error) }
+  }
+}
+
+const sizeOf = (bytes) =>
+  bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`
+
+/** One chat folder: its mode, its log's size, entries, skipped lines, torn end, last session. */
+function inspectFolder(dir, native) {
+  const problems = []
+  const facts = []
+  const stats = fs.lstatSync(dir)
+  if (process.platform !== 'win32' && (stats.mode & 0o077) !== 0) {
+    problems.push({
+      what: `${dir} is readable by other local users (${(stats.mode & 0o777).toString(8)})`,
+      fix: `chmod -R go= ${dir}`,
+    })
+  }
+  const log = path.join(dir, 'perpetual-log.jsonl')
+  let logStats
+  try {
+    logStats = fs.lstatSync(log)
+  } catch {
+    facts.push('no log yet')
+    return { facts, problems }
+  }
+  if (!logStats.isFile() || logStats.nlink > 1) {
+    const kind = logStats.isSymbolicLink()
+      ? 'a symlink'
+      : logStats.isFile()
+        ? 'a hard-linked file'
+        : 'not a regular file'
+    problems.push({
+      what: `${log} is ${kind}: the plugin refuses it and sends plain messages`,
+      fix: `replace it with a regular file of its own (or move it away: mv ${log} ${log}.old)`,
+    })
+    return { facts, problems }
+  }
+  facts.push(`log ${sizeOf(logStats.size)}`)
+  try {
+    const report = native.buildPersistentChatInjectedPromptReport({
+      userMessage: '',
+      reload: true,
+      logPath: log,
+      reloadEntries: LOG_WINDOW,
+      maxChars: Number.POSITIVE_INFINITY,
+    })
+    const entries = native.readPersistentChatLogEntries(log, LOG_WINDOW, { refuseLinks: true })
+    facts.push(`${entries.length}${entries.length === LOG_WINDOW ? '+' : ''} entries`)
+    const session = [...entries].reverse().find((entry) => entry.session)?.session
+    if (session) facts.push(`last backend session ${session}`)
+    if (report.skippedLogLines > 0) {
+      problems.push({
+        what: `${log}: ${report.skippedLogLines} unreadable lines among the last ${LOG_WINDOW} entries (skipped by every reader)`,
+        fix: 'none needed to keep chatting; inspect the lines if they hold messages you want back',
+      })
+    }
+  } catch (error) {
+    problems.push({ what: `${log} cannot be read (${oneLine(error)})`, fix: `check its owner and mode: ls -l ${log}` })
+  }
+  if (logStats.size > 0) {
+    const fd = fs.openSync(log, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0))
+    try {
+      const last = Buffer.alloc(1)
+      fs.readSync(fd, last, 0, 1, logStats.size - 1)
+      if (last[0] !== 0x0a) facts.push('a torn last line (the next append starts a new line)')
+    } finally {
+      fs.closeSync(fd)
+    }
+  }
+  return { facts, problems }
+}
+
+/** The whole report, as lines, and the problems found. */
+async function diagnose({ dir, stateDir: stateDirOption, env = process.env, native }) {
+  const lines = []
+  const problems = []
+  const note = (line) => lines.push(line)
+
+  // The release, and what of this package it supports.
+  let openclawDir
+  try {
+    openclawDir = findOpenClaw(dir, { note, env })
+  } catch (error) {
+    problems.push({
+      what: `no OpenClaw found (${oneLine(error)})`,
+      fix: 'openclaw-context doctor /path/to/node_modules/openclaw',
+    })
+  }
+  if (openclawDir) {
+    const version = openclawVersion(openclawDir)
+    const supported = compareVersions(parseVersion(version), parseVersion(PLUGIN_FIRST_RELEASE)) >= 0
+    note(
+      `release: openclaw ${version} at ${openclawDir}; the plugin ${supported ? `runs on it (${PLUGIN_FIRST_RELEASE} or later)` : `needs ${PLUGIN_FIRST_RELEASE} or later (reply_dispatch)`}`,
+    )
+    if (!supported)
+      problems.push({
+        what: `openclaw ${version} has no reply_dispatch hook`,
+        fix: `npm install openclaw@latest (the plugin needs ${PLUGIN_FIRST_RELEASE} or later)`,
+      })
+    try {
+      const status = compactionStatus(openclawDir)
+      note(`compaction: ${status.state}: ${status.message}`)
+      if (status.state === 'buggy')
+        problems.push({
+          what: 'the compaction cap is the buggy one, unpatched',
+          fix: `openclaw-context patch ${openclawDir}`,
+        })
+    } catch (error) {
+      problems.push({
+        what: `compaction status unknown (${oneLine(error)})`,
+        fix: `openclaw-context patch --check ${openclawDir}`,
+      })
+    }
+  }
+
+  // The plugin in the gateway's config and extensions folder.
+  const openclawState = openclawStateDir(env)
+  const { file: configFile, config, error: configError } = readOpenclawConfig(openclawState, env)
+  if (configError) note(`config: ${configFile}: ${configError}`)
+  const entry = config.plugins?.entries?.[PLUGIN_ID] ?? {}
+  const installed =
+    fs.existsSync(path.join(openclawState, 'extensions', PLUGIN_ID, 'package.json')) ||
+    (config.plugins?.load?.paths ?? []).some((p) => fs.existsSync(path.join(String(p), 'openclaw.plugin.json')))
+  const enabled = installed && config.plugins?.enabled !== false && entry.enabled !== false
+  note(
+    `plugin: ${installed ? 'installed' : 'not installed'}${installed ? (enabled ? ', enabled' : ', disabled') : ''}; settings ${JSON.stringify(entry.config ?? {})}`,
+  )
+  if (!installed)
+    problems.push({
+      what: 'the plugin is not installed (persistent ACP chats get no prompt)',
+      fix: `openclaw plugins install ${PLUGIN_ID}`,
+    })
+  else if (!enabled)
+    problems.push({ what: 'the plugin is installed but disabled', fix: `openclaw plugins enable ${PLUGIN_ID}` })
+
+  // Each chat folder.
+  const { resolveConfig } = await importPlugin('config.mjs')
+  let pluginConfig
+  try {
+    pluginConfig = resolveConfig(entry.config, openclawState)
+  } catch (error) {
+    problems.push({ what: oneLine(error), fix: `fix plugins.entries.${PLUGIN_ID}.config in ${configFile}` })
+    pluginConfig = resolveConfig({}, openclawState)
+  }
+  const stateDir = stateDirOption ? path.resolve(stateDirOption) : pluginConfig.stateDir
+  const folders = []
+  try {
+    for (const name of fs.readdirSync(stateDir).sort()) {
+      const full = path.join(stateDir, name)
+      if (fs.lstatSync(full).isDirectory()) folders.push({ dir: full, why: `under stateDir ${stateDir}` })
+      if (folders.length >= MAX_FOLDERS) break
+    }
+  } catch (error) {
+    note(`chats: ${stateDir}: ${error.code === 'ENOENT' ? 'no chat yet' : oneLine(error)}`)
+  }
+  for (const [key, folder] of pluginConfig.sessionStateDirs)
+    folders.push({ dir: folder, why: `sessionStateDirs["${key}"]` })
+  if (folders.length > 0) {
+    const { findWideModes } = await importPlugin('state-files.mjs')
+    const wideRoot = (await findWideModes(stateDir)).find((w) => w.path === stateDir)
+    if (wideRoot)
+      problems.push({
+        what: `${stateDir} is readable by other local users (${wideRoot.mode})`,
+        fix: `chmod -R go= ${stateDir}`,
+      })
+  }
+  for (const { dir: folder, why } of folders) {
+    let result
+    try {
+      result = inspectFolder(folder, native)
+    } catch (error) {
+      result = { facts: [], problems: [{ what: `${folder}: ${oneLine(error)}`, fix: `ls -ld ${folder}` }] }
+    }
+    note(`chat: ${folder} (${why}): ${result.facts.join('; ') || 'ok'}`)
+    problems.push(...result.problems)
+  }
+  return { lines, problems }
+}
+
+async function runDoctor(argv, out, err) {
+  const { positionals, options } = parseCommandArgs(
+    argv,
+    { 'state-dir': { type: 'string' } },
+    { allowPositionals: true },
+  )
+  const native = require('..')
+  const { lines, problems } = await diagnose({ dir: positionals[0], stateDir: options['state-dir'], native })
+  for (const line of lines) out(line)
+  if (problems.length === 0) {
+    out('nothing needs doing')
+    return 0
+  }
+  for (const problem of problems) err(`problem: ${problem.what}\n  fix: ${problem.fix}`)
+  return 1
+}
+
+module.exports = { runDoctor, diagnose, PLUGIN_FIRST_RELEASE }
