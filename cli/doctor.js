@@ -178,10 +178,10 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
   const { resolveConfig } = await importPlugin('config.mjs')
   let pluginConfig
   try {
-    pluginConfig = resolveConfig(entry.config, openclawState)
+    pluginConfig = resolveConfig(entry.config, openclawState, env)
   } catch (error) {
     problems.push({ what: oneLine(error), fix: `fix plugins.entries.${PLUGIN_ID}.config in ${configFile}` })
-    pluginConfig = resolveConfig({}, openclawState)
+    pluginConfig = resolveConfig({}, openclawState, env)
   }
   const stateDir = stateDirOption ? path.resolve(stateDirOption) : pluginConfig.stateDir
   const folders = []
@@ -196,6 +196,13 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
   }
   for (const [key, folder] of pluginConfig.sessionStateDirs)
     folders.push({ dir: folder, why: `sessionStateDirs["${key}"]` })
+  if (pluginConfig.runtimeFiles) {
+    const { dir: folder, summary } = pluginConfig.runtimeFiles
+    folders.push({
+      dir: folder,
+      why: `every chat: PERSISTENT_CHAT_CONTINUITY_PATH=${summary}, as the persistent-chat runtime kept it`,
+    })
+  }
   if (folders.length > 0) {
     const { findWideModes } = await importPlugin('state-files.mjs')
     const wideRoot = (await findWideModes(stateDir)).find((w) => w.path === stateDir)

@@ -84,8 +84,9 @@ function absolutePath(value, key) {
  *
  * @param {unknown} raw `api.pluginConfig`
  * @param {string} openclawStateDir OpenClaw's state folder (the default lives under it)
+ * @param {object} env the gateway's environment (`PERSISTENT_CHAT_CONTINUITY_PATH`)
  */
-export function resolveConfig(raw, openclawStateDir) {
+export function resolveConfig(raw, openclawStateDir, env = process.env) {
   const config = raw ?? {}
   if (typeof config !== 'object' || Array.isArray(config)) throw new ConfigError('', 'an object')
   for (const key of Object.keys(config)) {
@@ -111,6 +112,7 @@ export function resolveConfig(raw, openclawStateDir) {
   }
 
   return {
+    runtimeFiles: runtimeFiles(config, env),
     stateDir:
       config.stateDir === undefined
         ? path.join(openclawStateDir, PLUGIN_ID)
@@ -132,6 +134,20 @@ export function resolveConfig(raw, openclawStateDir) {
       }
     }),
   }
+}
+
+/**
+ * The files of a gateway set up as the persistent-chat runtime was: `PERSISTENT_CHAT_CONTINUITY_PATH`
+ * names its `continuity-summary.txt`, with `perpetual-log.jsonl` and `last-injected-preprompt.txt`
+ * beside it. Honoured when the plugin's own settings name no folder (`stateDir`, `sessionStateDirs`):
+ * then every chat the plugin serves keeps using those files, as the runtime's did (one log), and
+ * nothing moves. Undefined otherwise.
+ */
+function runtimeFiles(config, env) {
+  const summary = env?.PERSISTENT_CHAT_CONTINUITY_PATH
+  if (!summary || config.stateDir !== undefined || config.sessionStateDirs !== undefined) return undefined
+  const file = absolutePath(summary, 'PERSISTENT_CHAT_CONTINUITY_PATH (environment)')
+  return { dir: path.dirname(file), summary: file, why: 'PERSISTENT_CHAT_CONTINUITY_PATH' }
 }
 
 /** A `sessionKeys` pattern: the exact key, or a prefix when it ends with `*`. */

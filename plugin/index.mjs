@@ -13,13 +13,16 @@ import { findWideModes } from './state-files.mjs'
  */
 async function reportWideModes(config, logger) {
   try {
-    const wide = await findWideModes(config.stateDir, [...config.sessionStateDirs.values()])
+    const wide = await findWideModes(config.stateDir, [
+      ...config.sessionStateDirs.values(),
+      ...(config.runtimeFiles ? [config.runtimeFiles.dir] : []),
+    ])
     if (wide.length === 0) return
     const shown = wide.slice(0, 3).map((entry) => `${entry.path} (${entry.mode})`)
     logger.warn(
       `${PLUGIN_ID}: chat history readable by other local users: ${shown.join(', ')}` +
         `${wide.length > 3 ? ` and ${wide.length - 3} more` : ''}; make it private with chmod -R go= ` +
-        `${[config.stateDir, ...config.sessionStateDirs.values()].join(' ')}`,
+        `${[config.stateDir, ...config.sessionStateDirs.values(), ...(config.runtimeFiles ? [config.runtimeFiles.dir] : [])].join(' ')}`,
     )
   } catch (error) {
     logger.debug?.(`${PLUGIN_ID}: state modes not checked (${error.message})`)

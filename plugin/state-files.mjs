@@ -112,9 +112,17 @@ export function filesIn(dir) {
   }
 }
 
-/** The four files of one session key (before `openSessionFolder` found or made its folder). */
+/**
+ * The four files of one session key (before `openSessionFolder` found or made its folder): its
+ * `sessionStateDirs` folder, else the runtime's files (`config.runtimeFiles`: the gateway's
+ * `PERSISTENT_CHAT_CONTINUITY_PATH`), else its own folder under `stateDir`.
+ */
 export function sessionFiles(config, sessionKey) {
-  return filesIn(config.sessionStateDirs.get(sessionKey) ?? path.join(config.stateDir, sessionFolderName(sessionKey)))
+  const fixed = config.sessionStateDirs.get(sessionKey)
+  if (fixed === undefined && config.runtimeFiles) {
+    return { ...filesIn(config.runtimeFiles.dir), summary: config.runtimeFiles.summary }
+  }
+  return filesIn(fixed ?? path.join(config.stateDir, sessionFolderName(sessionKey)))
 }
 
 /**
@@ -127,7 +135,7 @@ export async function openSessionFolder(config, sessionKey) {
   const files = sessionFiles(config, sessionKey)
   let migratedFrom
   let stats = await lstatOrUndefined(files.dir)
-  if (!stats && !config.sessionStateDirs.has(sessionKey)) {
+  if (!stats && !config.sessionStateDirs.has(sessionKey) && !config.runtimeFiles) {
     const legacy = path.join(config.stateDir, legacySessionFolderName(sessionKey))
     const legacyStats = await lstatOrUndefined(legacy)
     if (legacyStats) {
