@@ -75,3 +75,50 @@ test('peerDependencies states the range the seams give: openclaw >= 2026.4.5, op
   expect(pkg.peerDependencies.openclaw).toBe('>=2026.4.5')
   expect(pkg.peerDependenciesMeta.openclaw.optional).toBe(true)
 })
+
+test('without the platform binary (OpenClaw 2026.4.5 installs no optional dependency): it loads, says how to get it, and every turn passes through', () => {
+  const fs = require('node:fs')
+  const os = require('node:os')
+  // The package as `plugins install` copies it, without node_modules' platform package, beside a
+  // stand-in for the SDK module (the real one is OpenClaw's; here only its names are needed).
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-no-binary-'))
+  try {
+    const root = path.resolve(__dirname, '..')
+    for (const file of ['package.json', 'index.js', 'plugin', 'openclaw.plugin.json']) {
+      fs.cpSync(path.join(root, file), path.join(dir, 'pkg', file), { recursive: true })
+    }
+    const sdk = path.join(dir, 'pkg', 'node_modules', 'openclaw')
+    fs.mkdirSync(sdk, { recursive: true })
+    fs.writeFileSync(
+      path.join(sdk, 'package.json'),
+      JSON.stringify({ name: 'openclaw', type: 'module', exports: { './plugin-sdk/acp-runtime': './acp-runtime.js' } }),
+    )
+    fs.writeFileSync(
+      path.join(sdk, 'acp-runtime.js'),
+      'export const tryDispatchAcpReplyHook = () => ({ handled: true });\nexport const getAcpSessionManager = () => ({});\nexport const readAcpSessionEntry = () => ({});\n',
+    )
+    const plugin = pathToFileURL(path.join(dir, 'pkg', 'plugin', 'index.mjs')).href
+    const out = runModule(`
+      import plugin from ${JSON.stringify(plugin)};
+      const lines = [];
+      const hooks = [];
+      const logger = { info: (m) => lines.push(['info', m]), warn: (m) => lines.push(['warn', m]), error: (m) => lines.push(['error', m]), debug: () => {} };
+      plugin.register({
+        pluginConfig: {}, config: {}, logger,
+        runtime: { state: { resolveStateDir: () => '/nonexistent/state' } },
+        on: (name, handler, options) => hooks.push({ name, handler, options }),
+      });
+      const dispatch = hooks.find((h) => h.name === 'reply_dispatch');
+      const result = await dispatch.handler({ sessionKey: 'agent:codex:acp:chat', ctx: { BodyForAgent: 'hello' } }, { cfg: {} });
+      console.log(JSON.stringify({ lines, result: String(result) }));
+    `)
+    expect(out.result).toBe('undefined')
+    expect(out.lines).toHaveLength(1)
+    expect(out.lines[0][0]).toBe('warn')
+    expect(out.lines[0][1]).toMatch(
+      /^openclaw-context-native: the addon could not be loaded \(.*\); install its platform package: cd .*pkg && npm install --omit=dev --ignore-scripts \(then restart the gateway\); every turn passes through untouched$/,
+    )
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -1,11 +1,32 @@
 // openclaw-context-native as an OpenClaw plugin: persistent chat for ACP sessions, with no
 // patch of OpenClaw's dist. See docs/plugin.md.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
 import { reportCompactionStatus } from './compaction-status.mjs'
 import { PLUGIN_ID, resolveConfig } from './config.mjs'
-import { createPersistentChat } from './persistent-chat.mjs'
 import { createRedactor, loadOpenclawRedact } from './redact.mjs'
 import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatchOptions } from './seams.mjs'
 import { findWideModes } from './state-files.mjs'
+
+/**
+ * The turn logic, which loads the addon: imported here, not statically, so that a missing
+ * platform binary leaves the plugin loaded with one line saying how to get it, and every turn
+ * passed through. (OpenClaw 2026.4.5's `plugins install` runs npm only for a package with
+ * `dependencies`, so it installs none of this package's optional platform packages.)
+ */
+async function loadPersistentChat(logger) {
+  try {
+    return (await import('./persistent-chat.mjs')).createPersistentChat
+  } catch (error) {
+    const folder = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
+    logger.warn(
+      `${PLUGIN_ID}: the addon could not be loaded (${String(error?.message ?? error).split('\n')[0]}); install its ` +
+        `platform package: cd ${folder} && npm install --omit=dev --ignore-scripts (then restart the gateway); every turn passes through untouched`,
+    )
+    return null
+  }
+}
 
 /**
  * One warning line when state folders or files that exist already can be read by other
@@ -71,13 +92,19 @@ export default {
       )
     }
     // OpenClaw ignores a promise from register(): the hooks are registered now, and pass every
-    // turn through until the ACP runtime is imported (before the first turn, in practice: the
-    // first reply_dispatch waits for it), and for good on a release without it.
+    // turn through until the ACP runtime and the addon are loaded (before the first turn, in
+    // practice: the first reply_dispatch waits for them), and for good on a release without
+    // the runtime or a machine without the addon's binary.
     let chat = null
     const ready = loadAcpRuntime()
-      .then(({ acp, missing }) => {
-        if (missing) api.logger.warn(missingSeamLine(missing))
-        else chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn })
+      .then(async ({ acp, missing }) => {
+        if (missing) {
+          api.logger.warn(missingSeamLine(missing))
+          return null
+        }
+        const createPersistentChat = await loadPersistentChat(api.logger)
+        if (createPersistentChat)
+          chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn })
         return chat
       })
       .catch((error) => {
