@@ -1,7 +1,9 @@
 // What the plugin needs of the running OpenClaw, and the release that added each. A release
 // without them still loads the plugin: it logs one line naming what is missing and every turn
 // passes through untouched (the handlers answer `undefined`, so OpenClaw dispatches as usual).
+
 import { PLUGIN_ID } from './config.mjs'
+import { importSdk } from './openclaw-sdk.mjs'
 
 /** The first release with the `reply_dispatch` hook and these functions (its CHANGELOG, #61319). */
 export const FIRST_SUPPORTED_RELEASE = '2026.4.5'
@@ -23,7 +25,7 @@ const firstLine = (error) => String(error?.message ?? error).split('\n')[0]
  * The ACP runtime module, `{ acp }`, or `{ missing }` (what this release lacks, in words).
  * Imported, not statically linked: a release without the module must still load the plugin.
  */
-export async function loadAcpRuntime(importModule = (id) => import(id)) {
+export async function loadAcpRuntime(importModule = () => importSdk('acp-runtime')) {
   let acp
   try {
     acp = await importModule(ACP_RUNTIME_MODULE)

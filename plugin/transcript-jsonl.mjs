@@ -17,39 +17,13 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+
+import { importSdk } from './openclaw-sdk.mjs'
 
 /** A transcript this size or larger is left alone: the rewrite would read it whole. */
 export const MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024
 /** The user message is among the last lines (it is followed by the reply only). */
 const TAIL_LINES = 8
-
-/**
- * One SDK module of the running OpenClaw. Imported here, not at the top: 2026.4.5 has no
- * `agent-harness-runtime`, and a static import of it would stop the plugin loading there.
- * `openclaw` resolves from the plugin's folder where `openclaw plugins install` linked it;
- * else from the running command's own package (`openclaw.mjs`).
- */
-async function importSdk(name) {
-  try {
-    return await import(`openclaw/plugin-sdk/${name}`)
-  } catch (error) {
-    const root = await hostPackageRoot()
-    if (!root) throw error
-    return import(pathToFileURL(path.join(root, 'dist', 'plugin-sdk', `${name}.js`)).href)
-  }
-}
-
-/** The folder of the `openclaw` package whose command runs this process, if it is one. */
-async function hostPackageRoot() {
-  try {
-    const root = path.dirname(await fs.realpath(process.argv[1]))
-    const manifest = JSON.parse(await fs.readFile(path.join(root, 'package.json'), 'utf8'))
-    return manifest.name === 'openclaw' ? root : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** The SDK functions this needs, or undefined on a release that lacks one. */
 async function loadSdk() {

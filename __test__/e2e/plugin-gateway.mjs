@@ -35,6 +35,9 @@ const job = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'))
 // The modes a gateway creates files with come from its umask: a spec can set the usual one.
 if (job.umask !== undefined) process.umask(job.umask)
 const dist = path.join(job.openclawDir, 'dist')
+// A gateway process is the `openclaw` command: a plugin that looks for the running OpenClaw
+// through it (a copy installed without `openclaw` in its node_modules) finds this release.
+process.argv[1] = path.join(job.openclawDir, 'openclaw.mjs')
 const importDist = (rel) => import(pathToFileURL(path.join(dist, rel)).href)
 const { chunksHolding } = createRequire(import.meta.url)('../../cli/lib/dist-scan.js')
 

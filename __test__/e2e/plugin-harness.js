@@ -53,8 +53,10 @@ const RELEASES = require('../../scripts/openclaw-releases.json')
       scanner: !atLeast(version, '2026.6.35'),
       /** `plugins install` asks consent for a plugin's declared hooks (2026.8 on). */
       consent: atLeast(version, '2026.8'),
-      /** `plugins inspect --runtime` (2026.4.27 on). */
-      inspectRuntime: atLeast(version, '2026.4.27'),
+      /** `plugins install` runs npm for optional dependencies too (2026.4.27 on; 2026.4.5 only for `dependencies`). */
+      installsOptional: atLeast(version, '2026.4.27'),
+      /** `plugins inspect --runtime` (2026.5 on: 2026.4.27's inspect has no such option). */
+      inspectRuntime: atLeast(version, '2026.5'),
     }
   })
 
