@@ -139,7 +139,10 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
       ...(release.inspectRuntime ? ['--runtime'] : []),
       '--json',
     ])
-    expect({ code: inspect.code, stderr: inspect.code === 0 ? '' : inspect.stderr.slice(-3000) }).toEqual({ code: 0, stderr: '' })
+    expect({ code: inspect.code, stderr: inspect.code === 0 ? '' : inspect.stderr.slice(-3000) }).toEqual({
+      code: 0,
+      stderr: '',
+    })
     const report = JSON.parse(inspect.stdout)
     expect(report.plugin).toEqual(
       expect.objectContaining({
