@@ -51,11 +51,16 @@ test('no file the package ships holds what the install scanner refuses', () => {
 })
 
 /**
- * Loads index.js in a fresh node where /usr/bin/ldd cannot be read and process.report is gone
- * (the only case that reaches the last check), /proc/self/maps reading `maps`; any child process
- * throws. Returns which binding it asked for.
+ * Loads a copy of index.js, alone in a folder of its own (so that no binary is there to load,
+ * whatever this checkout holds: the platform runs place theirs beside index.js), in a fresh node
+ * where /usr/bin/ldd cannot be read and process.report is gone (the only case that reaches the
+ * last check), /proc/self/maps reading `maps`; any child process throws. The failure names the
+ * binary it asked for.
  */
 function loadWith(maps) {
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'occn-loader-'))
+  const copy = path.join(dir, 'index.js')
+  fs.copyFileSync(LOADER, copy)
   const preload = `
     const fs = require('fs');
     const read = fs.readFileSync;
@@ -69,12 +74,13 @@ function loadWith(maps) {
     for (const name of ['exec', 'execSync', 'spawn', 'spawnSync', 'execFile', 'execFileSync']) cp[name] = () => { throw new Error('a child process was started'); };
   `
   const script = `${preload}
-    try { require(${JSON.stringify(LOADER)}); console.log(JSON.stringify({ loaded: true })) }
+    try { require(${JSON.stringify(copy)}); console.log(JSON.stringify({ loaded: true })) }
     catch (err) { const causes = []; for (let c = err; c; c = c.cause) causes.push(String(c.message).split('\\n')[0]); console.log(JSON.stringify({ loaded: false, message: causes.join(' | ') })) }`
   const result = spawnSync(process.execPath, ['-e', script], {
     encoding: 'utf8',
     env: { ...process.env, NAPI_RS_NATIVE_LIBRARY_PATH: '' },
   })
+  fs.rmSync(dir, { recursive: true, force: true })
   return JSON.parse(result.stdout.trim().split('\n').pop())
 }
 
@@ -82,12 +88,12 @@ function loadWith(maps) {
   'on Linux x64, the last check tells musl from glibc by the mapped libraries, with no child process [linux x64 only]',
   () => {
     const glibc = loadWith('7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n')
-    expect(glibc).toEqual({ loaded: true })
+    expect(glibc.loaded).toBe(false)
+    expect(glibc.message).toContain("Cannot find module './openclaw-context-native.linux-x64-gnu.node'")
+    expect(glibc.message).not.toMatch(/a child process was started|linux-x64-musl/)
     const musl = loadWith('7f00-7f01 r-xp 0 08:01 1 /lib/ld-musl-x86_64.so.1\n')
-    // This checkout has the glibc binary only: asked for the musl one, the load fails, naming it.
     expect(musl.loaded).toBe(false)
     expect(musl.message).toContain("Cannot find module './openclaw-context-native.linux-x64-musl.node'")
     expect(musl.message).not.toMatch(/a child process was started|linux-x64-gnu/)
-    expect(fs.existsSync(path.join(ROOT, 'openclaw-context-native.linux-x64-musl.node'))).toBe(false)
   },
 )
