@@ -84,16 +84,16 @@ function loadWith(maps) {
   return JSON.parse(result.stdout.trim().split('\n').pop())
 }
 
-;(posixLinux && process.arch === 'x64' ? test : test.skip)(
-  'on Linux x64, the last check tells musl from glibc by the mapped libraries, with no child process [linux x64 only]',
-  () => {
-    const glibc = loadWith('7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n')
-    expect(glibc.loaded).toBe(false)
-    expect(glibc.message).toContain("Cannot find module './openclaw-context-native.linux-x64-gnu.node'")
-    expect(glibc.message).not.toMatch(/a child process was started|linux-x64-musl/)
-    const musl = loadWith('7f00-7f01 r-xp 0 08:01 1 /lib/ld-musl-x86_64.so.1\n')
-    expect(musl.loaded).toBe(false)
-    expect(musl.message).toContain("Cannot find module './openclaw-context-native.linux-x64-musl.node'")
-    expect(musl.message).not.toMatch(/a child process was started|linux-x64-gnu/)
-  },
-)
+require('./fixtures/platform.js').testUnless(
+  !(posixLinux && process.arch === 'x64'),
+  `on ${process.platform} ${process.arch}: the musl check is Linux x64's`,
+)('on Linux x64, the last check tells musl from glibc by the mapped libraries, with no child process', () => {
+  const glibc = loadWith('7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n')
+  expect(glibc.loaded).toBe(false)
+  expect(glibc.message).toContain("Cannot find module './openclaw-context-native.linux-x64-gnu.node'")
+  expect(glibc.message).not.toMatch(/a child process was started|linux-x64-musl/)
+  const musl = loadWith('7f00-7f01 r-xp 0 08:01 1 /lib/ld-musl-x86_64.so.1\n')
+  expect(musl.loaded).toBe(false)
+  expect(musl.message).toContain("Cannot find module './openclaw-context-native.linux-x64-musl.node'")
+  expect(musl.message).not.toMatch(/a child process was started|linux-x64-gnu/)
+})

@@ -15,7 +15,7 @@ const { runPlugin, tempDir } = require('./fixtures/plugin-unit')
 jest.setTimeout(60000)
 
 const POSIX = process.platform !== 'win32'
-const posixTest = POSIX ? test : test.skip
+const posixTest = require('./fixtures/platform.js').posixTest('POSIX modes, FIFOs, sockets and links')
 const KEY = 'agent:codex:acp:state-files'
 
 let dir

@@ -12,8 +12,7 @@ const { runPlugin, tempDir } = require('./fixtures/plugin-unit')
 // Each spec runs child processes; on a loaded machine they can take seconds.
 jest.setTimeout(60000)
 
-const POSIX = process.platform !== 'win32'
-const posixTest = POSIX ? test : test.skip
+const posixTest = require('./fixtures/platform.js').posixTest('FIFOs and links at a state path are POSIX')
 const KEY = 'agent:codex:acp:turns'
 const LIVE_TURN = '--- LIVE TURN ---\n'
 
