@@ -351,9 +351,13 @@ describe("the addon's reads, as the plugin makes them (refuseLinks)", () => {
       native.rebuildPersistentChatContinuitySummary({ entries: [], statePath: path.join(dir, 'link-state.json') }),
     ).toContain('a note from elsewhere')
     fs.linkSync(log, path.join(dir, 'second-name.jsonl'))
-    expect(() => native.readPersistentChatLogEntries(log, 5, { refuseLinks: true })).toThrow(
-      expect.objectContaining({ code: 'ENOTREGULAR', message: expect.stringContaining('(hard-linked file)') }),
-    )
+    // Under WASI the runtime's file status gives no link count: a hard link is not told apart
+    // there (docs/platforms.md); the symlink is, above.
+    if (!String(native.__napiBindingTarget).startsWith('wasm32')) {
+      expect(() => native.readPersistentChatLogEntries(log, 5, { refuseLinks: true })).toThrow(
+        expect.objectContaining({ code: 'ENOTREGULAR', message: expect.stringContaining('(hard-linked file)') }),
+      )
+    }
     expect(() => native.readPersistentChatLogEntries(log, 5, { refuseLinks: 'yes' })).toThrow(
       /"options.refuseLinks" argument must be of type boolean/,
     )

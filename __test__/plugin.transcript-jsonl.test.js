@@ -9,7 +9,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const MODULE = path.join(__dirname, '..', 'plugin', 'transcript-jsonl.mjs')
+// A file: URL, as an ESM import on Windows needs (a bare C:\\ or Z:\\ path is not one).
+const MODULE = require('node:url').pathToFileURL(path.join(__dirname, '..', 'plugin', 'transcript-jsonl.mjs')).href
 const PROMPT = '## Turn Metadata\n- channel: webchat\n\n--- LIVE TURN ---\nUse Postgres 16'
 const LIVE = 'Use Postgres 16'
 
