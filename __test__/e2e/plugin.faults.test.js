@@ -176,12 +176,14 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
 
     test('history others can read: one warning line naming it, and its modes left alone', () => {
       const wide = path.join(world.stateDir, PLUGIN_ID, 'agent-codex-acp-old-0123456789')
-      // Each line shows twice (OpenClaw's stdout and the driver's logger): the same text.
+      // Each line shows twice where OpenClaw prints plugin lines on its stdout too (2026.4.5 does
+      // not): the same text, once in each.
       const lines = run.pluginLines
         .filter((line) => line.includes('readable by other local users'))
         .map((line) => line.slice(line.indexOf(PLUGIN_ID)))
+      expect(lines.length).toBeGreaterThanOrEqual(1)
       expect(new Set(lines).size).toBe(1)
-      expect(run.stdout.split('readable by other local users')).toHaveLength(2)
+      expect(run.stdout.split('readable by other local users').length).toBeLessThanOrEqual(2)
       expect(lines[0]).toContain(`${wide} (0755), ${path.join(wide, 'perpetual-log.jsonl')} (0644)`)
       expect(mode(wide)).toBe('755')
     })
