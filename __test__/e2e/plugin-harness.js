@@ -51,6 +51,8 @@ const RELEASES = require('../../scripts/openclaw-releases.json')
       transcript: atLeast(version, '2026.7') ? 'sqlite' : 'jsonl',
       /** `plugins install` runs the install-time code scanner (2026.4.5 to 2026.6.1-beta.1). */
       scanner: !atLeast(version, '2026.6.35'),
+      /** `reply_dispatch` handlers may ask for some dispatch kinds only (`eligibleDispatchKinds`: 2026.8.2 on; 2026.8.1-beta.1 has none). */
+      filtersDispatchKinds: atLeast(version, '2026.8.2'),
       /** `plugins install` asks consent for a plugin's declared hooks (2026.8 on). */
       consent: atLeast(version, '2026.8'),
       /** `plugins install` runs npm for optional dependencies too (2026.4.27 on; 2026.4.5 only for `dependencies`). */

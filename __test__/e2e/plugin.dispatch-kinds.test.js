@@ -1,7 +1,7 @@
 'use strict'
-// Which dispatches reach the plugin's reply_dispatch handler. From 2026.9 a handler can ask for
+// Which dispatches reach the plugin's reply_dispatch handler. From 2026.8.2 a handler can ask for
 // some dispatch kinds only (`eligibleDispatchKinds`), and OpenClaw then runs no such handler for
-// the others: the plugin asks for `acp`. Before 2026.9 the option is not kept, every dispatch
+// the others: the plugin asks for `acp`. Before 2026.8.2 the option is not kept, every dispatch
 // reaches the handler, and the handler passes a non-ACP one through itself.
 const {
   RELEASES,
@@ -15,7 +15,7 @@ const {
 
 const CHAT = 'agent:codex:acp:kinds-chat'
 const PLAIN = 'agent:main:webchat-kinds-plain'
-const filtersKinds = (release) => Number(release.name.split('.')[1]) >= 9
+const filtersKinds = (release) => release.filtersDispatchKinds
 
 describe.each(RELEASES)('OpenClaw $name', (release) => {
   let world
