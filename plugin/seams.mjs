@@ -13,7 +13,7 @@ const ACP_RUNTIME_FUNCTIONS = ['tryDispatchAcpReplyHook', 'getAcpSessionManager'
 /**
  * `reply_dispatch` registration options: ahead of acpx (priority 0), which would otherwise
  * dispatch the turn itself; for ACP dispatches only where the release filters by kind
- * (`eligibleDispatchKinds`, 2026.9), so OpenClaw never calls the handler for an agent turn.
+ * (`eligibleDispatchKinds`, 2026.8.2 on), so OpenClaw never calls the handler for an agent turn.
  * Releases before it ignore the option; the handler checks the session itself there.
  */
 export const REPLY_DISPATCH_PRIORITY = 100
