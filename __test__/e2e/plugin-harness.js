@@ -178,12 +178,16 @@ function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES
     home: path.join(dir, 'home'),
     stateDir: path.join(dir, 'home', '.openclaw'),
     workspaceDir: path.join(dir, 'workspace'),
+    // OpenClaw's own temp folder: a release's `plugins install`, run as root, has left the shared
+    // /tmp at mode 0700 (seen with 2026.6.35), which breaks every later user of /tmp.
+    tmpDir: path.join(dir, 'tmp'),
     record: path.join(dir, 'backend-record.jsonl'),
     failResumeFile: path.join(dir, 'fail-resume'),
     processes: 0,
   }
   fs.mkdirSync(world.workspaceDir, { recursive: true })
   fs.mkdirSync(world.stateDir, { recursive: true })
+  fs.mkdirSync(world.tmpDir, { recursive: true })
   return world
 }
 
@@ -210,6 +214,7 @@ function worldEnv(world, env = {}) {
   return {
     ...process.env,
     HOME: world.home,
+    TMPDIR: world.tmpDir,
     OPENCLAW_STATE_DIR: world.stateDir,
     OPENCLAW_CONFIG_PATH: path.join(world.stateDir, 'openclaw.json'),
     PATH: `${path.dirname(world.release.node)}${path.delimiter}${process.env.PATH}`,
