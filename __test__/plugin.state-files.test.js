@@ -15,7 +15,9 @@ const { runPlugin, tempDir } = require('./fixtures/plugin-unit')
 jest.setTimeout(60000)
 
 const POSIX = process.platform !== 'win32'
-const posixTest = require('./fixtures/platform.js').posixTest('POSIX modes, FIFOs, sockets and links')
+const platform = require('./fixtures/platform.js')
+const posixTest = platform.posixTest('POSIX modes, FIFOs, sockets and links')
+const { testUnless, underWine } = platform
 const KEY = 'agent:codex:acp:state-files'
 
 let dir
@@ -232,43 +234,50 @@ describe('appends: one write of one buffer, never glued to a torn line', () => {
     expect(fs.readFileSync(files.log, 'utf8')).not.toContain('\n\n')
   })
 
-  test('lines over 1 MiB from two processes at once never interleave', async () => {
-    const { files } = openFolder()
-    const LINES = 12
-    const big = (tag, i) => `${tag}${i}:${String.fromCharCode(97 + (i % 26)).repeat(1.5 * 1024 * 1024)}`
-    const writer = (tag) =>
-      new Promise((resolve, reject) => {
-        const child = spawn(
-          process.execPath,
-          [
-            '--input-type=module',
-            '-e',
-            `const { appendLogEntry } = await import(${JSON.stringify(require('node:url').pathToFileURL(path.join(__dirname, '..', 'plugin', 'state-files.mjs')).href)});
+  // Wine moves an append-only write to the end of the file by a size it read before the
+  // write, so two processes can overwrite each other; Windows' own append-only handle
+  // (FILE_APPEND_DATA) writes at the end under the file system's lock. The release
+  // workflow's Windows job runs this.
+  testUnless(underWine, 'under Wine: its appends are not atomic between processes, unlike Windows')(
+    'lines over 1 MiB from two processes at once never interleave',
+    async () => {
+      const { files } = openFolder()
+      const LINES = 12
+      const big = (tag, i) => `${tag}${i}:${String.fromCharCode(97 + (i % 26)).repeat(1.5 * 1024 * 1024)}`
+      const writer = (tag) =>
+        new Promise((resolve, reject) => {
+          const child = spawn(
+            process.execPath,
+            [
+              '--input-type=module',
+              '-e',
+              `const { appendLogEntry } = await import(${JSON.stringify(require('node:url').pathToFileURL(path.join(__dirname, '..', 'plugin', 'state-files.mjs')).href)});
              for (let i = 0; i < ${LINES}; i++) {
                await appendLogEntry(${JSON.stringify(files.log)}, { role: "user", text: (${big.toString()})(${JSON.stringify(tag)}, i) }, { durable: false });
              }`,
-          ],
-          { stdio: ['ignore', 'ignore', 'pipe'] },
-        )
-        let stderr = ''
-        child.stderr.on('data', (chunk) => (stderr += chunk))
-        child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(stderr))))
-      })
-    await Promise.all([writer('A'), writer('B')])
-    const lines = fs.readFileSync(files.log, 'utf8').split('\n')
-    expect(lines.pop()).toBe('')
-    // A writer that looked at the last byte while the other's line was half copied in adds a
-    // `\n` of its own first: a blank line, which readers skip. Every other line is whole.
-    const texts = lines.filter(Boolean).map((line) => JSON.parse(line).text)
-    expect(texts).toHaveLength(2 * LINES)
-    for (const tag of ['A', 'B']) {
-      const mine = texts.filter((t) => t.startsWith(tag))
-      expect(mine.map((t) => t.split(':')[0])).toEqual(Array.from({ length: LINES }, (_, i) => `${tag}${i}`))
-      mine.forEach((t, i) => {
-        expect(t).toBe(big(tag, i))
-      })
-    }
-  })
+            ],
+            { stdio: ['ignore', 'ignore', 'pipe'] },
+          )
+          let stderr = ''
+          child.stderr.on('data', (chunk) => (stderr += chunk))
+          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(stderr))))
+        })
+      await Promise.all([writer('A'), writer('B')])
+      const lines = fs.readFileSync(files.log, 'utf8').split('\n')
+      expect(lines.pop()).toBe('')
+      // A writer that looked at the last byte while the other's line was half copied in adds a
+      // `\n` of its own first: a blank line, which readers skip. Every other line is whole.
+      const texts = lines.filter(Boolean).map((line) => JSON.parse(line).text)
+      expect(texts).toHaveLength(2 * LINES)
+      for (const tag of ['A', 'B']) {
+        const mine = texts.filter((t) => t.startsWith(tag))
+        expect(mine.map((t) => t.split(':')[0])).toEqual(Array.from({ length: LINES }, (_, i) => `${tag}${i}`))
+        mine.forEach((t, i) => {
+          expect(t).toBe(big(tag, i))
+        })
+      }
+    },
+  )
 })
 
 describe('one folder per chat', () => {

@@ -8,6 +8,7 @@ const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { onWindows } = require('./fixtures/platform.js')
 
 // A file: URL, as an ESM import on Windows needs (a bare C:\\ or Z:\\ path is not one).
 const MODULE = require('node:url').pathToFileURL(path.join(__dirname, '..', 'plugin', 'transcript-jsonl.mjs')).href
@@ -74,7 +75,8 @@ test('the last user message becomes the live message; every other line, and the 
     before[4],
     '',
   ])
-  expect(fs.statSync(file).mode & 0o777).toBe(0o640)
+  // Windows keeps no POSIX mode: a writable file reads 0o666 before and after.
+  expect(fs.statSync(file).mode & 0o777).toBe(onWindows ? 0o666 : 0o640)
   expect(fs.readdirSync(dir)).toEqual(['oc-chat.jsonl']) // no temporary file left
 })
 

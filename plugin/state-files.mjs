@@ -218,7 +218,8 @@ async function endsWithLineBreak(handle, size) {
  * 2 GiB a single write moves). A short write (disk full, file size limit) is finished by
  * further writes, where another writer's line could fall in between; the next append's
  * line-break check keeps that from spreading past the torn line. Network file systems
- * (NFS) do not make O_APPEND atomic at all.
+ * (NFS) do not make O_APPEND atomic at all. On Windows libuv opens it append-only
+ * (FILE_APPEND_DATA), written at the end by NTFS; Wine's emulation is not atomic.
  *
  * @returns {Promise<{ bytes: number, repairedTornLine: boolean, created: boolean }>}
  */
