@@ -73,6 +73,8 @@ test('a module without one of the functions the plugin calls: named in the line'
 test('peerDependencies states the range the seams give: openclaw >= 2026.4.5, optional', () => {
   const pkg = require('../package.json')
   expect(pkg.peerDependencies.openclaw).toBe('>=2026.4.5')
+  // The one constant the plugin's start-up line and doctor say.
+  expect(require('../cli/lib/openclaw-release').PLUGIN_FIRST_RELEASE).toBe('2026.4.5')
   expect(pkg.peerDependenciesMeta.openclaw.optional).toBe(true)
 })
 
@@ -84,7 +86,7 @@ test('without the platform binary (OpenClaw 2026.4.5 installs no optional depend
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-no-binary-'))
   try {
     const root = path.resolve(__dirname, '..')
-    for (const file of ['package.json', 'index.js', 'plugin', 'openclaw.plugin.json']) {
+    for (const file of require('../package.json').files.concat('package.json')) {
       fs.cpSync(path.join(root, file), path.join(dir, 'pkg', file), { recursive: true })
     }
     const sdk = path.join(dir, 'pkg', 'node_modules', 'openclaw')

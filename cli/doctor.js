@@ -14,12 +14,10 @@ const { pathToFileURL } = require('node:url')
 const { parseCommandArgs } = require('./lib/args')
 const { compactionStatus } = require('./lib/compaction-status')
 const { findOpenClaw, openclawVersion } = require('./lib/find-openclaw')
-const { compareVersions, parseVersion } = require('./lib/openclaw-release')
+const { PLUGIN_FIRST_RELEASE, compareVersions, parseVersion } = require('./lib/openclaw-release')
 const { oneLine } = require('./lib/errors')
 
-const PLUGIN_ID = 'openclaw-context-native'
-/** The first release with `reply_dispatch` and `tryDispatchAcpReplyHook` (the plugin's seams). */
-const PLUGIN_FIRST_RELEASE = '2026.4.5'
+const PLUGIN_ID = require('../openclaw.plugin.json').id
 /** Log lines read per chat folder: the window the plugin reads to tell a reload. */
 const LOG_WINDOW = 50
 /** Chat folders listed at most (a state folder may hold many). */

@@ -1,12 +1,17 @@
 // The plugin's settings: `plugins.entries["openclaw-context-native"].config` in the gateway's
 // config, validated by the `configSchema` of openclaw.plugin.json when OpenClaw loads the
-// config. The checks here repeat the schema's, so a config that skipped validation still
-// fails at start-up with a message naming the setting, never halfway through a turn.
+// config. The same schema is read here (its keys, `minimum`, `maximum`, `enum` and
+// `default`), so a config that skipped validation still fails at start-up with a message
+// naming the setting, never halfway through a turn, and nothing restates a limit.
+import { createRequire } from 'node:module'
 import path from 'node:path'
 
 import { compilePattern } from './redact.mjs'
 
-export const PLUGIN_ID = 'openclaw-context-native'
+const MANIFEST = createRequire(import.meta.url)('../openclaw.plugin.json')
+const SCHEMA = MANIFEST.configSchema.properties
+
+export const PLUGIN_ID = MANIFEST.id
 
 /** Turn-metadata fields and where each comes from in OpenClaw's inbound context. */
 export const TURN_METADATA_FIELDS = {
@@ -19,35 +24,18 @@ export const TURN_METADATA_FIELDS = {
 }
 
 /**
- * `promptMaxChars` by default: 120,000 UTF-16 units, about 30,000 tokens, a quarter of the
- * smallest context window an ACP coding backend has today (128k tokens), leaving the rest
- * to the backend's own instructions, tools and replies; and well under the 2 MiB prompt
- * OpenClaw's own ACP server accepts (`MAX_PROMPT_BYTES` in 2026.9). A reload of 25 entries
- * and a 6,000-unit summary fits it unless the entries are long; the oldest go first.
+ * `promptMaxChars` by default (the schema's `default`): 120,000 UTF-16 units, about 30,000
+ * tokens, a quarter of the smallest context window an ACP coding backend has today (128k
+ * tokens), leaving the rest to the backend's own instructions, tools and replies; and well
+ * under the 2 MiB prompt OpenClaw's own ACP server accepts (`MAX_PROMPT_BYTES` in 2026.9). A
+ * reload of 25 entries and a 6,000-unit summary fits it unless the entries are long; the
+ * oldest go first.
  */
-export const DEFAULT_PROMPT_MAX_CHARS = 120000
+export const DEFAULT_PROMPT_MAX_CHARS = SCHEMA.promptMaxChars.default
 
-const DEFAULTS = {
-  reloadEntries: 25,
-  continuousEntries: 2,
-  promptMaxChars: DEFAULT_PROMPT_MAX_CHARS,
-  summaryMaxChars: 6000,
-  turnMetadata: ['channel', 'sender', 'time'],
-}
-
-const KNOWN = new Set([
-  'stateDir',
-  'sessionStateDirs',
-  'agents',
-  'sessionKeys',
-  'reloadEntries',
-  'continuousEntries',
-  'promptMaxChars',
-  'summaryMaxChars',
-  'turnMetadata',
-  'ignoreSessionKeys',
-  'redactPatterns',
-])
+// Settings whose default is the addon's own (the schema's `default` says what it is, and a
+// spec holds the two together): unset, the plugin passes nothing and the addon decides.
+const ADDON_DEFAULTS = new Set(['reloadEntries', 'continuousEntries', 'summaryMaxChars'])
 
 class ConfigError extends Error {
   constructor(key, expected) {
@@ -56,9 +44,11 @@ class ConfigError extends Error {
   }
 }
 
-function integer(raw, key, min, max) {
+/** An integer setting within its schema's `minimum` and `maximum`; its `default` when unset. */
+function integer(raw, key) {
+  const { minimum: min = Number.MIN_SAFE_INTEGER, maximum: max = Number.MAX_SAFE_INTEGER } = SCHEMA[key]
   const value = raw[key]
-  if (value === undefined) return undefined
+  if (value === undefined) return ADDON_DEFAULTS.has(key) ? undefined : SCHEMA[key].default
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ConfigError(key, `an integer from ${min} to ${max}`)
   }
@@ -80,7 +70,8 @@ function absolutePath(value, key) {
 }
 
 /**
- * The settings with their defaults.
+ * The settings with their defaults (`reloadEntries`, `continuousEntries` and `summaryMaxChars`
+ * stay undefined when unset: the addon's defaults apply).
  *
  * @param {unknown} raw `api.pluginConfig`
  * @param {string} openclawStateDir OpenClaw's state folder (the default lives under it)
@@ -90,7 +81,9 @@ export function resolveConfig(raw, openclawStateDir, env = process.env) {
   const config = raw ?? {}
   if (typeof config !== 'object' || Array.isArray(config)) throw new ConfigError('', 'an object')
   for (const key of Object.keys(config)) {
-    if (!KNOWN.has(key)) throw new ConfigError(key, `one of: ${[...KNOWN].join(', ')} (unknown setting)`)
+    if (!Object.hasOwn(SCHEMA, key)) {
+      throw new ConfigError(key, `one of: ${Object.keys(SCHEMA).join(', ')} (unknown setting)`)
+    }
   }
 
   const sessionStateDirs = new Map()
@@ -104,11 +97,10 @@ export function resolveConfig(raw, openclawStateDir, env = process.env) {
     }
   }
 
-  const turnMetadata = stringList(config, 'turnMetadata') ?? DEFAULTS.turnMetadata
-  for (const field of turnMetadata) {
-    if (!Object.hasOwn(TURN_METADATA_FIELDS, field)) {
-      throw new ConfigError('turnMetadata', `a list of: ${Object.keys(TURN_METADATA_FIELDS).join(', ')}`)
-    }
+  const turnMetadata = stringList(config, 'turnMetadata') ?? SCHEMA.turnMetadata.default
+  const fields = SCHEMA.turnMetadata.items.enum
+  if (!turnMetadata.every((field) => fields.includes(field))) {
+    throw new ConfigError('turnMetadata', `a list of: ${fields.join(', ')}`)
   }
 
   return {
@@ -120,10 +112,10 @@ export function resolveConfig(raw, openclawStateDir, env = process.env) {
     sessionStateDirs,
     agents: stringList(config, 'agents'),
     sessionKeys: stringList(config, 'sessionKeys'),
-    reloadEntries: integer(config, 'reloadEntries', 1, 500) ?? DEFAULTS.reloadEntries,
-    continuousEntries: integer(config, 'continuousEntries', 0, 2) ?? DEFAULTS.continuousEntries,
-    promptMaxChars: integer(config, 'promptMaxChars', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.promptMaxChars,
-    summaryMaxChars: integer(config, 'summaryMaxChars', 1, Number.MAX_SAFE_INTEGER) ?? DEFAULTS.summaryMaxChars,
+    reloadEntries: integer(config, 'reloadEntries'),
+    continuousEntries: integer(config, 'continuousEntries'),
+    promptMaxChars: integer(config, 'promptMaxChars'),
+    summaryMaxChars: integer(config, 'summaryMaxChars'),
     turnMetadata,
     ignoreSessionKeys: stringList(config, 'ignoreSessionKeys') ?? [],
     redactPatterns: (stringList(config, 'redactPatterns') ?? []).map((source, index) => {

@@ -2,11 +2,15 @@
 // without them still loads the plugin: it logs one line naming what is missing and every turn
 // passes through untouched (the handlers answer `undefined`, so OpenClaw dispatches as usual).
 
+import { createRequire } from 'node:module'
+
 import { PLUGIN_ID } from './config.mjs'
 import { importSdk } from './openclaw-sdk.mjs'
 
-/** The first release with the `reply_dispatch` hook and these functions (its CHANGELOG, #61319). */
-export const FIRST_SUPPORTED_RELEASE = '2026.4.5'
+/** The first release with the `reply_dispatch` hook and these functions. */
+export const FIRST_SUPPORTED_RELEASE = createRequire(import.meta.url)(
+  '../cli/lib/openclaw-release.js',
+).PLUGIN_FIRST_RELEASE
 export const ACP_RUNTIME_MODULE = 'openclaw/plugin-sdk/acp-runtime'
 const ACP_RUNTIME_FUNCTIONS = ['tryDispatchAcpReplyHook', 'getAcpSessionManager', 'readAcpSessionEntry']
 

@@ -1,8 +1,9 @@
 'use strict'
-// Which OpenClaw releases carry capCompactionSummaryPreservingSuffix, by version. The
-// dist's text decides whenever the function is there; the version only tells the two
-// kinds of release without it apart: not written yet, or gone after the upstream fix.
-// (Tested on 34 releases: ../../../shared/notes/openclaw-releases.md in the team's notes.)
+// The OpenClaw release boundaries this package knows, by version: which releases carry
+// capCompactionSummaryPreservingSuffix (the dist's text decides whenever the function is
+// there; the version only tells the two kinds of release without it apart: not written yet,
+// or gone after the upstream fix; docs/patch.md lists the releases tested), and the first
+// release the plugin runs on.
 
 /** The first release that defines the function. */
 const FIRST_WITH_FUNCTION = '2026.3.22'
@@ -10,6 +11,9 @@ const FIRST_WITH_FUNCTION = '2026.3.22'
 const UPSTREAM_WRAPPER = '2026.8.1-beta.2'
 /** The first release without the function: budgetCompactionSummary replaced it. */
 const FIRST_WITHOUT_FUNCTION = '2026.8.1-beta.3'
+/** The first release with the `reply_dispatch` hook and the ACP runtime functions the plugin
+ * calls (its CHANGELOG, #61319); package.json's peerDependencies range starts here. */
+const PLUGIN_FIRST_RELEASE = '2026.4.5'
 
 // SemVer 2.0's grammar (§ 2, 9, 10), without a leading `v`. Written here rather than
 // taken from the `semver` package: precedence is the one rule needed, and the command and
@@ -63,6 +67,7 @@ module.exports = {
   FIRST_WITH_FUNCTION,
   UPSTREAM_WRAPPER,
   FIRST_WITHOUT_FUNCTION,
+  PLUGIN_FIRST_RELEASE,
   parseVersion,
   compareVersions,
   releaseWithoutFunction,

@@ -10,8 +10,7 @@ const SUMMARY_CALL = [
   '    statePath,      // the memory-state JSON (decisions, guardrails, pendingThreads, timers, ...)',
   '    logPath,        // the perpetual JSON Lines log',
   '    currentSession, // the backend session id now in use (drops failures from before a reload)',
-  '    now: new Date().toISOString(),',
-  '    maxChars: 6000,',
+  '    now: new Date().toISOString(), // maxChars too, to change the default cap (docs/api.md)',
   '  });',
 ]
 const PROMPT_CALL = [
@@ -20,9 +19,7 @@ const PROMPT_CALL = [
   '    reload,            // shouldInjectPersistentChatPrompt(...): a reload or a new backend session',
   '    turnMetadata,      // string or flat object',
   '    continuitySummary, // contents of continuity-summary.txt',
-  '    logPath,           // the perpetual JSON Lines log',
-  '    continuousEntries: 2,',
-  '    reloadEntries: 25,',
+  '    logPath,           // the perpetual JSON Lines log; continuousEntries, reloadEntries: docs/api.md',
   '  });',
 ]
 
