@@ -12,6 +12,7 @@ const { parseCommandArgs } = require('../cli/lib/args')
 const { UsageError } = require('../cli/lib/errors')
 const { probe } = require('../cli/lib/probe-addon')
 const { writeFailure, renameReplacing, staleTempFiles, tempPrefix } = require('../cli/lib/write-atomic')
+const { replaceFile, replaceFileSync } = require('../cli/lib/replace-file')
 const { writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
 const { posixTest } = require('./fixtures/platform.js')
 
@@ -323,4 +324,46 @@ describe('leftovers of an interrupted write (cli/lib/write-atomic.js staleTempFi
     )
     expect(fs.readFileSync(outside, 'utf8')).toBe('keep me')
   })
+})
+
+describe("replacing a file whole, the plugin's face (async) and the CLI's (sync) of one implementation", () => {
+  let dir
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-replace-'))
+  })
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  test.each([
+    ['async', (file, data, options) => replaceFile(file, data, options)],
+    ['sync', async (file, data, options) => replaceFileSync(file, data, options)],
+  ])('%s: the new bytes whole, and no temporary file left', async (_face, replace) => {
+    const file = path.join(dir, 'summary.txt')
+    fs.writeFileSync(file, 'old')
+    await replace(file, 'new ✓')
+    expect(fs.readFileSync(file, 'utf8')).toBe('new ✓')
+    expect(fs.readdirSync(dir)).toEqual(['summary.txt'])
+    await expect(replace(path.join(dir, 'missing', 'x.txt'), 'y')).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(fs.readdirSync(dir)).toEqual(['summary.txt'])
+  })
+
+  posixTest('POSIX modes and symlinks')(
+    'the mode asked for, whatever the umask; a symlink at the name is replaced, never written through',
+    async () => {
+      const target = path.join(dir, 'elsewhere.txt')
+      fs.writeFileSync(target, 'not yours')
+      const file = path.join(dir, 'last-prompt.txt')
+      fs.symlinkSync(target, file)
+      const umask = process.umask(0o077)
+      try {
+        await replaceFile(file, 'prompt', { mode: 0o600, noFollow: true })
+        replaceFileSync(path.join(dir, 'chunk.js'), Buffer.from('x'), { mode: 0o644 })
+      } finally {
+        process.umask(umask)
+      }
+      expect(fs.lstatSync(file).isFile()).toBe(true)
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+      expect(fs.statSync(path.join(dir, 'chunk.js')).mode & 0o777).toBe(0o644)
+      expect(fs.readFileSync(target, 'utf8')).toBe('not yours')
+    },
+  )
 })

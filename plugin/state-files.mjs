@@ -20,7 +20,10 @@
 //   entry with it), then `fdatasync` (on the thread pool, like every call here).
 import crypto from 'node:crypto'
 import fs from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import path from 'node:path'
+
+const { replaceFile } = createRequire(import.meta.url)('../cli/lib/replace-file.js')
 
 export const FILE_NAMES = {
   log: 'perpetual-log.jsonl',
@@ -33,7 +36,7 @@ export const FOLDER_MODE = 0o700
 export const FILE_MODE = 0o600
 
 const IS_WINDOWS = process.platform === 'win32'
-const { O_RDONLY, O_RDWR, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants
+const { O_RDONLY, O_RDWR, O_APPEND, O_CREAT } = fs.constants
 // 0 where the platform has no such flag (Windows): the lstat checks stand in for them.
 const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0
 const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0
@@ -259,25 +262,12 @@ async function syncFolder(dir) {
 }
 
 /**
- * Replaces a file whole (a private temp file, then rename): a reader sees the old or the
- * new text. The rename replaces the name, never writes through it: a symlink or a hard
- * link at `file` is replaced, not followed (`openSessionFolder` refuses them first anyway).
+ * Replaces a file whole (a private temp file, then rename; cli/lib/replace-file.js, the
+ * CLI's too): a reader sees the old or the new text. The rename replaces the name, never
+ * writes through it: a symlink or a hard link at `file` is replaced, not followed
+ * (`openSessionFolder` refuses them first anyway). Not synced: what it holds is rebuilt.
  */
-export async function writeFileAtomic(file, text) {
-  const temp = `${file}.${process.pid}.${crypto.randomBytes(6).toString('hex')}.tmp`
-  try {
-    const { handle } = await openStateFile(temp, O_WRONLY | O_CREAT | O_EXCL)
-    try {
-      await handle.writeFile(text, 'utf8')
-    } finally {
-      await handle.close()
-    }
-    await fs.rename(temp, file)
-  } catch (error) {
-    await fs.rm(temp, { force: true }).catch(() => {})
-    throw error
-  }
-}
+export const writeFileAtomic = (file, text) => replaceFile(file, text, { mode: FILE_MODE, noFollow: true })
 
 const MAX_SCANNED_FOLDERS = 10000
 

@@ -100,12 +100,17 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(files).not.toContain(`package/${BINARY}`) // it comes from the platform package
   })
 
-  test(`\`openclaw plugins install <tarball>\` installs it with its platform package${release.installsOptional ? '' : ' (added by the npm install its log line names)'}${release.scanner ? ', its install scanner finding nothing' : ''}; \`openclaw plugins inspect\` shows it loaded`, () => {
-    let install = openclaw(['plugins', 'install', tarball, '--force'])
+  /**
+   * `openclaw plugins install <source>` (a tarball, an npm spec or a folder) with the release's
+   * own CLI, then `openclaw plugins inspect`: installed with its platform package, the
+   * scanner finding nothing, loaded with both hooks and the manifest's schema.
+   */
+  function installAndInspect(source) {
+    let install = openclaw(['plugins', 'install', source, '--force'])
     // From 2026.8 a third-party plugin's declared hooks need the operator's consent first.
     const consent = /requires capability consent/.test(install.stderr + install.stdout)
     expect(consent).toBe(release.consent)
-    if (consent) install = openclaw(['plugins', 'install', tarball, '--force', '--accept-capabilities'])
+    if (consent) install = openclaw(['plugins', 'install', source, '--force', '--accept-capabilities'])
     expect(install.stderr + install.stdout).not.toMatch(SCANNER_FINDING)
     expect(install.stderr + install.stdout).toMatch(/Installed plugin: openclaw-context-native/)
     expect(install.code).toBe(0)
@@ -160,6 +165,10 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     )
     const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'openclaw.plugin.json'), 'utf8')).configSchema
     expect(report.plugin.configJsonSchema).toEqual(schema)
+  }
+
+  test(`\`openclaw plugins install <tarball>\` installs it with its platform package${release.installsOptional ? '' : ' (added by the npm install its log line names)'}${release.scanner ? ', its install scanner finding nothing' : ''}; \`openclaw plugins inspect\` shows it loaded`, () => {
+    installAndInspect(tarball)
   })
 
   test("a wrong setting is refused by OpenClaw's config validation, with its name", () => {
@@ -194,5 +203,18 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     )
     const root = path.join(world.stateDir, PLUGIN_ID)
     expect(fs.readdirSync(root)).toHaveLength(1)
+  })
+
+  // Installed again over the tarball's install (--force), so the turn above used the tarball's.
+  test('`openclaw plugins install openclaw-context-native@<version>` (an npm spec, from the registry npm is set to) installs and loads the same', () => {
+    const { version } = require('../../package.json')
+    installAndInspect(`${PLUGIN_ID}@${version}`)
+  })
+
+  test('`openclaw plugins install <folder>` (the package unpacked) installs and loads the same', () => {
+    const folder = path.join(world.dir, 'folder')
+    fs.mkdirSync(folder, { recursive: true })
+    expect(spawnSync('tar', ['-xzf', tarball, '-C', folder]).status).toBe(0)
+    installAndInspect(path.join(folder, 'package'))
   })
 })
