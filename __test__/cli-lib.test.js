@@ -1,18 +1,18 @@
 'use strict'
-// The CLI's pure pieces (cli/lib/), in-process: paths on both platforms (path.win32
+// The CLI's pure pieces (lib/), in-process: paths on both platforms (path.win32
 // here, whatever this machine is), quoting, argument errors, and the addon probe.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { candidatesFor, nodeModulesCandidates, npmGlobalRoots, besideThisPackage } = require('../cli/lib/find-openclaw')
-const { untrustedReason } = require('../cli/lib/trust')
-const { quoteArg } = require('../cli/lib/shell-quote')
-const { parseCommandArgs } = require('../cli/lib/args')
-const { UsageError } = require('../cli/lib/errors')
-const { probe } = require('../cli/lib/probe-addon')
-const { writeFailure, renameReplacing, staleTempFiles, tempPrefix } = require('../cli/lib/write-atomic')
-const { replaceFile, replaceFileSync } = require('../cli/lib/replace-file')
+const { candidatesFor, nodeModulesCandidates, npmGlobalRoots, besideThisPackage } = require('../lib/find-openclaw')
+const { untrustedReason } = require('../lib/trust')
+const { quoteArg } = require('../lib/shell-quote')
+const { parseCommandArgs } = require('../lib/args')
+const { UsageError } = require('../lib/errors')
+const { probe } = require('../lib/probe-addon')
+const { writeFailure, renameReplacing, staleTempFiles, tempPrefix } = require('../lib/write-atomic')
+const { replaceFile, replaceFileSync } = require('../lib/replace-file')
 const { writeFakeInstall } = require('./fixtures/fake-openclaw-dist.js')
 const { posixTest } = require('./fixtures/platform.js')
 
@@ -69,7 +69,7 @@ test("npm's global folders, without running npm: the prefix npm exec gives, else
   expect(besideThisPackage('/work/openclaw-context-native', path.posix)).toEqual([])
 })
 
-describe('trusting a folder the command found by itself (cli/lib/trust.js, with a faked stat)', () => {
+describe('trusting a folder the command found by itself (lib/trust.js, with a faked stat)', () => {
   // A tree of folders and their owners and modes; the running user is uid 1000.
   const tree = (entries) => ({
     uid: 1000,
@@ -215,7 +215,7 @@ describe('arguments (util.parseArgs, strict)', () => {
   })
 })
 
-describe('the addon probe (cli/lib/probe-addon.js)', () => {
+describe('the addon probe (lib/probe-addon.js)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-probe-'))
   // On Windows the copy's .node stays loaded in this process (probe() loads it here),
   // and a loaded DLL cannot be deleted: that one file is left in the temp folder.
@@ -294,7 +294,7 @@ describe('the addon probe (cli/lib/probe-addon.js)', () => {
   )
 })
 
-describe('leftovers of an interrupted write (cli/lib/write-atomic.js staleTempFiles)', () => {
+describe('leftovers of an interrupted write (lib/write-atomic.js staleTempFiles)', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-stale-'))
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
 

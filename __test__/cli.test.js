@@ -12,7 +12,7 @@ const path = require('node:path')
 const ROOT = path.resolve(__dirname, '..')
 const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const native = require('../index.js')
-const { locateFunction } = require('../cli/lib/js-scan')
+const { locateFunction } = require('../lib/js-scan')
 
 const {
   HEADINGS,
@@ -23,7 +23,7 @@ const {
   writeFakeInstall,
   callChunk,
 } = require('./fixtures/fake-openclaw-dist.js')
-const { planPatch } = require('../cli/lib/patch-text')
+const { planPatch } = require('../lib/patch-text')
 const { onWindows, underWine, posixTest, testUnless } = require('./fixtures/platform.js')
 
 const BODY = HEADINGS.map((h, i) => `${h}\n- item ${i}`).join('\n\n')
@@ -605,7 +605,7 @@ describe('patch in other situations', () => {
     for (const name of ['package.json', 'index.js', ...fs.readdirSync(ROOT).filter((n) => n.endsWith('.node'))]) {
       fs.copyFileSync(path.join(ROOT, name), path.join(copy, name))
     }
-    fs.cpSync(path.join(ROOT, 'cli'), path.join(copy, 'cli'), { recursive: true })
+    for (const name of ['cli', 'lib']) fs.cpSync(path.join(ROOT, name), path.join(copy, name), { recursive: true })
     const install = fakeInstall({ link: false })
     const patched = cli(['patch', install.pkg], { cli: path.join(copy, 'cli', 'openclaw-context.js') })
     expect(patched.code).toBe(0)

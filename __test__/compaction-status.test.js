@@ -1,5 +1,5 @@
 'use strict'
-// cli/lib/compaction-status.js: the state of an install's compaction cap, as `patch --check`
+// lib/compaction-status.js: the state of an install's compaction cap, as `patch --check`
 // and the OpenClaw plugin's start-up check read it, on small fake installs of each kind of
 // release (the real releases: __test__/e2e/releases.test.js).
 const { spawnSync } = require('node:child_process')
@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { compactionStatus } = require('../cli/lib/compaction-status')
+const { compactionStatus } = require('../lib/compaction-status')
 const {
   FAKE_FUNCTION,
   FAKE_FUNCTION_A,

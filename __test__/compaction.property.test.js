@@ -3,7 +3,7 @@
 // with the characters that make cuts hard, at budgets from 1 to 40,000.
 const fc = require('fast-check')
 const native = require('../index.js')
-const { REQUIRED_SECTIONS, loneSurrogates } = require('./fixtures/shapes.js')
+const { REQUIRED_SECTIONS, loneSurrogates } = require('../dev/shapes.js')
 const { fragmentChecker } = require('../scripts/differential/fragments.js')
 
 const BODY_MARKER = '[Compaction summary truncated to fit budget]'

@@ -1,12 +1,6 @@
 'use strict'
 const native = require('../index.js')
-const {
-  RULES_BLOCK,
-  structuredBody,
-  preservedSuffix,
-  missingSections,
-  loneSurrogates,
-} = require('./fixtures/shapes.js')
+const { RULES_BLOCK, structuredBody, preservedSuffix, missingSections, loneSurrogates } = require('../dev/shapes.js')
 
 const MARKER = '\n\n[Compaction summary truncated to fit budget]'
 const SUFFIX_MARKER = '[Earlier compaction context truncated to fit budget]'

@@ -1,12 +1,12 @@
 'use strict'
-// Finding dist chunks by their text (cli/lib/dist-scan.js), as the test oracles, the bench
+// Finding dist chunks by their text (lib/dist-scan.js), as the test oracles, the bench
 // and the e2e drivers do: which files count as chunks, their order, prefixes, several markers.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { chunksHolding, findChunk } = require('../cli/lib/dist-scan')
-const { PatchError } = require('../cli/lib/errors')
+const { chunksHolding, findChunk } = require('../lib/dist-scan')
+const { PatchError } = require('../lib/errors')
 
 let root
 beforeAll(() => {

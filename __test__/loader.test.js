@@ -39,7 +39,7 @@ require('./fixtures/platform.js').testUnless(
     .files.map((f) => f.path)
     .filter((name) => /\.(?:[cm]?[jt]s|[jt]sx|[cm]ts)$/.test(name))
   expect(files).toEqual(
-    expect.arrayContaining(['index.js', 'cli/lib/find-openclaw.js', 'cli/lib/probe-addon.js', 'plugin/index.mjs']),
+    expect.arrayContaining(['index.js', 'lib/find-openclaw.js', 'lib/probe-addon.js', 'plugin/index.mjs']),
   )
   const findings = []
   for (const name of files) {

@@ -1,7 +1,7 @@
 'use strict'
-// cli/lib/openclaw-release.js: SemVer precedence, and what a version says about a dist
+// lib/openclaw-release.js: SemVer precedence, and what a version says about a dist
 // without capCompactionSummaryPreservingSuffix.
-const { parseVersion, compareVersions, releaseWithoutFunction } = require('../cli/lib/openclaw-release')
+const { parseVersion, compareVersions, releaseWithoutFunction } = require('../lib/openclaw-release')
 
 const order = (a, b) => compareVersions(parseVersion(a), parseVersion(b))
 

@@ -31,7 +31,7 @@ test("unset: the schema's own defaults, and nothing for the settings whose defau
     expect.objectContaining({
       promptMaxChars: SCHEMA.promptMaxChars.default,
       turnMetadata: SCHEMA.turnMetadata.default,
-      stateDir: path.resolve('/state', 'openclaw-context-native'),
+      stateDir: path.join('/state', 'openclaw-context-native'),
     }),
   )
   for (const key of ['reloadEntries', 'continuousEntries', 'summaryMaxChars']) expect(config[key]).toBeUndefined()

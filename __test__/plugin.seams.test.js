@@ -74,7 +74,7 @@ test('peerDependencies states the range the seams give: openclaw >= 2026.4.5, op
   const pkg = require('../package.json')
   expect(pkg.peerDependencies.openclaw).toBe('>=2026.4.5')
   // The one constant the plugin's start-up line and doctor say.
-  expect(require('../cli/lib/openclaw-release').PLUGIN_FIRST_RELEASE).toBe('2026.4.5')
+  expect(require('../lib/openclaw-release').PLUGIN_FIRST_RELEASE).toBe('2026.4.5')
   expect(pkg.peerDependenciesMeta.openclaw.optional).toBe(true)
 })
 

@@ -11,11 +11,11 @@ const os = require('node:os')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 
-const { parseCommandArgs } = require('./lib/args')
-const { compactionStatus } = require('./lib/compaction-status')
-const { findOpenClaw, openclawVersion } = require('./lib/find-openclaw')
-const { PLUGIN_FIRST_RELEASE, compareVersions, parseVersion } = require('./lib/openclaw-release')
-const { oneLine } = require('./lib/errors')
+const { parseCommandArgs } = require('../lib/args')
+const { compactionStatus } = require('../lib/compaction-status')
+const { findOpenClaw, openclawVersion } = require('../lib/find-openclaw')
+const { PLUGIN_FIRST_RELEASE, compareVersions, parseVersion } = require('../lib/openclaw-release')
+const { oneLine } = require('../lib/errors')
 
 const PLUGIN_ID = require('../openclaw.plugin.json').id
 /** Log lines read per chat folder: the window the plugin reads to tell a reload. */

@@ -4,8 +4,8 @@
 // (patch.js), and print the persistent-chat continuity summary for the memory script
 // (summary.js), and tell an operator where the gateway stands (doctor.js).
 // Exit codes: 0 done, 1 a check failed or the work could not be done, 2 bad usage.
-const { parseCommandArgs } = require('./lib/args')
-const { PatchError, UsageError, oneLine } = require('./lib/errors')
+const { parseCommandArgs } = require('../lib/args')
+const { PatchError, UsageError, oneLine } = require('../lib/errors')
 
 const USAGE = `Usage:
   openclaw-context patch [OPENCLAW_DIR] [--check | --revert | --dry-run]

@@ -5,16 +5,16 @@
 // live in lib/: finding the install, scanning dist/, the state of each chunk, the patch
 // text, atomic writing, the addon probe, the dry-run diff, the persistent-chat report.
 const path = require('node:path')
-const { findOpenClaw, openclawVersion } = require('./lib/find-openclaw')
-const { scanDist } = require('./lib/dist-scan')
-const { statusFromScan } = require('./lib/compaction-status')
-const { FUNCTION_NAME, PACKAGE_NAME, sha256, planPatch } = require('./lib/patch-text')
-const { PatchError } = require('./lib/errors')
-const { writeAtomic, staleTempFiles } = require('./lib/write-atomic')
-const { probe } = require('./lib/probe-addon')
-const { unifiedDiff, differingSpan } = require('./lib/unified-diff')
-const { persistentChatAdvice } = require('./lib/persistent-chat-advice')
-const { quoteArg } = require('./lib/shell-quote')
+const { findOpenClaw, openclawVersion } = require('../lib/find-openclaw')
+const { scanDist } = require('../lib/dist-scan')
+const { statusFromScan } = require('../lib/compaction-status')
+const { FUNCTION_NAME, PACKAGE_NAME, sha256, planPatch } = require('../lib/patch-text')
+const { PatchError } = require('../lib/errors')
+const { writeAtomic, staleTempFiles } = require('../lib/write-atomic')
+const { probe } = require('../lib/probe-addon')
+const { unifiedDiff, differingSpan } = require('../lib/unified-diff')
+const { persistentChatAdvice } = require('../lib/persistent-chat-advice')
+const { quoteArg } = require('../lib/shell-quote')
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..')
 /** How the patched chunk finds the addon: by name, else where this copy of the command lives. */

@@ -1,9 +1,9 @@
 // The worker thread of compaction-status.mjs: compactionStatus(openclawDir), the CLI's check
-// (cli/lib/compaction-status.js), off the gateway's event loop. Posts back the state, version
+// (lib/compaction-status.js), off the gateway's event loop. Posts back the state, version
 // and message, or the first line of the error.
 'use strict'
 const { parentPort, workerData } = require('node:worker_threads')
-const { compactionStatus } = require('../cli/lib/compaction-status.js')
+const { compactionStatus } = require('../lib/compaction-status.js')
 
 let reply
 try {

@@ -1,7 +1,7 @@
 // At gateway start: does this OpenClaw release carry the buggy compaction cap, unpatched?
 // The plugin only says so (one line naming `openclaw-context patch`); it patches nothing.
 //
-// The check (cli/lib/compaction-status.js, shared with the command line) reads the dist's
+// The check (lib/compaction-status.js, shared with the command line) reads the dist's
 // thousands of chunks synchronously, so it runs in a worker thread (compaction-status-worker.cjs):
 // the gateway's event loop, and its start-up, never wait for it.
 import path from 'node:path'

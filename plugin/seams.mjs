@@ -8,9 +8,7 @@ import { PLUGIN_ID } from './config.mjs'
 import { importSdk } from './openclaw-sdk.mjs'
 
 /** The first release with the `reply_dispatch` hook and these functions. */
-export const FIRST_SUPPORTED_RELEASE = createRequire(import.meta.url)(
-  '../cli/lib/openclaw-release.js',
-).PLUGIN_FIRST_RELEASE
+export const FIRST_SUPPORTED_RELEASE = createRequire(import.meta.url)('../lib/openclaw-release.js').PLUGIN_FIRST_RELEASE
 export const ACP_RUNTIME_MODULE = 'openclaw/plugin-sdk/acp-runtime'
 const ACP_RUNTIME_FUNCTIONS = ['tryDispatchAcpReplyHook', 'getAcpSessionManager', 'readAcpSessionEntry']
 

@@ -23,7 +23,7 @@ import fs from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 
-const { replaceFile } = createRequire(import.meta.url)('../cli/lib/replace-file.js')
+const { replaceFile } = createRequire(import.meta.url)('../lib/replace-file.js')
 
 export const FILE_NAMES = {
   log: 'perpetual-log.jsonl',
@@ -262,7 +262,7 @@ async function syncFolder(dir) {
 }
 
 /**
- * Replaces a file whole (a private temp file, then rename; cli/lib/replace-file.js, the
+ * Replaces a file whole (a private temp file, then rename; lib/replace-file.js, the
  * CLI's too): a reader sees the old or the new text. The rename replaces the name, never
  * writes through it: a symlink or a hard link at `file` is replaced, not followed
  * (`openSessionFolder` refuses them first anyway). Not synced: what it holds is rebuilt.

@@ -3,7 +3,7 @@
 //
 //   node22 scripts/demo-openclaw.mjs OPENCLAW_DIR SAMPLE.json
 import fs from 'node:fs'
-import { loadOpenClawTesting } from '../__test__/e2e/openclaw-oracle.mjs'
+import { loadOpenClawTesting } from '../dev/openclaw-oracle.mjs'
 
 const [openclawDir, samplePath] = process.argv.slice(2)
 const { testing } = await loadOpenClawTesting(openclawDir)

@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const native = require('..')
-const shapes = require('../__test__/fixtures/shapes.js')
+const shapes = require('../dev/shapes.js')
 
 const N = Number(process.argv[2] || 1e6)
 const gc = global.gc || (() => {})

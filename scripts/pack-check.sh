@@ -6,13 +6,13 @@
 #   2. `napi artifacts` moves each binary into its npm/<platform> package;
 #   3. `napi prepublish -t npm` publishes the eight platform packages and pins them in the root's
 #      optionalDependencies, then `npm publish --ignore-scripts` publishes the root, all to a
-#      registry on 127.0.0.1 (scripts/cross/local-registry.js: nothing else is reachable from it);
+#      registry on 127.0.0.1 (dev/local-registry.js: nothing else is reachable from it);
 #   4. the root package is installed into fresh folders with no Rust on the PATH, once per
 #      platform flag set: npm itself picks the platform package by os, cpu and libc.
 #
 #   this machine (linux x64 glibc)   linux-x64-gnu only; loads it; the CLI runs
 #   --libc=musl                      linux-x64-musl only; loads it under a musl Node
-#                                    (when scripts/cross has one: PACK_CHECK_MUSL=0 skips)
+#                                    (when the local platform kit has one: PACK_CHECK_MUSL=0 skips)
 #   --cpu=wasm32                     the WASI build and its runtime only; the loader
 #                                    falls back to it (no native binary fits)
 #   --cpu=arm64 [--libc=musl], --os=darwin --cpu=arm64|x64, --os=win32 --cpu=x64
@@ -105,7 +105,7 @@ if [[ " ${platforms[*]} " == *" wasm32-wasip1 "* ]]; then
   ' | while IFS= read -r dir; do npm pack --silent --ignore-scripts --pack-destination "$work/tarballs" "$dir" >/dev/null; done
 fi
 
-node scripts/cross/local-registry.js "$work/tarballs" "$work/port" &
+node dev/local-registry.js "$work/tarballs" "$work/port" &
 registry_pid=$!
 for _ in $(seq 50); do [[ -s "$work/port" ]] && break; sleep 0.1; done
 [[ -s "$work/port" ]] || fail "the local registry did not start"
@@ -177,8 +177,8 @@ echo "pack-check: the openclaw-context command runs"
 dir="$(consumer musl --libc=musl)"
 expect_installed "$dir" linux-x64-musl
 if [[ "${PACK_CHECK_MUSL:-1}" == 1 ]]; then
-  source scripts/cross/lib.sh
-  source scripts/cross/runtimes.sh
+  source scripts/local-platforms/lib.sh
+  source scripts/local-platforms/runtimes.sh
   musl="$(musl_node x64)"
   got="$(cd "$dir" && with_musl_ldd "$musl" -e "$smoke")"
   [[ "$got" == "native openclaw-context-native-linux-x64-musl/openclaw-context-native.linux-x64-musl.node" ]] || fail "musl: loaded $got"
@@ -198,7 +198,7 @@ check_foreign() { # PLATFORM EXPECTED_FORMAT npm-options...
   dir="$(consumer "$platform" "$@")"
   expect_installed "$dir" "$platform"
   file="$dir/node_modules/openclaw-context-native-$platform/openclaw-context-native.$platform.node"
-  got="$(node "$root/scripts/cross/binary-format.js" "$file")"
+  got="$(node "$root/scripts/local-platforms/binary-format.js" "$file")"
   [[ "$got" == "$format" ]] || fail "$platform: the package's binary is $got, not $format"
   echo "pack-check: $* : npm installed $platform only ($format)"
 }

@@ -5,7 +5,7 @@
 #     which setup-oracle.sh installs (once, for the bench and the plugin's specs alike).
 # Only the npm registry is used. Idempotent: finished steps are skipped.
 #
-# Usage: scripts/setup-bench.sh      (cache: $ORACLE_DIR, else scripts/cache-dir.sh's oracle
+# Usage: scripts/setup-bench.sh      (cache: $ORACLE_DIR, else dev/cache-dir.sh's oracle
 #                                     folder, outside the checkout)
 # Prints, on stdout, the lines NODE22=, NODE24=, OPENCLAW_DIR= (2026.7) and OPENCLAW_2026_9_DIR=.
 # A failure of the 2026.9 step is not fatal (stderr says why; OPENCLAW_2026_9_DIR= is left empty):

@@ -7,21 +7,21 @@
 #                                                  plugin's end-to-end specs
 # Only the npm registry is used. Idempotent: finished steps are skipped.
 #
-# Usage: scripts/setup-oracle.sh            (cache: $ORACLE_DIR, else scripts/cache-dir.sh's
+# Usage: scripts/setup-oracle.sh            (cache: $ORACLE_DIR, else dev/cache-dir.sh's
 #                                            oracle folder, outside the checkout)
 # Prints, on stdout, the lines  NODE22=<path>, NODE24=<path>, OPENCLAW_DIR=<path> and
 # OPENCLAW_NEXT_DIR=<path> (the second release).
 set -euo pipefail
 
-# Node 22 and 24: pinned (version and sha256) in scripts/cross/pins.sh, fetched by its fetch_npm.
+# Node 22 and 24: pinned (version and sha256) in dev/pins.sh, fetched by fetch_npm (dev/pinned-downloads.sh).
 OPENCLAW_VERSION="2026.7.2-beta.4"
 # The newest 2026.x the plugin is tested on as well (its engines want Node >= 24.16).
 OPENCLAW_NEXT_VERSION="2026.9.6"
 
 script_dir="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)"
 repo_dir="$(cd -- "$script_dir/.." && pwd)"
-# shellcheck source=cache-dir.sh
-source "$script_dir/cache-dir.sh"
+# shellcheck source=../dev/cache-dir.sh
+source "$script_dir/../dev/cache-dir.sh"
 cache_dir="$(occn_cache_dir oracle)"
 mkdir -p "$cache_dir"
 cache_dir="$(cd -- "$cache_dir" && pwd)"
@@ -38,8 +38,8 @@ mkdir -p "$scratch_home"
 
 # The pinned fetchers (fetch_npm checks each tarball's sha256; downloads cached under
 # $OCCN_CROSS_CACHE/dl) and npm_scratch. Sourced before `log` so that this script's wins.
-# shellcheck source=cross/lib.sh
-source "$script_dir/cross/lib.sh"
+# shellcheck source=../dev/pinned-downloads.sh
+source "$script_dir/../dev/pinned-downloads.sh"
 
 log() { printf 'setup-oracle: %s\n' "$*" >&2; }
 

@@ -9,7 +9,7 @@
 //       compaction handler; and so each release of the `plugin` list (the plugin's release
 //       matrix, __test__/e2e/plugin*.test.js) that setup-oracle.sh does not install already,
 //       under the Node its engines want, the installed tarball's sha512 checked.
-// Idempotent: finished steps are skipped. Cache: $RELEASES_CACHE_DIR, else scripts/cache-dir.js's
+// Idempotent: finished steps are skipped. Cache: $RELEASES_CACHE_DIR, else dev/cache-dir.js's
 // releases folder (outside the checkout).
 // Needs NODE22 (the path of a Node 22 binary: scripts/setup-oracle.sh prints it) for the
 // full install (NODE24 for a plugin release that wants Node 24). Prints, on stdout,
@@ -22,7 +22,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { releases, full, plugin } = require('./openclaw-releases.json')
-const cacheDir = require('./cache-dir.js').cacheDir('releases')
+const cacheDir = require('../dev/cache-dir.js').cacheDir('releases')
 const distRoot = path.join(cacheDir, 'dist')
 // A scratch HOME, and an npm cache that lives only as long as each step (the tarballs and
 // dependencies are not needed once unpacked: 415 MB less on disk). Nothing touches the
@@ -44,9 +44,9 @@ function run(command, args, options = {}, label = `${command} ${args.join(' ')}`
   return result.stdout
 }
 
-/** `npm ARGS` through scripts/npm-scratch.sh: HOME is scratchHome, the npm cache `npmCache`. */
+/** `npm ARGS` through dev/npm-scratch.sh: HOME is scratchHome, the npm cache `npmCache`. */
 function npm(args, { npmCache, node, ...options }) {
-  const script = path.join(__dirname, 'npm-scratch.sh')
+  const script = path.join(__dirname, '..', 'dev', 'npm-scratch.sh')
   return run(
     'bash',
     [script, scratchHome, npmCache, ...(node ? ['--node', node] : []), ...args],

@@ -8,13 +8,13 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { loadOpenClawTesting } from './openclaw-oracle.mjs'
+import { loadOpenClawTesting } from '../../dev/openclaw-oracle.mjs'
 
 const require = createRequire(import.meta.url)
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const native = require(repo)
 const fc = require('fast-check')
-const shapes = require(path.join(repo, '__test__/fixtures/shapes.js'))
+const shapes = require(path.join(repo, 'dev/shapes.js'))
 
 const [openclawDir, runsArg] = process.argv.slice(2)
 const runs = Number(runsArg ?? 3000)

@@ -15,9 +15,9 @@
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
-import { isolateOpenClaw, loadOpenClawTesting } from './openclaw-oracle.mjs'
+import { isolateOpenClaw, loadOpenClawTesting } from '../../dev/openclaw-oracle.mjs'
 
-const { findChunk } = createRequire(import.meta.url)('../../cli/lib/dist-scan.js')
+const { findChunk } = createRequire(import.meta.url)('../../lib/dist-scan.js')
 
 const openclawDir = process.argv[2]
 if (!openclawDir) {

@@ -10,7 +10,7 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const distScan = require('../../cli/lib/dist-scan.js')
+const distScan = require('../../lib/dist-scan.js')
 
 const { NODE22, OPENCLAW_DIR, OPENCLAW_OLD_DIR } = process.env
 const ROOT = path.resolve(__dirname, '..', '..')
@@ -177,7 +177,7 @@ describe.each(INSTALLS)(
         for (const name of ['package.json', 'index.js', ...fs.readdirSync(ROOT).filter((n) => n.endsWith('.node'))]) {
           fs.copyFileSync(path.join(ROOT, name), path.join(pkg, name))
         }
-        fs.cpSync(path.join(ROOT, 'cli'), path.join(pkg, 'cli'), { recursive: true })
+        for (const name of ['cli', 'lib']) fs.cpSync(path.join(ROOT, name), path.join(pkg, name), { recursive: true })
         fs.unlinkSync(path.join(work, 'install', 'node_modules', 'openclaw-context-native'))
         const patched = cli(['patch', openclawDir], { cli: path.join(pkg, 'cli', 'openclaw-context.js') })
         expect(patched.code).toBe(0)

@@ -39,7 +39,7 @@ const dist = path.join(job.openclawDir, 'dist')
 // through it (a copy installed without `openclaw` in its node_modules) finds this release.
 process.argv[1] = path.join(job.openclawDir, 'openclaw.mjs')
 const importDist = (rel) => import(pathToFileURL(path.join(dist, rel)).href)
-const { chunksHolding } = createRequire(import.meta.url)('../../cli/lib/dist-scan.js')
+const { chunksHolding } = createRequire(import.meta.url)('../../lib/dist-scan.js')
 
 /**
  * A function of the dist that no public module exports, by its name: chunk names are

@@ -132,7 +132,7 @@ function packedPackage(dir, openclawDir) {
 }
 
 /**
- * A registry on 127.0.0.1 (scripts/cross/local-registry.js) serving the tarballs in
+ * A registry on 127.0.0.1 (dev/local-registry.js) serving the tarballs in
  * `tarballDir`, and the manifests of the lock file's packages (npm resolves the
  * devDependencies' manifests even with --omit dev): what `npm install` of the published
  * package would find, with no network. Resolves to `{ url, stop() }`.
@@ -141,12 +141,7 @@ async function startLocalRegistry(tarballDir) {
   const portFile = path.join(tarballDir, '.port')
   const child = spawn(
     process.execPath,
-    [
-      path.join(ROOT, 'scripts', 'cross', 'local-registry.js'),
-      tarballDir,
-      portFile,
-      path.join(ROOT, 'package-lock.json'),
-    ],
+    [path.join(ROOT, 'dev', 'local-registry.js'), tarballDir, portFile, path.join(ROOT, 'package-lock.json')],
     {
       stdio: ['ignore', 'ignore', 'pipe'],
     },

@@ -12,7 +12,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
 
-const { findChunk } = require('../../cli/lib/dist-scan')
+const { findChunk } = require('../../lib/dist-scan')
 const { testUnless } = require('../fixtures/platform')
 
 const {

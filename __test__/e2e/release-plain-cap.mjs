@@ -13,8 +13,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 const require = createRequire(import.meta.url)
-const { locateFunction } = require('../../cli/lib/js-scan.js')
-const { findChunk } = require('../../cli/lib/dist-scan.js')
+const { locateFunction } = require('../../lib/js-scan.js')
+const { findChunk } = require('../../lib/dist-scan.js')
 
 const [openclawDir, inputsFile] = process.argv.slice(2)
 const MARKER = '\nfunction capCompactionSummary('

@@ -15,7 +15,7 @@ const os = require('node:os')
 const path = require('node:path')
 
 const native = require('../../index.js')
-const { rng } = require('../fixtures/shapes.js') // seeded: the same inputs on every run
+const { rng } = require('../../dev/shapes.js') // seeded: the same inputs on every run
 
 const { RELEASES_DIR } = process.env
 const DRIVER = path.join(__dirname, 'release-plain-cap.mjs')

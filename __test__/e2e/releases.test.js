@@ -12,7 +12,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { compactionStatus } = require('../../cli/lib/compaction-status')
+const { compactionStatus } = require('../../lib/compaction-status')
 const { releases } = require('../../scripts/openclaw-releases.json')
 
 const { RELEASES_DIR } = process.env

@@ -7,7 +7,7 @@
 // byte for byte.
 const fs = require('node:fs')
 const path = require('node:path')
-const { structuredBody, preservedSuffix, rng } = require('../fixtures/shapes.js')
+const { structuredBody, preservedSuffix, rng } = require('../../dev/shapes.js')
 
 const NOW = '2026-05-15T10:00:00Z'
 const LONE = 'lone \ud800 high, \udc00 low, tail \ud83d'

@@ -7,7 +7,7 @@
 //   OCCN_PLATFORM_EXPECTED=FILE  compare this run's outputs with FILE
 //   OCCN_EXPECT_BINDING=TEXT     the binding must be this one (e.g. wasm32-wasip1)
 // With neither (a plain `npm test`), the corpus runs twice and must agree.
-// scripts/cross/test-platforms.sh sets them.
+// scripts/local-platforms/test-platforms.sh sets them.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')

@@ -4,7 +4,7 @@
 // TextDecoder without ignoreBOM drops, as emnapi's did under WASI), lone surrogates, and both
 // together, at the lengths emnapi creates differently (up to 16 units unit by unit, longer
 // through its UTF-16 decoder). Results, and arguments the binding reads and then looks up again.
-// scripts/cross/test-platforms.sh runs this folder with the WASI build forced.
+// scripts/local-platforms/test-platforms.sh runs this folder with the WASI build forced.
 const native = require('../../index.js')
 
 const BOM = '\ufeff'

@@ -6,7 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
-const { rng } = require('../../__test__/fixtures/shapes.js')
+const { rng } = require('../../dev/shapes.js')
 
 const WORDS = [
   'deploy',

@@ -8,14 +8,14 @@
 // Neither function is exported. Both chunks (content-hashed names, found by their text) publish
 // a `testing` object on globalThis[Symbol.for("openclaw.compactionSafeguardTestApi")] when
 // process.env.VITEST is set while they are imported (2026.9.6: dist/builtin-openclaw-*.mjs).
-// Both use the same symbol: the loader (__test__/e2e/openclaw-oracle.mjs, as for the e2e specs)
+// Both use the same symbol: the loader (dev/openclaw-oracle.mjs, as for the e2e specs)
 // takes each object and clears the global before the next import.
 // Order matters: importing 2026.9.6 after 2026.7.2 fails (its task-registry-state chunk finds a
 // process-wide singleton that 2026.7 created with another shape), 2026.9.6 first works.
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { loadTestingApi } from '../../__test__/e2e/openclaw-oracle.mjs'
+import { loadTestingApi } from '../../dev/openclaw-oracle.mjs'
 
 const { PEER_NODE, nodeAtLeast } = createRequire(import.meta.url)('./setup.js')
 

@@ -5,9 +5,9 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { parseVersion, compareVersions } = require('../../cli/lib/openclaw-release.js')
-const { oraclePaths } = require('../../scripts/oracle-paths.js')
-const { cacheDir } = require('../../scripts/cache-dir.js')
+const { parseVersion, compareVersions } = require('../../lib/openclaw-release.js')
+const { oraclePaths } = require('../../dev/oracle-paths.js')
+const { cacheDir } = require('../../dev/cache-dir.js')
 
 /** The oldest Node each peer's dist loads on (benchmark/lib/peers.mjs loads them). */
 const PEER_NODE = { openclaw9: '24.16.0', openclaw7: '22.22.0' }

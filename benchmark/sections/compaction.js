@@ -11,8 +11,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 
-const shapes = require('../../__test__/fixtures/shapes.js')
-const { bodyHeavyCase, BODY_HEAVY_SHAPES } = require('../lib/body-heavy.js')
+const shapes = require('../../dev/shapes.js')
+const { bodyHeavyCase, BODY_HEAVY_SHAPES } = require('../../dev/body-heavy.js')
 const { compare, now } = require('../lib/harness.js')
 const { fmtUs, fmtX, fmtUnits, fmtRatio, mdTable } = require('../lib/format.js')
 
@@ -302,7 +302,7 @@ async function benchCompaction({ root, native, baseline, setup, quick, rec }) {
   rec.markdown(
     '### Body-heavy shapes (body + suffix @ maxChars, median per call)\n\n' +
       'Bodies of the five headings and hundreds of 3–17-word bullets (some CJK and emoji), OpenClaw-shaped suffixes ' +
-      '(`benchmark/lib/body-heavy.js`).\n\n' +
+      '(`dev/body-heavy.js`).\n\n' +
       mdTable(costTable(heavyRows, { withBudget: true })) +
       '\n\n' +
       mdTable(peerTable(heavyRows)),

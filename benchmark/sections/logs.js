@@ -1,6 +1,6 @@
 'use strict'
 // readPersistentChatLogEntries(path, 25) on 10 MB / 256 MB / 1 GB logs (generated once under
-// $BENCH_CACHE_DIR/logs, default under scripts/cache-dir.js's bench folder) against a whole-file JS reader, each reader in a fresh child process: time
+// $BENCH_CACHE_DIR/logs, default under dev/cache-dir.js's bench folder) against a whole-file JS reader, each reader in a fresh child process: time
 // and peak RSS over a baseline child.
 const fs = require('node:fs')
 const path = require('node:path')

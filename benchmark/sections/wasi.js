@@ -11,7 +11,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const gen = require('../lib/gen.js')
-const { bodyHeavyCase, BODY_HEAVY_SHAPES } = require('../lib/body-heavy.js')
+const { bodyHeavyCase, BODY_HEAVY_SHAPES } = require('../../dev/body-heavy.js')
 const { benchCacheDir } = require('../lib/setup.js')
 const { compare } = require('../lib/harness.js')
 const { fmtUs, fmtUnits, mdTable } = require('../lib/format.js')

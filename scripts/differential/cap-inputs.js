@@ -1,9 +1,9 @@
 'use strict'
 // Inputs for the cap differential (scripts/differential/cap.js): `caseAt(seed, index)` gives one
 // deterministic case { kind, body, suffix, maxChars, options } of one of these kinds:
-//   realistic   OpenClaw-shaped bodies and suffixes (__test__/fixtures/shapes.js);
+//   realistic   OpenClaw-shaped bodies and suffixes (dev/shapes.js);
 //   body-heavy  15,000–40,000-unit bodies of short bullets, suffixes of 1,000–33,000 units
-//               (benchmark/lib/body-heavy.js);
+//               (dev/body-heavy.js);
 //   adversarial lines assembled from openers and their look-alikes, `#<*` mid-line, item starts,
 //               CRLF and lone CR, blank lines of spaces, rules blocks whole, unclosed, doubled or
 //               followed by text, CJK, emoji, ZWJ sequences, flags, combining marks, lone
@@ -11,8 +11,8 @@
 // each at budgets from every range: 0–200 (fractions too), 200–2,000, 2,000–20,000, around the
 // total length, and the special values (negative, NaN, Infinity, undefined).
 
-const shapes = require('../../__test__/fixtures/shapes.js')
-const { bodyOfLength, suffixOfLength } = require('../../benchmark/lib/body-heavy.js')
+const shapes = require('../../dev/shapes.js')
+const { bodyOfLength, suffixOfLength } = require('../../dev/body-heavy.js')
 
 const RULES_OPEN = '<workspace-critical-rules>'
 const RULES_CLOSE = '</workspace-critical-rules>'

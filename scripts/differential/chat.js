@@ -18,7 +18,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { isDeepStrictEqual } = require('node:util')
-const { rng } = require('../../__test__/fixtures/shapes.js')
+const { rng } = require('../../dev/shapes.js')
 const { parseCommandLine, loadBuild, outcome, outcomeAsync } = require('./lib.js')
 
 const USAGE = 'node scripts/differential/chat.js OLD.node NEW.node [--cases N] [--seed S] [--verbose]'

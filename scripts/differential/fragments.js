@@ -16,7 +16,7 @@
 
 const path = require('node:path')
 const { parseArgs } = require('node:util')
-const { rng } = require('../../__test__/fixtures/shapes.js')
+const { rng } = require('../../dev/shapes.js')
 
 const BODY_MARKER = '[Compaction summary truncated to fit budget]'
 const SUFFIX_MARKER = '[Earlier compaction context truncated to fit budget]'

@@ -1,6 +1,6 @@
 //! A fixed workload for profilers: the fixed cap on a body and a suffix
 //! given as UTF-16LE files (e.g. dumped from samples/seed-compaction.json or
-//! benchmark/lib/body-heavy.js), 2,000 times, at MAX_CHARS (default 16,000).
+//! dev/body-heavy.js), 2,000 times, at MAX_CHARS (default 16,000).
 //!   cargo run --release -p openclaw_context_core --example profile_cap -- BODY.u16 SUFFIX.u16 [MAX_CHARS]
 
 use openclaw_context_core::compaction::{cap_preserving_suffix, CapOptions};

@@ -1,5 +1,5 @@
 # Sourced: occn_cache_dir PART prints the cache folder of one part (oracle, releases, cross,
-# bench), by scripts/cache-dir.js's rule (its own variable, else $OCCN_CACHE_DIR, else
+# bench), by cache-dir.js's rule (its own variable, else $OCCN_CACHE_DIR, else
 # $XDG_CACHE_HOME or ~/.cache, + /openclaw-context-native/PART). Outside the checkout, so that a
 # fresh clone reuses what an earlier one downloaded.
 occn_cache_dir() {

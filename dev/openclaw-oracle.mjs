@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url'
 
 const LOGGER_MARKER = '\nfunction setLoggerOverride('
 const TESTING_SYMBOL = Symbol.for('openclaw.compactionSafeguardTestApi')
-const { findChunk } = createRequire(import.meta.url)('../../cli/lib/dist-scan.js')
+const { findChunk } = createRequire(import.meta.url)('../lib/dist-scan.js')
 
 function withEnv(overrides, fn) {
   const saved = new Map()

@@ -4,7 +4,7 @@
 # other scripts fetch what they need themselves; this only front-loads it.
 source "$(dirname "$0")/lib.sh"
 version="$(rustc --version | awk '{print $2}')"
-[[ -n "${RUST_SRC_DEB[$version]:-}" ]] || die "no Debian rust-src is pinned for rustc $version (pins.sh has: ${!RUST_SRC_DEB[*]})"
+[[ -n "${RUST_SRC_DEB[$version]:-}" ]] || die "no Debian rust-src is pinned for rustc $version (dev/pins.sh has: ${!RUST_SRC_DEB[*]})"
 for deb in "${RUST_SRC_DEB[$version]}" "$WASI_LIBC_DEB" "$MUSL_DEB" "$MUSL_ARM64_DEB" "${ARM64_GLIBC_DEBS[@]}" "$QEMU_USER_DEB" "$PATCHELF_DEB"; do
   fetch_deb "$deb" >/dev/null
 done

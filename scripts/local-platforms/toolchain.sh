@@ -8,7 +8,7 @@ cross_toolchain() {
   local version sysroot deb tc src
   version="$(rustc --version | awk '{print $2}')"
   deb="${RUST_SRC_DEB[$version]:-}"
-  [[ -n "$deb" ]] || die "no Debian rust-src is pinned for rustc $version (scripts/cross/pins.sh has: ${!RUST_SRC_DEB[*]}). -Zbuild-std needs the std source of exactly this rustc: install one of those toolchains or pin the matching rust-src."
+  [[ -n "$deb" ]] || die "no Debian rust-src is pinned for rustc $version (dev/pins.sh has: ${!RUST_SRC_DEB[*]}). -Zbuild-std needs the std source of exactly this rustc: install one of those toolchains or pin the matching rust-src."
   sysroot="$(rustc --print sysroot)"
   tc="$cache/toolchain-$version"
   if [[ ! -f "$tc/.complete" ]]; then

@@ -1,25 +1,24 @@
-# Sourced by the scripts in scripts/cross/ and setup-oracle.sh. The download cache, the pinned
-# fetchers (every download is checked against a pinned sha256, debs against
-# apt's signed indexes), logging with timings.
+# Pinned downloads, for every script that fetches something (the local platform kit,
+# setup-oracle.sh): the download cache, the fetchers (every download is checked against a
+# pinned sha256 in pins.sh, debs against apt's signed indexes), logging with timings.
+# Sourced; sets $cache.
 #
-# OCCN_CROSS_CACHE overrides the cache (default: scripts/cache-dir.sh's cross folder, outside
-# the checkout); it
-# holds only what can be fetched again: deleting it costs a re-download.
+# OCCN_CROSS_CACHE overrides the cache (default: cache-dir.sh's cross folder, outside the
+# checkout); it holds only what can be fetched again: deleting it costs a re-download.
 set -euo pipefail
 
-cross_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo_root="$(cd "$cross_dir/../.." && pwd)"
-# shellcheck source=../cache-dir.sh
-source "$cross_dir/../cache-dir.sh"
+dev_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# shellcheck source=cache-dir.sh
+source "$dev_dir/cache-dir.sh"
 cache="$(occn_cache_dir cross)"
 mkdir -p "$cache/dl"
 # shellcheck source=pins.sh
-source "$cross_dir/pins.sh"
-# shellcheck source=../npm-scratch.sh
-source "$cross_dir/../npm-scratch.sh"
+source "$dev_dir/pins.sh"
+# shellcheck source=npm-scratch.sh
+source "$dev_dir/npm-scratch.sh"
 
-log() { printf '[cross %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
-die() { printf '[cross] error: %s\n' "$*" >&2; exit 1; }
+log() { printf '[%s %s] %s\n' "${log_tag:-download}" "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf '[%s] error: %s\n' "${log_tag:-download}" "$*" >&2; exit 1; }
 
 # timed LABEL CMD...: runs CMD and logs how long it took (CI reads these).
 timed() {
@@ -33,7 +32,7 @@ timed() {
 check_sha256() { # FILE SHA256
   local got
   got="$(sha256sum "$1" | cut -d' ' -f1)"
-  [[ "$got" == "$2" ]] || die "checksum mismatch for $1: expected $2, got $got (a pin in scripts/cross/pins.sh is stale or the download is corrupt)"
+  [[ "$got" == "$2" ]] || die "checksum mismatch for $1: expected $2, got $got (a pin in dev/pins.sh is stale or the download is corrupt)"
 }
 
 # A private apt: its own sources, lists and cache under $cache/apt, reading
@@ -79,7 +78,7 @@ fetch_deb() {
   if [[ -z "$file" ]]; then
     log "fetching deb $spec"
     (cd "$cache/dl" && apt_private apt-get -q download "$spec" >&2) ||
-      die "cannot download $spec from Debian (pinned in scripts/cross/pins.sh; the suite may have moved on)"
+      die "cannot download $spec from Debian (pinned in dev/pins.sh; the suite may have moved on)"
     file="$(compgen -G "$cache/dl/${base}_${arch}.deb" || compgen -G "$cache/dl/${base}_all.deb" || true)"
   fi
   [[ -n "$file" ]] || die "apt-get download $spec did not produce $cache/dl/${base}_${arch}.deb"

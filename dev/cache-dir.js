@@ -1,7 +1,7 @@
 'use strict'
 // Where every download the dev scripts make is cached: one root outside the checkout, so that a
 // fresh clone (CI's) finds what an earlier clone on the same machine fetched. Each part keeps its
-// own override. scripts/cache-dir.sh is the same rule for the shell scripts.
+// own override. dev/cache-dir.sh is the same rule for the shell scripts.
 //   $OCCN_CACHE_DIR, else $XDG_CACHE_HOME/openclaw-context-native, else the platform's user cache
 //   folder (~/.cache, ~/Library/Caches, %LOCALAPPDATA%) + /openclaw-context-native.
 const os = require('node:os')

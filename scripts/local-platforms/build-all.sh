@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run build:all [-- PLATFORM...]`: builds the addon for every platform of
 # package.json's napi.targets on a Linux x64 machine, from the registries
-# alone (see pins.sh for every download). Each binary lands in
+# alone (see dev/pins.sh for every download). Each binary lands in
 # target/platforms/ under the name the loader and npm/<platform> expect.
 #
 #   linux-x64-gnu     napi-rs's glibc 2.17 toolchain (as `npm run build`)
@@ -14,7 +14,7 @@
 #                     workflow's MSVC build
 #   wasm32-wasip1     rust-lld and Debian's wasi-libc, std from source
 source "$(dirname "$0")/lib.sh"
-source "$cross_dir/toolchain.sh"
+source "$kit_dir/toolchain.sh"
 
 out="$repo_root/target/platforms"
 mkdir -p "$out"
@@ -67,11 +67,11 @@ aarch64_napi_cross() {
 # napi-build's windows-gnu setup links `-lnode` from LIBNODE_PATH.
 libnode_for_windows() {
   local dir="$cache/libnode-win-x64" node_exe
-  source "$cross_dir/runtimes.sh"
+  source "$kit_dir/runtimes.sh"
   node_exe="$(win_node)"
   if [[ "$(cat "$dir/.from" 2>/dev/null)" != "${NODE_WIN_NPM[0]}" ]]; then
     rm -rf "$dir" && mkdir -p "$dir"
-    { printf 'LIBRARY node.exe\nEXPORTS\n'; node "$cross_dir/pe-exports.js" "$node_exe" napi_ node_api_; } > "$dir/node.def"
+    { printf 'LIBRARY node.exe\nEXPORTS\n'; node "$kit_dir/pe-exports.js" "$node_exe" napi_ node_api_; } > "$dir/node.def"
     zig dlltool -d "$dir/node.def" -l "$dir/libnode.a" -m i386:x86-64 >&2 || die "zig dlltool could not make libnode.a"
     # napi-build checks that libnode.dll exists; zig's linker takes libnode.a.
     cp "$dir/libnode.a" "$dir/libnode.dll"
@@ -125,7 +125,7 @@ build_one() {
 build_key() {
   local files
   files="$(cd "$repo_root" && git ls-files --cached --others --exclude-standard -- \
-    Cargo.toml Cargo.lock build.rs package.json src crates/core/Cargo.toml crates/core/src scripts/cross | sort)"
+    Cargo.toml Cargo.lock build.rs package.json src crates/core/Cargo.toml crates/core/src scripts/local-platforms dev/pins.sh dev/pinned-downloads.sh | sort)"
   { rustc -vV; (cd "$repo_root" && printf '%s\n' "$files" | xargs -r sha256sum); } | sha256sum | cut -c1-32
 }
 builds="$cache/builds"

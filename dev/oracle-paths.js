@@ -6,7 +6,7 @@ const path = require('node:path')
 
 const { cacheDir } = require('./cache-dir.js')
 
-/** The oracle's folder ($ORACLE_DIR, else under scripts/cache-dir.js's root) and what setup-oracle.sh puts in it. */
+/** The oracle's folder ($ORACLE_DIR, else under cache-dir.js's root) and what setup-oracle.sh puts in it. */
 function oraclePaths(env = process.env) {
   const dir = cacheDir('oracle', env)
   return {

@@ -1,10 +1,10 @@
 'use strict'
-// Body-heavy compaction inputs (issue 11, item 4): a summary body of 15,000–40,000 units with
+// Body-heavy compaction inputs: a summary body of 15,000–40,000 units with
 // the five required headings and hundreds of short bullet lines (3–17 words, some CJK and
 // emoji), and a preserved suffix of OpenClaw's layout of a given length. Deterministic for a
 // seed. Used by `npm run bench` and by scripts/differential/cap.js.
 
-const { REQUIRED_SECTIONS, RULES_BLOCK, rng } = require('../../__test__/fixtures/shapes.js')
+const { REQUIRED_SECTIONS, RULES_BLOCK, rng } = require('./shapes.js')
 
 const WORDS = [
   'deploy',

@@ -12,8 +12,8 @@
 # the cross cache. Wine 8 lacks bcryptprimitives.dll (Windows 10's, where Rust's
 # std takes its random numbers): wine/bcryptprimitives.c, built with zig, stands in.
 source "$(dirname "$0")/lib.sh"
-source "$cross_dir/runtimes.sh"
-source "$cross_dir/toolchain.sh"
+source "$kit_dir/runtimes.sh"
+source "$kit_dir/toolchain.sh"
 
 wine=/usr/lib/wine/wine64
 if [[ ! -x "$wine" ]]; then
@@ -31,9 +31,9 @@ if [[ ! -f "$WINEPREFIX/.ready" ]]; then
   touch "$WINEPREFIX/.ready"
 fi
 shim="$WINEPREFIX/drive_c/windows/system32/bcryptprimitives.dll"
-if [[ ! -f "$shim" || "$cross_dir/wine/bcryptprimitives.c" -nt "$shim" ]]; then
+if [[ ! -f "$shim" || "$kit_dir/wine/bcryptprimitives.c" -nt "$shim" ]]; then
   cross_zig
-  zig cc -target x86_64-windows-gnu -shared -O2 -o "$shim" "$cross_dir/wine/bcryptprimitives.c" -ladvapi32 >&2 ||
+  zig cc -target x86_64-windows-gnu -shared -O2 -o "$shim" "$kit_dir/wine/bcryptprimitives.c" -ladvapi32 >&2 ||
     die "cannot build the bcryptprimitives.dll shim"
 fi
 
@@ -56,7 +56,7 @@ rm -f "$summary"
 (cd "$repo_root" && NODE_PATH="$node_path" OCCN_PLATFORM_EXPECTED="$built/expected.jsonl" OCCN_JEST_SUMMARY="$summary" \
   OCCN_EXPECT_BINDING=openclaw-context-native.win32-x64-msvc.node \
   "$wine" "$node_exe" node_modules/jest/bin/jest.js --ci --runInBand "$@" \
-  --reporters=default --reporters="$cross_dir/jest-summary-reporter.js" \
+  --reporters=default --reporters="$kit_dir/jest-summary-reporter.js" \
   > "$results/win32-x64-gnu.log" 2>&1) || true
 grep -E '^(PASS|FAIL) |^Tests:' "$results/win32-x64-gnu.log" >&2 || true
 [[ -f "$summary" ]] || die "win32-x64-gnu: jest wrote no summary (see $results/win32-x64-gnu.log)"
@@ -65,5 +65,5 @@ grep -E '^(PASS|FAIL) |^Tests:' "$results/win32-x64-gnu.log" >&2 || true
 # read-only file Wine lets a rename replace) is skipped with the reason in its
 # name, and listed.
 status=0
-node "$cross_dir/summarize.js" win32-x64-gnu "$summary" --strict | tee "$results/win32-x64-gnu.txt" >&2 || status=1
+node "$kit_dir/summarize.js" win32-x64-gnu "$summary" --strict | tee "$results/win32-x64-gnu.txt" >&2 || status=1
 exit "$status"

@@ -7,7 +7,7 @@
 #                                         on that node binary (for engines that want a newer one)
 #   package_version NODE PACKAGE_DIR     the version of an installed package (nothing if none)
 # Run (setup-releases.js):
-#   bash scripts/npm-scratch.sh HOME CACHE [--node NODE] NPM_ARGS…
+#   bash dev/npm-scratch.sh HOME CACHE [--node NODE] NPM_ARGS…
 #
 # npm finds its global npmrc next to the node it runs on: on a Node from a cache it would miss
 # the system one (registry, CA file), so it is looked up here, on the caller's Node, and named.
@@ -30,7 +30,7 @@ package_version() {
 
 if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
   set -euo pipefail
-  (($# >= 2)) || { echo "usage: bash scripts/npm-scratch.sh HOME CACHE [--node NODE] NPM_ARGS…" >&2; exit 2; }
+  (($# >= 2)) || { echo "usage: bash dev/npm-scratch.sh HOME CACHE [--node NODE] NPM_ARGS…" >&2; exit 2; }
   scratch_home="$1" scratch_cache="$2"
   shift 2
   npm_scratch "$@"

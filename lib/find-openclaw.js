@@ -65,7 +65,7 @@ function npmGlobalRoots(
 }
 
 /** openclaw beside this package, when it is installed (globally or in a project) next to it. */
-function besideThisPackage(packageRoot = path.resolve(__dirname, '..', '..'), paths = path) {
+function besideThisPackage(packageRoot = path.resolve(__dirname, '..'), paths = path) {
   const parent = paths.dirname(packageRoot)
   return paths.basename(parent) === 'node_modules' ? [paths.join(parent, 'openclaw')] : []
 }

@@ -14,7 +14,7 @@
 #
 # Each platform's jest summary is written to target/platforms/results/.
 source "$(dirname "$0")/lib.sh"
-source "$cross_dir/runtimes.sh"
+source "$kit_dir/runtimes.sh"
 
 built="$repo_root/target/platforms"
 results="$built/results"
@@ -60,9 +60,9 @@ jest_run() {
   local summary="$results/$platform.json"
   rm -f "$summary"
   (cd "$repo_root" && OCCN_PLATFORM_EXPECTED="$expected" OCCN_JEST_SUMMARY="$summary" "${node[@]}" "$jest_js" --ci "$@" \
-    --reporters=default --reporters="$cross_dir/jest-summary-reporter.js") || status=$?
+    --reporters=default --reporters="$kit_dir/jest-summary-reporter.js") || status=$?
   if [[ -f "$summary" ]]; then
-    node "$cross_dir/summarize.js" "$platform" "$summary" | tee "$results/$platform.txt" >&2
+    node "$kit_dir/summarize.js" "$platform" "$summary" | tee "$results/$platform.txt" >&2
   else
     log "$platform: jest wrote no summary"
     status=1
@@ -176,14 +176,14 @@ test_wasi() {
   # 2. The differential again with the WASI build forced beside a native one
   #    (NAPI_RS_FORCE_WASI=error, set inside jest's test environment only).
   NODE_OPTIONS="--experimental-vm-modules --no-warnings" OCCN_FORCE_WASI=error OCCN_EXPECT_BINDING=wasm32-wasip1 \
-    jest_run wasm32-wasip1-forced "$node24" -- __test__/platform --setupFiles "$cross_dir/jest-force-wasi.js" || status=$?
+    jest_run wasm32-wasip1-forced "$node24" -- __test__/platform --setupFiles "$kit_dir/jest-force-wasi.js" || status=$?
   return "$status"
 }
 
 test_darwin() { # darwin-arm64|darwin-x64
   local arch=arm64
   [[ "$1" == darwin-x64 ]] && arch=x86_64
-  node "$cross_dir/check-macho.js" "$built/openclaw-context-native.$1.node" "$arch" 11.0 | tee "$results/$1.txt" >&2
+  node "$kit_dir/check-macho.js" "$built/openclaw-context-native.$1.node" "$arch" 11.0 | tee "$results/$1.txt" >&2
   return "${PIPESTATUS[0]}"
 }
 
@@ -192,7 +192,7 @@ test_one() {
     linux-x64-musl) test_musl_x64 ;;
     linux-arm64-gnu) test_arm64 gnu ;;
     linux-arm64-musl) test_arm64 musl ;;
-    win32-x64-gnu) bash "$cross_dir/test-wine.sh" ;;
+    win32-x64-gnu) bash "$kit_dir/test-wine.sh" ;;
     wasm32-wasip1) test_wasi ;;
     darwin-arm64 | darwin-x64) test_darwin "$1" ;;
     *) die "unknown platform $1 (known: ${all[*]})" ;;
