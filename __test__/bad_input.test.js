@@ -9,6 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { isDeepStrictEqual } = require('node:util')
 const native = require('../index.js')
+const { paramKeys } = require('../dev/param-shapes.js')
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-bad-'))
 const logPath = path.join(dir, 'log.jsonl')
@@ -83,17 +84,23 @@ const EXPORTS = [
     name: 'capCompactionSummaryPreservingSuffix',
     args: () => ['## Decisions\n- a', '\n\n- b', 10, { tokenBudget: 100 }],
     argNames: ['summaryBody', 'suffix', 'maxChars', 'options'],
-    fields: { 3: ['tokenBudget', 'requiredHeadings', 'protectedIdentifiers'] },
+    fields: { 3: paramKeys('CapCompactionOptions') },
     returns: 'string',
   },
   {
     name: 'capCompactionSummaryReport',
     args: () => ['## Decisions\n- a', '\n\n- b', 10, {}],
     argNames: ['summaryBody', 'suffix', 'maxChars', 'options'],
-    fields: { 3: ['tokenBudget', 'requiredHeadings', 'protectedIdentifiers'] },
+    fields: { 3: paramKeys('CapCompactionOptions') },
     returns: 'object',
   },
-  { name: 'readPersistentChatLogEntries', args: () => [logPath, 25], argNames: ['path', 'limit'], returns: 'array' },
+  {
+    name: 'readPersistentChatLogEntries',
+    args: () => [logPath, 25, {}],
+    argNames: ['path', 'limit', 'options'],
+    fields: { 2: paramKeys('PersistentChatReadOptions') },
+    returns: 'array',
+  },
   {
     name: 'rebuildPersistentChatContinuitySummary',
     args: () => [
@@ -106,7 +113,7 @@ const EXPORTS = [
       },
     ],
     argNames: ['params'],
-    fields: { 0: ['entries', 'logPath', 'state', 'statePath', 'currentSession', 'now', 'maxChars'] },
+    fields: { 0: paramKeys('ContinuitySummaryParams') },
     returns: 'string',
   },
   {
@@ -124,42 +131,14 @@ const EXPORTS = [
       },
     ],
     argNames: ['params'],
-    fields: {
-      0: [
-        'userMessage',
-        'reload',
-        'currentSession',
-        'turnMetadata',
-        'continuitySummary',
-        'logEntries',
-        'logPath',
-        'continuousEntries',
-        'reloadEntries',
-        'maxChars',
-        'maxEntryChars',
-      ],
-    },
+    fields: { 0: paramKeys('InjectedPromptParams') },
     returns: 'string',
   },
   {
     name: 'buildPersistentChatInjectedPromptReport',
     args: () => [{ userMessage: 'hello', reload: false, logPath }],
     argNames: ['params'],
-    fields: {
-      0: [
-        'userMessage',
-        'reload',
-        'currentSession',
-        'turnMetadata',
-        'continuitySummary',
-        'logEntries',
-        'logPath',
-        'continuousEntries',
-        'reloadEntries',
-        'maxChars',
-        'maxEntryChars',
-      ],
-    },
+    fields: { 0: paramKeys('InjectedPromptParams') },
     returns: 'object',
   },
 ]

@@ -18,6 +18,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { isDeepStrictEqual } = require('node:util')
+const { paramKeys } = require('../../dev/param-shapes.js')
 const { rng } = require('../../dev/shapes.js')
 const { parseCommandLine, loadBuild, outcome, outcomeAsync } = require('./lib.js')
 
@@ -355,19 +356,9 @@ function maybeHostile(params, fields) {
   return params
 }
 
-const PROMPT_FIELDS = [
-  'userMessage',
-  'reload',
-  'currentSession',
-  'turnMetadata',
-  'continuitySummary',
-  'logEntries',
-  'logPath',
-  'continuousEntries',
-  'reloadEntries',
-  'maxChars',
-]
-const SUMMARY_FIELDS = ['entries', 'logPath', 'state', 'statePath', 'currentSession', 'now', 'maxChars']
+// The fields of each params object, from index.d.ts (dev/param-shapes.js).
+const PROMPT_FIELDS = paramKeys('InjectedPromptParams')
+const SUMMARY_FIELDS = paramKeys('ContinuitySummaryParams')
 
 function promptCase() {
   const log = entries()

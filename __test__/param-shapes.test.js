@@ -1,0 +1,87 @@
+'use strict'
+// Each export's parameter shape is declared once (src/binding/params.rs, generated into
+// index.d.ts); the binding reads params objects by hand (to name a bad field and keep a
+// getter's own exception). This spec holds the two together: every key a reader asks the
+// object for (recorded by a Proxy) is a key of the export's interface, and every key of the
+// interface is read.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const native = require('../index.js')
+const { paramKeys } = require('../dev/param-shapes.js')
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-shapes-'))
+const logPath = path.join(dir, 'log.jsonl')
+fs.writeFileSync(logPath, '{"role":"user","text":"hi","ts":"2026-05-15T10:00:00Z"}\n')
+const statePath = path.join(dir, 'state.json')
+fs.writeFileSync(statePath, '{"decisions":["d"]}')
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+/** `values` behind a Proxy that records every key asked for (get, has, own keys). */
+function recording(values, read) {
+  return new Proxy(values, {
+    get(target, key) {
+      if (typeof key === 'string') read.add(key)
+      return target[key]
+    },
+    has(target, key) {
+      if (typeof key === 'string') read.add(key)
+      return key in target
+    },
+  })
+}
+
+/** The keys `call` reads of its params object, over each of `samples` (data and path forms). */
+function keysRead(call, samples) {
+  const read = new Set()
+  for (const sample of samples) call(recording(sample, read))
+  return read
+}
+
+const entries = [{ role: 'user', text: 'hi', ts: '2026-05-15T10:00:00Z', session: 's' }]
+
+describe.each([
+  [
+    'buildPersistentChatInjectedPrompt',
+    'InjectedPromptParams',
+    (p) => native.buildPersistentChatInjectedPrompt(p),
+    [
+      { userMessage: 'now', reload: true, logEntries: entries, continuitySummary: 'S', turnMetadata: 'm' },
+      { userMessage: 'now', reload: false, currentSession: 's', logPath },
+    ],
+  ],
+  [
+    'buildPersistentChatInjectedPromptReport',
+    'InjectedPromptParams',
+    (p) => native.buildPersistentChatInjectedPromptReport(p),
+    [
+      { userMessage: 'now', reload: true, logEntries: entries },
+      { userMessage: 'now', reload: false, logPath },
+    ],
+  ],
+  [
+    'rebuildPersistentChatContinuitySummary',
+    'ContinuitySummaryParams',
+    (p) => native.rebuildPersistentChatContinuitySummary(p),
+    [
+      { entries, state: { decisions: ['d'] }, now: 1 },
+      { logPath, statePath },
+    ],
+  ],
+  [
+    'capCompactionSummaryPreservingSuffix (options)',
+    'CapCompactionOptions',
+    (p) => native.capCompactionSummaryPreservingSuffix('## Decisions\n- a', '\n\n## Tail', 100, p),
+    [{ tokenBudget: 50 }],
+  ],
+  [
+    'readPersistentChatLogEntries (options)',
+    'PersistentChatReadOptions',
+    (p) => native.readPersistentChatLogEntries(logPath, 5, p),
+    [{ refuseLinks: true }],
+  ],
+])('%s reads the keys of %s', (_name, shape, call, samples) => {
+  test('every key read is declared, and every declared key is read', () => {
+    expect([...keysRead(call, samples)].sort()).toEqual([...paramKeys(shape)].sort())
+  })
+})
