@@ -24,13 +24,14 @@ function tempDir(prefix) {
 }
 
 /** An OpenClaw state folder: its config, the installed plugin, and chat folders (name -> log text). */
-function writeState({ installed = true, enabled = true, chats = {} } = {}) {
+function writeState({ installed = true, enabled = true, chats = {}, installDir = ['extensions', PLUGIN_ID] } = {}) {
   const state = tempDir('occn-doctor-state-')
   const entry = { enabled, config: { reloadEntries: 30 } }
   fs.writeFileSync(path.join(state, 'openclaw.json'), JSON.stringify({ plugins: { entries: { [PLUGIN_ID]: entry } } }))
   if (installed) {
-    fs.mkdirSync(path.join(state, 'extensions', PLUGIN_ID), { recursive: true })
-    fs.writeFileSync(path.join(state, 'extensions', PLUGIN_ID, 'package.json'), '{}')
+    fs.mkdirSync(path.join(state, ...installDir), { recursive: true })
+    fs.writeFileSync(path.join(state, ...installDir, 'package.json'), '{}')
+    fs.writeFileSync(path.join(state, ...installDir, 'openclaw.plugin.json'), '{}')
   }
   const stateDir = path.join(state, PLUGIN_ID)
   fs.mkdirSync(stateDir, { mode: 0o700 })
@@ -79,11 +80,24 @@ test('a patched-upstream release, the plugin installed and enabled, healthy chat
   expect({ code, err }).toEqual({ code: 0, err: '' })
   expect(out).toMatch(/release: openclaw 2026\.8\.1-beta\.2 at .*; the plugin runs on it \(2026\.4\.5 or later\)/)
   expect(out).toMatch(/compaction: upstream-wrapper: /)
-  expect(out).toMatch(/plugin: installed, enabled; settings \{"reloadEntries":30\}/)
+  expect(out).toContain(
+    `plugin: installed at ${path.join(state.state, 'extensions', PLUGIN_ID)}, enabled; settings {"reloadEntries":30}`,
+  )
   expect(out).toMatch(/chat: .*chat-a \(under stateDir .*\): log [\d.]+ KiB; 2 entries; last backend session be-7/)
   expect(out).toMatch(/chat: .*chat-b .*: no log yet/)
   expect(out.trim().split('\n').pop()).toBe('nothing needs doing')
   expect([snapshot(install.root), snapshot(state.state)]).toEqual(before)
+})
+
+test.each([
+  ['an npm spec on 2026.6 and later', ['npm', 'projects', PLUGIN_ID, 'node_modules', PLUGIN_ID]],
+  ['an npm spec on 2026.5', ['npm', 'node_modules', PLUGIN_ID]],
+])('the plugin installed from %s is found where OpenClaw put it', (_source, installDir) => {
+  const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+  const state = writeState({ installDir })
+  const { code, out } = doctor(install, state)
+  expect(out).toContain(`plugin: installed at ${path.join(state.state, ...installDir)}, enabled;`)
+  expect(code).toBe(0)
 })
 
 test('the buggy cap unpatched and the plugin missing: exit 1, each problem with its fix', () => {

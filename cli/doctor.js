@@ -25,6 +25,20 @@ const MAX_FOLDERS = 200
 
 const importPlugin = (name) => import(pathToFileURL(path.join(__dirname, '..', 'plugin', name)).href)
 
+/**
+ * Where `openclaw plugins install` puts this plugin, by source and release: a tarball or a
+ * folder under extensions/; an npm spec there too to 2026.4.27, under npm/node_modules/ in
+ * 2026.5, npm/projects/<id>/node_modules/ from 2026.6; and any `plugins.load.paths` folder.
+ */
+function pluginInstallDirs(openclawState, config) {
+  return [
+    path.join(openclawState, 'extensions', PLUGIN_ID),
+    path.join(openclawState, 'npm', 'projects', PLUGIN_ID, 'node_modules', PLUGIN_ID),
+    path.join(openclawState, 'npm', 'node_modules', PLUGIN_ID),
+    ...(config.plugins?.load?.paths ?? []).map(String),
+  ]
+}
+
 /** OpenClaw's state folder, as OpenClaw resolves it by default. */
 function openclawStateDir(env) {
   return env.OPENCLAW_STATE_DIR ? path.resolve(env.OPENCLAW_STATE_DIR) : path.join(os.homedir(), '.openclaw')
@@ -157,12 +171,13 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
   const { file: configFile, config, error: configError } = readOpenclawConfig(openclawState, env)
   if (configError) note(`config: ${configFile}: ${configError}`)
   const entry = config.plugins?.entries?.[PLUGIN_ID] ?? {}
-  const installed =
-    fs.existsSync(path.join(openclawState, 'extensions', PLUGIN_ID, 'package.json')) ||
-    (config.plugins?.load?.paths ?? []).some((p) => fs.existsSync(path.join(String(p), 'openclaw.plugin.json')))
+  const installedAt = pluginInstallDirs(openclawState, config).find((dir) =>
+    fs.existsSync(path.join(dir, 'openclaw.plugin.json')),
+  )
+  const installed = installedAt !== undefined
   const enabled = installed && config.plugins?.enabled !== false && entry.enabled !== false
   note(
-    `plugin: ${installed ? 'installed' : 'not installed'}${installed ? (enabled ? ', enabled' : ', disabled') : ''}; settings ${JSON.stringify(entry.config ?? {})}`,
+    `plugin: ${installed ? `installed at ${installedAt}` : 'not installed'}${installed ? (enabled ? ', enabled' : ', disabled') : ''}; settings ${JSON.stringify(entry.config ?? {})}`,
   )
   if (!installed)
     problems.push({
