@@ -6,6 +6,7 @@
 // Exit codes: 0 done, 1 a check failed or the work could not be done, 2 bad usage.
 const { parseCommandArgs } = require('../lib/args')
 const { PatchError, UsageError, oneLine } = require('../lib/errors')
+const { FIRST_WITH_FUNCTION, UPSTREAM_WRAPPER, FIRST_WITHOUT_FUNCTION } = require('../lib/openclaw-release')
 
 const USAGE = `Usage:
   openclaw-context patch [OPENCLAW_DIR] [--check | --revert | --dry-run]
@@ -20,8 +21,8 @@ patch    Make an installed OpenClaw's capCompactionSummaryPreservingSuffix deleg
            --check    exit 0 only when patched and the addon loads from that dist
            --revert   restore the original chunk byte for byte
            --dry-run  print the change as a diff; write nothing
-         Releases that need nothing say why and exit 0: before 2026.3.22 (the function
-         does not exist yet), 2026.8.1-beta.2 (it wraps upstream's fix), 2026.8.1-beta.3
+         Releases that need nothing say why and exit 0: before ${FIRST_WITH_FUNCTION} (the function
+         does not exist yet), ${UPSTREAM_WRAPPER} (it wraps upstream's fix), ${FIRST_WITHOUT_FUNCTION}
          on (fixed upstream).
 
 summary  Print rebuildPersistentChatContinuitySummary's output (the contents of

@@ -16,7 +16,7 @@ const { FUNCTION_NAME, PACKAGE_NAME, readFunction, planRevert, carriesPatch } = 
 const { PatchError } = require('./errors')
 const { scanDist } = require('./dist-scan')
 const { openclawAt, openclawVersion } = require('./find-openclaw')
-const { FIRST_WITH_FUNCTION, releaseWithoutFunction } = require('./openclaw-release')
+const { FIRST_WITH_FUNCTION, UPSTREAM_WRAPPER, releaseWithoutFunction } = require('./openclaw-release')
 const { quoteArg } = require('./shell-quote')
 
 const TEXT_NAMES = {
@@ -76,7 +76,7 @@ function absentState(version, upstreamFix) {
 const ABSENT_REASONS = {
   'not-yet': `has no ${FUNCTION_NAME} yet (it first appears in ${FIRST_WITH_FUNCTION})`,
   'fixed-upstream': `has no ${FUNCTION_NAME}: fixed upstream (budgetCompactionSummary replaced it)`,
-  'not-found': `has no chunk defining ${FUNCTION_NAME}, nor upstream's budgetCompactionSummary, though releases ${FIRST_WITH_FUNCTION} … 2026.8.1-beta.2 define it (a modified dist?)`,
+  'not-found': `has no chunk defining ${FUNCTION_NAME}, nor upstream's budgetCompactionSummary, though releases ${FIRST_WITH_FUNCTION} … ${UPSTREAM_WRAPPER} define it (a modified dist?)`,
 }
 
 function chunkMessage(where, openclawDir, chunk) {
