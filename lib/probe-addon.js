@@ -7,11 +7,9 @@
 const { createRequire } = require('node:module')
 const fs = require('node:fs')
 const path = require('node:path')
+const { oneLine } = require('./errors')
+const { FUNCTION_NAME } = require('./patch-text')
 const { untrustedReason } = require('./trust')
-
-const FUNCTION_NAME = 'capCompactionSummaryPreservingSuffix'
-
-const firstLine = (err) => String((err && err.message) || err).split('\n')[0]
 
 /**
  * Goes through `candidates` (package names or absolute paths) from `chunkFile`'s location as
@@ -30,7 +28,7 @@ function probe(chunkFile, candidates, { trust } = {}) {
     try {
       resolved = fs.realpathSync(req.resolve(id))
     } catch (err) {
-      failures.push(`${id}: ${firstLine(err)}`)
+      failures.push(`${id}: ${oneLine(err)}`)
       continue
     }
     const reason = untrustedReason(path.dirname(resolved), trust)
@@ -42,7 +40,7 @@ function probe(chunkFile, candidates, { trust } = {}) {
     try {
       binding = req(resolved)
     } catch (err) {
-      failures.push(`${id}: ${firstLine(err)}`)
+      failures.push(`${id}: ${oneLine(err)}`)
       continue
     }
     if (!binding || typeof binding[FUNCTION_NAME] !== 'function') {
@@ -56,7 +54,7 @@ function probe(chunkFile, candidates, { trust } = {}) {
       }
       failures.push(`${id} (${resolved}): it returned an unexpected result`)
     } catch (err) {
-      failures.push(`${id} (${resolved}): ${firstLine(err)}`)
+      failures.push(`${id} (${resolved}): ${oneLine(err)}`)
     }
     return { ok: false, failures }
   }

@@ -21,7 +21,7 @@ const ACP_RUNTIME_FUNCTIONS = ['tryDispatchAcpReplyHook', 'getAcpSessionManager'
 export const REPLY_DISPATCH_PRIORITY = 100
 export const replyDispatchOptions = () => ({ priority: REPLY_DISPATCH_PRIORITY, eligibleDispatchKinds: ['acp'] })
 
-const firstLine = (error) => String(error?.message ?? error).split('\n')[0]
+const { oneLine } = createRequire(import.meta.url)('../lib/errors.js')
 
 /**
  * The ACP runtime module, `{ acp }`, or `{ missing }` (what this release lacks, in words).
@@ -32,7 +32,7 @@ export async function loadAcpRuntime(importModule = () => importSdk('acp-runtime
   try {
     acp = await importModule(ACP_RUNTIME_MODULE)
   } catch (error) {
-    return { missing: `${ACP_RUNTIME_MODULE} (${firstLine(error)})` }
+    return { missing: `${ACP_RUNTIME_MODULE} (${oneLine(error)})` }
   }
   const absent = ACP_RUNTIME_FUNCTIONS.filter((name) => typeof acp?.[name] !== 'function')
   if (absent.length > 0) return { missing: `${absent.join(', ')} in ${ACP_RUNTIME_MODULE}` }
