@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io;
 
 use super::super::fs::read_full_at;
-use super::tail::TailOptions;
+use super::options::TailOptions;
 
 /// A line as read, and where it starts in the file.
 pub(super) struct LineBytes {

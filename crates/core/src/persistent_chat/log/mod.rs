@@ -4,16 +4,19 @@
 //! - `entry`: the entry model and the parse of one line;
 //! - `tail`: the checked tail read (`readPersistentChatLogEntries`), safe
 //!   against a writer;
-//! - `backward`: the block reader under it, lines from the end backwards.
+//! - `backward`: the block reader under it, lines from the end backwards;
+//! - `options`: how both read (line cap, gap, block sizes, links).
 
 mod backward;
 mod entry;
+mod options;
 mod tail;
 
 #[cfg(test)]
 pub(crate) use entry::bare_entry;
 pub use entry::{js_number_text, parse_log_line, LogEntry, Role, Timestamp};
+pub use options::MAX_LINE_BYTES;
 pub use tail::{
     read_log_tail, read_log_tail_or_empty, read_log_tail_or_empty_with_links,
-    read_log_tail_with_links, LogTail, MAX_LINE_BYTES,
+    read_log_tail_with_links, LogTail,
 };

@@ -20,6 +20,7 @@ use foldhash::quality::RandomState;
 use super::super::fs::{open_state_file, Links};
 use super::backward::{BackLine, BackwardLines};
 use super::entry::{parse_log_line, LogEntry};
+use super::options::TailOptions;
 use crate::error::CoreError;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -31,42 +32,9 @@ pub struct LogTail {
     pub skipped_lines: usize,
     /// Lines longer than the line cap, skipped without being buffered.
     pub oversized_lines: usize,
-    /// The read stopped [`MAX_GAP_BYTES`] below the newest valid entry (or
+    /// The read stopped [`MAX_GAP_BYTES`](super::options::MAX_GAP_BYTES) below the newest valid entry (or
     /// the end) without finding another: what lies before was not read.
     pub stopped_at_gap: bool,
-}
-
-/// A longer line is skipped unread: it bounds memory on a corrupt log.
-pub const MAX_LINE_BYTES: usize = 8 << 20;
-/// How far a read goes below the newest valid entry (or the end of the
-/// file) without finding another before it stops: twice
-/// [`MAX_LINE_BYTES`], so the longest valid line is always found behind up
-/// to a line's worth of garbage, a torn write or an oversized line, while a
-/// log of garbage of any size (a 40 GB sparse file) costs 16 MiB of reading,
-/// milliseconds, not a scan to its start.
-pub const MAX_GAP_BYTES: usize = 2 * MAX_LINE_BYTES;
-const FIRST_BLOCK_BYTES: usize = 64 << 10;
-const MAX_BLOCK_BYTES: usize = 4 << 20;
-
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct TailOptions {
-    pub max_line_bytes: usize,
-    pub first_block: usize,
-    pub max_block: usize,
-    pub max_gap_bytes: usize,
-    pub links: Links,
-}
-
-impl Default for TailOptions {
-    fn default() -> Self {
-        TailOptions {
-            max_line_bytes: MAX_LINE_BYTES,
-            first_block: FIRST_BLOCK_BYTES,
-            max_block: MAX_BLOCK_BYTES,
-            max_gap_bytes: MAX_GAP_BYTES,
-            links: Links::Follow,
-        }
-    }
 }
 
 /// The last `limit` valid entries of the log at `path`, oldest first. The
@@ -353,6 +321,7 @@ fn is_blank(line: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::options::{MAX_BLOCK_BYTES, MAX_GAP_BYTES};
     use super::*;
     use crate::test_support::{line, texts, TempDir};
 
