@@ -57,6 +57,8 @@ const RELEASES = require('../../scripts/openclaw-releases.json')
       consent: atLeast(version, '2026.8'),
       /** `plugins install` runs npm for optional dependencies too (2026.4.27 on; 2026.4.5 only for `dependencies`). */
       installsOptional: atLeast(version, '2026.4.27'),
+      /** `plugins install <folder>` does too: 2026.4.27 only (2026.5 on copy a folder and link the peer, no npm). */
+      folderInstallsOptional: atLeast(version, '2026.4.27') && !atLeast(version, '2026.5'),
       /** `plugins inspect --runtime` (2026.5 on: 2026.4.27's inspect has no such option). */
       inspectRuntime: atLeast(version, '2026.5'),
     }

@@ -40,10 +40,16 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
   let tarball
   let registry
 
-  /** The openclaw command line, in the scratch home, its npm on the local registry. */
+  /**
+   * The openclaw command line, in the scratch home, its npm on the local registry. ClawHub,
+   * which `plugins install <name>` asks first, is pointed at the same server: it answers that
+   * it has no such package, as ClawHub does for a package it does not list, and the release
+   * falls back to npm.
+   */
   function openclaw(args) {
     const result = spawnInWorld(world, [path.join(release.openclawDir, 'openclaw.mjs'), ...args], {
       npm_config_registry: registry.url,
+      OPENCLAW_CLAWHUB_URL: registry.url.replace(/\/$/, ''),
     })
     return { code: result.status, stdout: result.stdout, stderr: result.stderr }
   }
@@ -102,10 +108,12 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
 
   /**
    * `openclaw plugins install <source>` (a tarball, an npm spec or a folder) with the release's
-   * own CLI, then `openclaw plugins inspect`: installed with its platform package, the
-   * scanner finding nothing, loaded with both hooks and the manifest's schema.
+   * own CLI, then `openclaw plugins inspect`: installed, the scanner finding nothing, loaded
+   * with both hooks and the manifest's schema, and the platform package beside it, added by
+   * the installer when `addsPlatformPackage`, else by the npm install the plugin's log line
+   * names. Returns the installed folder.
    */
-  function installAndInspect(source) {
+  function installAndInspect(source, addsPlatformPackage) {
     let install = openclaw(['plugins', 'install', source, '--force'])
     // From 2026.8 a third-party plugin's declared hooks need the operator's consent first.
     const consent = /requires capability consent/.test(install.stderr + install.stdout)
@@ -114,13 +122,50 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(install.stderr + install.stdout).not.toMatch(SCANNER_FINDING)
     expect(install.stderr + install.stdout).toMatch(/Installed plugin: openclaw-context-native/)
     expect(install.code).toBe(0)
-    const installed = path.join(world.stateDir, 'extensions', PLUGIN_ID)
+
+    const inspect = openclaw([
+      'plugins',
+      'inspect',
+      PLUGIN_ID,
+      ...(release.inspectRuntime ? ['--runtime'] : []),
+      '--json',
+    ])
+    expect({ code: inspect.code, stderr: inspect.code === 0 ? '' : inspect.stderr.slice(-3000) }).toEqual({
+      code: 0,
+      stderr: '',
+    })
+    const report = JSON.parse(inspect.stdout)
+    const installed = report.plugin.rootDir
+    expect(report.plugin).toEqual(
+      expect.objectContaining({
+        id: PLUGIN_ID,
+        status: 'loaded',
+        source: path.join(installed, 'plugin', 'index.mjs'),
+      }),
+    )
+    expect(installed.startsWith(world.stateDir + path.sep)).toBe(true)
     expect(fs.existsSync(path.join(installed, 'openclaw.plugin.json'))).toBe(true)
-    const binary = path.join(installed, 'node_modules', PLATFORM_PACKAGE, BINARY)
-    if (!release.installsOptional) {
-      // 2026.4.5 runs npm only for `dependencies`: the platform package is added as the plugin's
-      // log line says (docs/plugin.md), with npm on the same registry.
-      expect(fs.existsSync(binary)).toBe(false)
+    expect(report.typedHooks).toEqual(
+      expect.arrayContaining([
+        { name: 'reply_dispatch', priority: 100 },
+        { name: 'before_message_write', priority: 100 },
+      ]),
+    )
+    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'openclaw.plugin.json'), 'utf8')).configSchema
+    expect(report.plugin.configJsonSchema).toEqual(schema)
+
+    // The platform package, where Node's resolution from the plugin looks: node_modules of its
+    // folder and of each folder above it.
+    const binary = () => {
+      for (let dir = installed; dir !== path.dirname(dir); dir = path.dirname(dir)) {
+        const file = path.join(dir, 'node_modules', PLATFORM_PACKAGE, BINARY)
+        if (fs.existsSync(file)) return file
+      }
+      return undefined
+    }
+    expect(Boolean(binary())).toBe(addsPlatformPackage)
+    if (!addsPlatformPackage) {
+      // Added as the plugin's log line says (docs/plugin.md), with npm on the same registry.
       const npm = spawnSync('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund'], {
         cwd: installed,
         encoding: 'utf8',
@@ -135,40 +180,13 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
       expect({ status: npm.status, stderr: npm.stderr }).toEqual({ status: 0, stderr: expect.any(String) })
     }
     // npm fetched the platform package from the registry, as from optionalDependencies.
-    expect(fs.readFileSync(binary).equals(fs.readFileSync(path.join(ROOT, BINARY)))).toBe(true)
-
-    const inspect = openclaw([
-      'plugins',
-      'inspect',
-      PLUGIN_ID,
-      ...(release.inspectRuntime ? ['--runtime'] : []),
-      '--json',
-    ])
-    expect({ code: inspect.code, stderr: inspect.code === 0 ? '' : inspect.stderr.slice(-3000) }).toEqual({
-      code: 0,
-      stderr: '',
-    })
-    const report = JSON.parse(inspect.stdout)
-    expect(report.plugin).toEqual(
-      expect.objectContaining({
-        id: PLUGIN_ID,
-        status: 'loaded',
-        rootDir: installed,
-        source: path.join(installed, 'plugin', 'index.mjs'),
-      }),
-    )
-    expect(report.typedHooks).toEqual(
-      expect.arrayContaining([
-        { name: 'reply_dispatch', priority: 100 },
-        { name: 'before_message_write', priority: 100 },
-      ]),
-    )
-    const schema = JSON.parse(fs.readFileSync(path.join(ROOT, 'openclaw.plugin.json'), 'utf8')).configSchema
-    expect(report.plugin.configJsonSchema).toEqual(schema)
+    expect(fs.readFileSync(binary()).equals(fs.readFileSync(path.join(ROOT, BINARY)))).toBe(true)
+    return installed
   }
 
   test(`\`openclaw plugins install <tarball>\` installs it with its platform package${release.installsOptional ? '' : ' (added by the npm install its log line names)'}${release.scanner ? ', its install scanner finding nothing' : ''}; \`openclaw plugins inspect\` shows it loaded`, () => {
-    installAndInspect(tarball)
+    const installed = installAndInspect(tarball, release.installsOptional)
+    expect(installed).toBe(path.join(world.stateDir, 'extensions', PLUGIN_ID))
   })
 
   test("a wrong setting is refused by OpenClaw's config validation, with its name", () => {
@@ -205,16 +223,29 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(fs.readdirSync(root)).toHaveLength(1)
   })
 
-  // Installed again over the tarball's install (--force), so the turn above used the tarball's.
-  test('`openclaw plugins install openclaw-context-native@<version>` (an npm spec, from the registry npm is set to) installs and loads the same', () => {
+  // Each source installed as on a machine that has none yet (the earlier install's folders
+  // removed: a folder installed with --force over an earlier install keeps its node_modules).
+  const removeInstalls = () => {
+    for (const dir of [path.join('extensions', PLUGIN_ID), 'npm']) {
+      fs.rmSync(path.join(world.stateDir, dir), { recursive: true, force: true })
+    }
+  }
+
+  test(`\`openclaw plugins install openclaw-context-native@<version>\` (an npm spec: ClawHub has no such package, npm's registry has) installs and loads the same${release.installsOptional ? '' : ' (the platform package added by hand)'}`, () => {
     const { version } = require('../../package.json')
-    installAndInspect(`${PLUGIN_ID}@${version}`)
+    removeInstalls()
+    const installed = installAndInspect(`${PLUGIN_ID}@${version}`, release.installsOptional)
+    // `openclaw-context doctor` finds it where this release put it.
+    const doctor = spawnInWorld(world, [path.join(ROOT, 'cli', 'openclaw-context.js'), 'doctor', release.openclawDir])
+    expect(doctor.stdout).toContain(`plugin: installed at ${installed}, enabled`)
   })
 
-  test('`openclaw plugins install <folder>` (the package unpacked) installs and loads the same', () => {
+  test(`\`openclaw plugins install <folder>\` (the package unpacked) installs and loads the same${release.folderInstallsOptional ? '' : '; the platform package added by hand (a folder install runs no npm for it)'}`, () => {
     const folder = path.join(world.dir, 'folder')
     fs.mkdirSync(folder, { recursive: true })
     expect(spawnSync('tar', ['-xzf', tarball, '-C', folder]).status).toBe(0)
-    installAndInspect(path.join(folder, 'package'))
+    removeInstalls()
+    const installed = installAndInspect(path.join(folder, 'package'), release.folderInstallsOptional)
+    expect(installed).toBe(path.join(world.stateDir, 'extensions', PLUGIN_ID))
   })
 })
