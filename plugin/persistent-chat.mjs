@@ -30,12 +30,14 @@ import { createTurnCapture } from './turn-capture.mjs'
 /** Entries read from the log per turn: enough to find the current backend session in it. */
 const MIN_LOG_WINDOW = 50
 
-/**
- * The text OpenClaw would send the backend: its own order of context fields (`agentText` is
- * the finalized context's field from 2026.8 on, `BodyForAgent` the one before).
- */
+/** OpenClaw's inbound context fields holding the user's text, in the order it reads them. */
+const COMMAND_TEXT_FIELDS = ['BodyForCommands', 'CommandBody', 'RawBody', 'Body']
+/** The same, with the text for the agent first (`agentText` from 2026.8 on, `BodyForAgent` the one before). */
+const AGENT_TEXT_FIELDS = ['agentText', 'BodyForAgent', ...COMMAND_TEXT_FIELDS]
+
+/** The text OpenClaw would send the backend: the first of its fields that holds one. */
 function liveMessage(ctx) {
-  for (const key of ['agentText', 'BodyForAgent', 'BodyForCommands', 'CommandBody', 'RawBody', 'Body']) {
+  for (const key of AGENT_TEXT_FIELDS) {
     const value = ctx?.[key]
     if (typeof value === 'string' && value.trim()) return value.trim()
   }
@@ -47,7 +49,7 @@ function liveMessage(ctx) {
  * left alone, so the command runs exactly as without the plugin and nothing waits on a turn.
  */
 function looksLikeCommand(ctx) {
-  for (const key of ['BodyForCommands', 'CommandBody', 'RawBody', 'Body']) {
+  for (const key of COMMAND_TEXT_FIELDS) {
     const value = ctx?.[key]
     if (typeof value === 'string') {
       const text = value.trim()
