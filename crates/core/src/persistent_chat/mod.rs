@@ -21,6 +21,7 @@ pub mod prompt;
 pub mod request;
 mod scan;
 pub mod state;
+mod status;
 pub mod summary;
 mod text;
 pub mod time;

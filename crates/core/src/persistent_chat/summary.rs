@@ -36,7 +36,8 @@
 use super::budget::{fit_sections, ListSection};
 use super::log::{LogEntry, Role, Timestamp};
 use super::state::{MemoryState, Timer};
-use super::text::{collapse_whitespace, cut_with_ellipsis, is_ok_status, one_line, push_str};
+use super::status::is_ok_status;
+use super::text::{collapse_whitespace, cut_with_ellipsis, one_line, push_str};
 use crate::utf16::encode;
 
 pub const DEFAULT_SUMMARY_MAX_CHARS: usize = 6000;

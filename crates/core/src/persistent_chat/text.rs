@@ -85,16 +85,6 @@ pub(crate) fn one_line(text: &[u16], max: usize) -> Vec<u16> {
     cut_with_ellipsis(&collapse_whitespace(text), max)
 }
 
-/// True for an assistant status that reports success. The gateway writes
-/// `ok`; the other spellings are what hand-written or older logs use.
-pub(crate) fn is_ok_status(status: &[u16]) -> bool {
-    let status = String::from_utf16_lossy(utf16::trim(status)).to_ascii_lowercase();
-    matches!(
-        status.as_str(),
-        "" | "ok" | "success" | "succeeded" | "completed" | "done"
-    )
-}
-
 /// JavaScript's `String(number)` (`Number#toString`): shortest round-trip
 /// digits, exponent notation outside 1e-7..1e21, `-0` as `0`.
 pub(crate) fn js_number_to_string(value: f64) -> String {
@@ -203,13 +193,6 @@ mod tests {
         for (value, expected) in cases {
             assert_eq!(js_number_to_string(value), expected, "{value:?}");
         }
-    }
-
-    #[test]
-    fn ok_statuses() {
-        assert!(is_ok_status(&u("ok")));
-        assert!(is_ok_status(&u(" OK ")));
-        assert!(!is_ok_status(&u("ACP_TURN_FAILED")));
     }
 
     #[test]

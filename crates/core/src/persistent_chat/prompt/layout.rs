@@ -14,9 +14,9 @@ use super::{
 };
 use crate::persistent_chat::budget::{fit_sections, parse_sections};
 use crate::persistent_chat::log::LogEntry;
+use crate::persistent_chat::status::is_ok_status;
 use crate::persistent_chat::text::{
-    collapse_whitespace, is_ok_status, join_with_blank_lines, js_number_to_string, push_str,
-    trim_end_lines,
+    collapse_whitespace, join_with_blank_lines, js_number_to_string, push_str, trim_end_lines,
 };
 use crate::utf16;
 
