@@ -125,3 +125,10 @@ test("the README's settings table names every setting with the schema's default 
     for (const field of schema.items?.enum ?? []) expect(row.text).toContain(`\`${field}\``)
   }
 })
+
+test("every turnMetadata field the schema allows has its source in OpenClaw's context, and no other", () => {
+  const script = `import { TURN_METADATA_FIELDS } from ${JSON.stringify(MODULE)};
+    process.stdout.write(JSON.stringify(Object.keys(TURN_METADATA_FIELDS)));`
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+  expect(JSON.parse(result.stdout)).toEqual(SCHEMA.turnMetadata.items.enum)
+})
