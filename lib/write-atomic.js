@@ -5,7 +5,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { PatchError } = require('./errors')
-const { TEMP_NAME, renameReplacing, replaceFileSync, tempPrefix } = require('./replace-file')
+const { TEMP_NAME, replaceFileSync } = require('./replace-file')
 
 function processIsAlive(pid) {
   try {
@@ -52,7 +52,7 @@ const READ_ONLY_CODES = new Set(['EACCES', 'EPERM', 'EROFS'])
 /** Why a write failed, in the user's terms. */
 function writeFailure(err, platform = process.platform) {
   // Windows refuses to replace a file another process holds open (EPERM, EBUSY), also
-  // after renameReplacing's retries.
+  // after replace-file.js's rename retries.
   if (platform === 'win32' && (err.code === 'EPERM' || err.code === 'EBUSY')) {
     return 'the chunk is in use or read-only; stop the gateway, or run as the user that owns the OpenClaw install'
   }
@@ -82,4 +82,4 @@ function writeAtomic(file, text) {
   }
 }
 
-module.exports = { writeAtomic, writeFailure, renameReplacing, staleTempFiles, tempPrefix }
+module.exports = { writeAtomic, writeFailure, staleTempFiles }

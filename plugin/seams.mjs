@@ -7,8 +7,11 @@ import { createRequire } from 'node:module'
 import { PLUGIN_ID } from './config.mjs'
 import { importSdk } from './openclaw-sdk.mjs'
 
+const requireLib = createRequire(import.meta.url)
+const { oneLine } = requireLib('../lib/errors.js')
+
 /** The first release with the `reply_dispatch` hook and these functions. */
-export const FIRST_SUPPORTED_RELEASE = createRequire(import.meta.url)('../lib/openclaw-release.js').PLUGIN_FIRST_RELEASE
+export const FIRST_SUPPORTED_RELEASE = requireLib('../lib/openclaw-release.js').PLUGIN_FIRST_RELEASE
 export const ACP_RUNTIME_MODULE = 'openclaw/plugin-sdk/acp-runtime'
 const ACP_RUNTIME_FUNCTIONS = ['tryDispatchAcpReplyHook', 'getAcpSessionManager', 'readAcpSessionEntry']
 
@@ -20,8 +23,6 @@ const ACP_RUNTIME_FUNCTIONS = ['tryDispatchAcpReplyHook', 'getAcpSessionManager'
  */
 export const REPLY_DISPATCH_PRIORITY = 100
 export const replyDispatchOptions = () => ({ priority: REPLY_DISPATCH_PRIORITY, eligibleDispatchKinds: ['acp'] })
-
-const { oneLine } = createRequire(import.meta.url)('../lib/errors.js')
 
 /**
  * The ACP runtime module, `{ acp }`, or `{ missing }` (what this release lacks, in words).
