@@ -4,7 +4,7 @@
 //     2026.7.2's function (the buggy original), OpenClaw 2026.9.6's budgetCompactionSummary (the
 //     upstream fix), a plain JS version of the seed's proposed rule, and the addon's copy floor
 //     (capCompactionSummary(input, 0): copy in and out);
-//   - on body-heavy shapes (issue 11: 15,000–40,000-unit bodies of short bullets, suffixes of
+//   - on body-heavy shapes (dev/body-heavy.js: 15,000–40,000-unit bodies of short bullets, suffixes of
 //     1,000–33,000, budgets 2,000–20,000) against the copy floor and 2026.9.6.
 // With a baseline build (--baseline=OLD.node), that build's cap runs in the same rounds, so that
 // (cap − floor) / floor before and after is measured side by side.
@@ -18,7 +18,7 @@ const { fmtUs, fmtX, fmtUnits, fmtRatio, mdTable } = require('../lib/format.js')
 
 const MAX_CHARS = 16000
 const KI = 1024
-// Both of the issue's targets for (cap − floor) / floor: on the body-heavy shapes and overall.
+// The target for (cap − floor) / floor, on the body-heavy shapes and overall: at most 0.3.
 const OVER_FLOOR_TARGET = 0.3
 
 /** Body ≈ 1/4, suffix ≈ 3/4 of `units` (a structured body; 13 tool results a turn, as in the seed). */
@@ -162,7 +162,7 @@ function bySize(ctx, { root, quick }) {
   return rows
 }
 
-/** Issue 11's body-heavy shapes, each at its own budget. */
+/** The body-heavy shapes (BODY_HEAVY_SHAPES), each at its own budget. */
 function bodyHeavy(ctx, { quick }) {
   console.log('\n== capCompactionSummaryPreservingSuffix, body-heavy shapes ==')
   const rows = []
