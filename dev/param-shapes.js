@@ -2,7 +2,7 @@
 // The keys of each params interface of index.d.ts, in declaration order. index.d.ts is
 // generated from the binding's declarations (src/binding/params.rs), so this is the one
 // source of the parameter shapes for the specs and the differentials; a spec
-// (__test__/param-shapes.test.js) holds the binding's hand readers to it.
+// (__test__/binding.param-shapes.test.js) holds the binding's hand readers to it.
 const fs = require('node:fs')
 const path = require('node:path')
 

@@ -1,6 +1,6 @@
 'use strict'
 // What `npm test` and `npm run test:e2e` run on a given host: one list, so that
-// scripts/test.js and its spec (__test__/test-plan.test.js) agree. A host is
+// scripts/test.js and its spec (__test__/package.test-plan.test.js) agree. A host is
 // { platform, arch, libc } as Node reports them (libc: 'glibc' or 'musl' on Linux).
 //
 //   npm test           the contributor loop: the host build, its glibc check where it applies,

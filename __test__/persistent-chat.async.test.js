@@ -2,7 +2,7 @@
 // The Promise variants of the exports that read files (SPEC § Off the event
 // loop): the same results as the sync exports, the work on the libuv thread
 // pool so that the event loop keeps running meanwhile. Their errors are
-// compared with the sync ones case by case in bad_input.test.js.
+// compared with the sync ones case by case in binding.bad-input.test.js.
 //
 // Promises and errors made by the addon belong to the main realm, not jest's
 // sandbox: checked by `then`, `name` and `code`, never with `instanceof`.
