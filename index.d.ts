@@ -291,6 +291,12 @@ export interface PersistentChatReadOptions {
    * Default `false`. (Windows: only the symlink.)
    */
   refuseLinks?: boolean
+  /**
+   * `true`: a missing file reads as an empty log (`[]`, a log not written
+   * yet) rather than throwing `ENOENT`, as the builders read `logPath`.
+   * Default `false`.
+   */
+  emptyIfMissing?: boolean
 }
 
 /** An item of the memory state given as an object: its text. */
@@ -315,7 +321,9 @@ export interface PersistentChatTimer {
  * 16 MiB below the newest valid entry (or the end) without finding
  * another: a log of garbage of any size answers after reading 16 MiB.
  *
- * Throws an `Error` with `code` and `path`: `ENOENT` for a missing file,
+ * Throws an `Error` with `code` and `path`: `ENOENT` for a missing file
+ * (with `options.emptyIfMissing`, a missing file is `[]`: a log not
+ * written yet),
  * `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,
  * never read; with `options.refuseLinks`, also a symlink or a hard-linked
  * file), `EACCES`, …

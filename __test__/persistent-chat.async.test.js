@@ -60,6 +60,27 @@ describe('same results as the sync exports', () => {
     }
   })
 
+  test('emptyIfMissing: a missing log is [], as the builders read a logPath; other errors still throw', async () => {
+    const missing = path.join(tmp.dir, 'not-written-yet.jsonl')
+    const options = { emptyIfMissing: true }
+    expect(native.readPersistentChatLogEntries(missing, 25, options)).toEqual([])
+    expect(await native.readPersistentChatLogEntriesAsync(missing, 25, { ...options, refuseLinks: true })).toEqual([])
+    expect(native.readPersistentChatLogEntries(logPath, 3, options)).toEqual(
+      native.readPersistentChatLogEntries(logPath, 3),
+    )
+    expect(() => native.readPersistentChatLogEntries(tmp.dir, 25, options)).toThrow(
+      expect.objectContaining({ code: 'ENOTREGULAR', path: tmp.dir }),
+    )
+    for (const off of [{}, { emptyIfMissing: false }, { emptyIfMissing: null }]) {
+      expect(() => native.readPersistentChatLogEntries(missing, 25, off)).toThrow(
+        expect.objectContaining({ code: 'ENOENT' }),
+      )
+    }
+    expect(() => native.readPersistentChatLogEntries(missing, 25, { emptyIfMissing: 'yes' })).toThrow(
+      expect.objectContaining({ name: 'TypeError', message: expect.stringContaining('options.emptyIfMissing') }),
+    )
+  })
+
   test('rebuildPersistentChatContinuitySummaryAsync', async () => {
     for (const params of [
       { logPath, statePath, currentSession: 'ses_B', now: NOW },

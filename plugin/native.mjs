@@ -7,14 +7,8 @@ import { createRequire } from 'node:module'
 const native = createRequire(import.meta.url)('../index.js')
 
 /** The log's last `limit` entries, oldest first; a log not written yet is empty. */
-export async function readLogEntries(logPath, limit) {
-  try {
-    return await native.readPersistentChatLogEntriesAsync(logPath, limit, { refuseLinks: true })
-  } catch (error) {
-    if (error?.code === 'ENOENT') return []
-    throw error
-  }
-}
+export const readLogEntries = (logPath, limit) =>
+  native.readPersistentChatLogEntriesAsync(logPath, limit, { refuseLinks: true, emptyIfMissing: true })
 
 export const rebuildContinuitySummary = (params) =>
   native.rebuildPersistentChatContinuitySummaryAsync({ ...params, refuseLinks: true })

@@ -16,7 +16,9 @@ use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::Env;
 use napi_derive::napi;
 use openclaw_context_core::compaction::{self, CapReport};
-use openclaw_context_core::persistent_chat::log::{read_log_tail_with_links, LogEntry};
+use openclaw_context_core::persistent_chat::log::{
+    read_log_tail_or_empty_with_links, read_log_tail_with_links, LogEntry,
+};
 use openclaw_context_core::persistent_chat::prompt::PromptReport;
 use openclaw_context_core::persistent_chat::Links;
 
@@ -170,7 +172,9 @@ pub fn cap_compaction_summary_report(
 /// 16 MiB below the newest valid entry (or the end) without finding
 /// another: a log of garbage of any size answers after reading 16 MiB.
 ///
-/// Throws an `Error` with `code` and `path`: `ENOENT` for a missing file,
+/// Throws an `Error` with `code` and `path`: `ENOENT` for a missing file
+/// (with `options.emptyIfMissing`, a missing file is `[]`: a log not
+/// written yet),
 /// `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,
 /// never read; with `options.refuseLinks`, also a symlink or a hard-linked
 /// file), `EACCES`, …
@@ -212,17 +216,32 @@ fn log_read(
 ) -> Result<Job<Vec<LogEntry>, Vec<PersistentChatLogEntry>>, Failure> {
     let path = Js::from(path).path("path")?;
     let limit = binding::count(Js::from(limit), "limit")?;
-    let links = match options.map(Js::from) {
-        None => Links::Follow,
+    let (links, empty_if_missing) = match options.map(Js::from) {
+        None => (Links::Follow, false),
         Some(options) => match options.optional_object("options")? {
-            None => Links::Follow,
-            Some(options) => {
-                binding::persistent_chat::links(options.get("refuseLinks")?, "options.refuseLinks")?
-            }
+            None => (Links::Follow, false),
+            Some(options) => (
+                binding::persistent_chat::links(
+                    options.get("refuseLinks")?,
+                    "options.refuseLinks",
+                )?,
+                binding::persistent_chat::flag(
+                    options.get("emptyIfMissing")?,
+                    "options.emptyIfMissing",
+                )?,
+            ),
         },
     };
     Ok(Job::new(
-        move || Ok(read_log_tail_with_links(Path::new(&path), limit, links)?.entries),
+        move || {
+            let path = Path::new(&path);
+            let tail = if empty_if_missing {
+                read_log_tail_or_empty_with_links(path, limit, links)?
+            } else {
+                read_log_tail_with_links(path, limit, links)?
+            };
+            Ok(tail.entries)
+        },
         |entries| entries.into_iter().map(Into::into).collect(),
     ))
 }

@@ -88,6 +88,10 @@ pub struct PersistentChatReadOptions {
     /// more than one hard link is refused (`ENOTREGULAR`) rather than read.
     /// Default `false`. (Windows: only the symlink.)
     pub refuse_links: Option<bool>,
+    /// `true`: a missing file reads as an empty log (`[]`, a log not written
+    /// yet) rather than throwing `ENOENT`, as the builders read `logPath`.
+    /// Default `false`.
+    pub empty_if_missing: Option<bool>,
 }
 
 /// A value of `turnMetadata` given as an object.

@@ -273,14 +273,19 @@ pub fn summary_params(value: Js<'_>) -> Result<SummaryRequest, Failure> {
 
 /// `refuseLinks`: absent or `false` follows links, `true` refuses them.
 pub fn links(value: Js<'_>, name: impl Display + Copy) -> Result<Links, Failure> {
-    if value.is_nullish()? {
-        return Ok(Links::Follow);
-    }
-    Ok(if value.boolean(name)? {
+    Ok(if flag(value, name)? {
         Links::Refuse
     } else {
         Links::Follow
     })
+}
+
+/// An optional boolean option: absent, `undefined` or `null` is `false`.
+pub fn flag(value: Js<'_>, name: impl Display + Copy) -> Result<bool, Failure> {
+    if value.is_nullish()? {
+        return Ok(false);
+    }
+    value.boolean(name)
 }
 
 fn turn_metadata(value: Js<'_>) -> Result<Option<TurnMetadata>, Failure> {
