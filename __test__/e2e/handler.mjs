@@ -17,7 +17,9 @@ import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { isolateOpenClaw, loadOpenClawTesting } from '../../dev/openclaw-oracle.mjs'
 
-const { findChunk } = createRequire(import.meta.url)('../../lib/dist-scan.js')
+const requireHere = createRequire(import.meta.url)
+const { findChunk } = requireHere('../../lib/dist-scan.js')
+const { REQUIRED_SECTIONS: HEADINGS } = requireHere('../../dev/shapes.js')
 
 const openclawDir = process.argv[2]
 if (!openclawDir) {
@@ -25,13 +27,6 @@ if (!openclawDir) {
   process.exit(2)
 }
 
-const HEADINGS = [
-  '## Decisions',
-  '## Open TODOs',
-  '## Constraints/Rules',
-  '## Pending user asks',
-  '## Exact identifiers',
-]
 const BODY = [
   'The session migrated the billing gateway to the new queue.',
   '',

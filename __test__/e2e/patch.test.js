@@ -16,13 +16,7 @@ const { NODE22, OPENCLAW_DIR, OPENCLAW_OLD_DIR } = process.env
 const ROOT = path.resolve(__dirname, '..', '..')
 const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const HANDLER = path.join(__dirname, 'handler.mjs')
-const HEADINGS = [
-  '## Decisions',
-  '## Open TODOs',
-  '## Constraints/Rules',
-  '## Pending user asks',
-  '## Exact identifiers',
-]
+const { REQUIRED_SECTIONS: HEADINGS } = require('../../dev/shapes.js')
 const CHUNK_MARKER = '\nfunction capCompactionSummaryPreservingSuffix('
 
 const sha = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')

@@ -16,17 +16,10 @@
 
 const path = require('node:path')
 const { parseArgs } = require('node:util')
-const { rng } = require('../../dev/shapes.js')
+const { REQUIRED_SECTIONS: HEADINGS, rng } = require('../../dev/shapes.js')
 
 const BODY_MARKER = '[Compaction summary truncated to fit budget]'
 const SUFFIX_MARKER = '[Earlier compaction context truncated to fit budget]'
-const HEADINGS = [
-  '## Decisions',
-  '## Open TODOs',
-  '## Constraints/Rules',
-  '## Pending user asks',
-  '## Exact identifiers',
-]
 const WORDS = [
   'session',
   'compaction',
