@@ -6,20 +6,14 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use openclaw_context_core::compaction::{
-    cap_compaction_summary, cap_preserving_suffix, CapOptions,
+    cap_compaction_summary, cap_preserving_suffix, CapOptions, REQUIRED_SUMMARY_SECTIONS,
 };
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::prompt::{
     build_injected_prompt, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
 };
 
-const HEADINGS: [&str; 5] = [
-    "## Decisions",
-    "## Open TODOs",
-    "## Constraints/Rules",
-    "## Pending user asks",
-    "## Exact identifiers",
-];
+const HEADINGS: [&str; 5] = REQUIRED_SUMMARY_SECTIONS;
 
 fn body(lines_per_section: usize) -> Vec<u16> {
     let mut text = String::from("Session summary.\n\n");
