@@ -77,15 +77,22 @@ fn cap_compaction_summary_matches_openclaw_on_edge_budgets() {
     assert_eq!(cap_compaction_summary(&text, 0.0), text);
     assert_eq!(cap_compaction_summary(&text, -5.0), text);
     assert_eq!(cap_compaction_summary(&text, f64::INFINITY), text);
+    assert_eq!(cap_compaction_summary(&text, 100.0), text);
     assert_eq!(cap_compaction_summary(&text, 45.0), encode(&"A".repeat(45)));
     assert_eq!(cap_compaction_summary(&text, 46.0), encode(&"A".repeat(46)));
     assert_eq!(
         s(&cap_compaction_summary(&text, 46.5)),
         SUMMARY_TRUNCATED_MARKER
     );
-    assert_eq!(cap_compaction_summary(&text, 47.9).len(), 47);
+    assert_eq!(
+        s(&cap_compaction_summary(&text, 47.9)),
+        format!("A{SUMMARY_TRUNCATED_MARKER}")
+    );
     assert_eq!(cap_compaction_summary(&text, 50.5).len(), 50);
-    assert_eq!(cap_compaction_summary(&text, 99.9).len(), 99);
+    assert_eq!(
+        s(&cap_compaction_summary(&text, 99.9)),
+        format!("{}{SUMMARY_TRUNCATED_MARKER}", "A".repeat(53))
+    );
     assert_eq!(cap_compaction_summary(&text, 0.5), Vec::<u16>::new());
     // A pair that does not fit is dropped whole.
     let emoji = encode(&"😀".repeat(30));
@@ -93,7 +100,10 @@ fn cap_compaction_summary_matches_openclaw_on_edge_budgets() {
         s(&cap_compaction_summary(&emoji, 47.0)),
         SUMMARY_TRUNCATED_MARKER
     );
-    assert_eq!(cap_compaction_summary(&emoji, 51.0).len(), 50);
+    assert_eq!(
+        s(&cap_compaction_summary(&emoji, 51.0)),
+        format!("😀😀{SUMMARY_TRUNCATED_MARKER}")
+    );
 }
 
 #[test]
@@ -127,8 +137,9 @@ fn seed_scenario_keeps_every_heading_under_a_huge_suffix() {
     assert!(s(out).ends_with(&rules_block()));
     // The marker stands where the suffix lost its head, once.
     assert_eq!(s(out).matches(SUFFIX_TRUNCATED_MARKER).count(), 1);
-    // The newest item survives.
+    // The newest item survives, and the sections after the turns.
     assert!(s(out).contains("- Assistant: Turn 2 done."));
+    assert!(s(out).contains("\n\n## Tool Failures\n"));
     // The cut kept the section heading of the items that stayed.
     let text = s(out);
     let marker_at = text.find(SUFFIX_TRUNCATED_MARKER).unwrap();
@@ -139,9 +150,12 @@ fn seed_scenario_keeps_every_heading_under_a_huge_suffix() {
 fn body_floor_is_half_the_budget() {
     let body = structured_body(40);
     let suffix = tool_heavy_suffix(2);
-    for max in [2_000.0, 5_000.0, 9_999.0, 16_000.0] {
+    for max in [
+        1_000.0, 2_000.0, 4_000.0, 5_000.0, 8_000.0, 9_001.0, 9_999.0, 16_000.0,
+    ] {
         let report = cap(&body, &suffix, max);
         assert!(report.summary.len() <= max as usize);
+        assert!(report.body_budget + report.suffix_budget <= max as usize);
         let floor = ((max / 2.0_f64).ceil() as usize).min(body.len());
         assert!(
             report.body_budget >= floor,
@@ -155,6 +169,11 @@ fn body_floor_is_half_the_budget() {
                 .count(),
             1
         );
+        assert_eq!(
+            s(&report.summary).matches(SUFFIX_TRUNCATED_MARKER).count(),
+            1,
+            "max {max}"
+        );
     }
 }
 
@@ -163,6 +182,7 @@ fn short_body_gives_its_share_to_the_suffix() {
     let body = encode("## Decisions\n- ok");
     let suffix = tool_heavy_suffix(3);
     let report = cap(&body, &suffix, 16_000.0);
+    assert!(!report.body_trimmed);
     assert!(report.summary.starts_with(&body));
     assert_eq!(report.suffix_budget, 16_000 - body.len());
     assert!(report.summary.len() > 15_000, "{}", report.summary.len());
@@ -181,6 +201,11 @@ fn suffix_cut_lands_on_item_or_line_starts() {
             continue;
         }
         let after = out.split(SUFFIX_TRUNCATED_MARKER).nth(1).expect("marker");
+        // The cut keeps the heading of the items after it.
+        assert!(
+            after.starts_with("\n\n## Recent turns preserved verbatim\n- "),
+            "max {max}: {after}"
+        );
         // Every kept line after the marker is a whole line of the suffix.
         for line in after.trim_start_matches('\n').lines() {
             assert!(

@@ -300,3 +300,45 @@ fn no_mid_word_body_line_and_no_suffix_fragment_after_the_marker() {
     assert!(at(118.0).ends_with(SUFFIX_TRUNCATED_MARKER));
     assert!(at(150.0).ends_with(&format!("{SUFFIX_TRUNCATED_MARKER}\n\nfailed (no output)")));
 }
+
+/// The same rule on a shorter first line, exactly: at 244 the first
+/// section's line (no word end of it fits) is left out, at 247 the next
+/// one is cut at a word end; after the suffix's marker, nothing rather
+/// than `t)`, or a line's tail from a word start.
+#[test]
+fn small_budgets_cut_at_word_ends_or_leave_the_line_out() {
+    let body = u(&[
+        "## Decisions",
+        "- session_7f3a9c21 stays pinned to the canary gateway",
+        "## Open TODOs",
+        "- compaction of the overnight transcript",
+        "## Constraints/Rules",
+        "## Pending user asks",
+        "## Exact identifiers",
+    ]
+    .join("\n"));
+    let suffix = u("\n\n## Recent turns preserved verbatim\n- User: why\n\n## Tool Failures\n- web_fetch: failed (no output)");
+    let at = |max: f64| {
+        String::from_utf16_lossy(
+            &cap_preserving_suffix(&body, &suffix, max, &CapOptions::default()).summary,
+        )
+    };
+    let out = at(244.0);
+    assert!(
+        out.starts_with("## Decisions\n## Open TODOs\n## Constraints/Rules\n"),
+        "{out:?}"
+    );
+    let out = at(247.0);
+    assert!(
+        out.starts_with("## Decisions\n## Open TODOs\n- compaction\n## Constraints"),
+        "{out:?}"
+    );
+    assert_eq!(
+        at(118.0),
+        format!("## Decisions{SUMMARY_TRUNCATED_MARKER}\n\n{SUFFIX_TRUNCATED_MARKER}")
+    );
+    assert_eq!(
+        at(150.0),
+        format!("## Decisions{SUMMARY_TRUNCATED_MARKER}\n\n{SUFFIX_TRUNCATED_MARKER}\n\nfailed (no output)")
+    );
+}

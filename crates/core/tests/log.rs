@@ -36,6 +36,18 @@ fn parses_every_field_and_alias() {
     assert_eq!(aliased.session, Some(u("s")));
     assert_eq!(aliased.id, Some(u("7")));
     assert_eq!(aliased.role.as_str(), "tool");
+    let aliased = parse_log_line(
+        br#"{"role":"user","content":"via content","timestamp":"2026-05-15T09:00:00Z","sessionId":"ses_9"}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        aliased,
+        LogEntry {
+            ts: Some(Timestamp::Text(u("2026-05-15T09:00:00Z"))),
+            session: Some(u("ses_9")),
+            ..bare_entry(Role::User, "via content")
+        }
+    );
 }
 
 #[test]
@@ -138,6 +150,39 @@ fn skips_and_counts_garbage_and_a_torn_last_line() {
 }
 
 #[test]
+fn skipped_lines_cost_no_entries_and_a_finished_line_is_an_entry() {
+    let dir = TempDir::new("log");
+    let content = format!(
+        "{}this is not json\n{{\"role\":\"user\"\n{{\"role\":\"user\"}}\n{{\"text\":\"no role here\"}}\n\
+         {{\"role\":\"robot\",\"text\":\"unknown role\"}}\n{{\"role\":\"user\",\"text\":42}}\n[1,2,3]\n\n{}\
+         {{\"role\":\"user\",\"text\":\"half writ",
+        line(1),
+        line(2)
+    );
+    let path = dir.file("log.jsonl", content.as_bytes());
+    // The limit counts entries: skipped lines do not use it up.
+    assert_eq!(
+        texts(&read_log_tail(&path, 2).unwrap()),
+        ["message 1", "message 2"]
+    );
+    assert_eq!(
+        texts(&read_log_tail(&path, 10).unwrap()),
+        ["message 1", "message 2"]
+    );
+    // Once the writer ends the torn line, it is an entry.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    file.write_all(b"ten\"}\n").unwrap();
+    drop(file);
+    assert_eq!(
+        texts(&read_log_tail(&path, 10).unwrap()),
+        ["message 1", "message 2", "half written"]
+    );
+}
+
+#[test]
 fn counts_only_lines_examined() {
     let dir = TempDir::new("log");
     let content = format!("garbage\n{}{}", line(1), line(2));
@@ -155,6 +200,14 @@ fn crlf_files_read_like_lf_files() {
     let tail = read_log_tail(&path, 5).unwrap();
     assert_eq!(tail.entries.len(), 5);
     assert_eq!(tail.skipped_lines, 0);
+    // A CR or LF inside a text is kept; the newest line alone reads too.
+    let content = "{\"role\":\"user\",\"text\":\"one\"}\r\n\
+                   {\"role\":\"assistant\",\"text\":\"two\\r\\nlines\"}\r\n\
+                   {\"role\":\"user\",\"text\":\"three\"}\r\n";
+    let path = dir.file("log2.jsonl", content.as_bytes());
+    let tail = read_log_tail(&path, 10).unwrap();
+    assert_eq!(texts(&tail), ["one", "two\r\nlines", "three"]);
+    assert_eq!(texts(&read_log_tail(&path, 1).unwrap()), ["three"]);
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The memory state file through the core's public API: every list, the
-//! aliases, item shapes, bad members, and files missing, corrupt or not
-//! regular.
+//! aliases, item shapes, bad members, and files missing, empty, corrupt or
+//! not regular.
 
 mod support;
 
@@ -75,11 +75,14 @@ fn empty_null_and_lone_surrogate_states() {
 
 #[cfg(unix)]
 #[test]
-fn state_files_missing_corrupt_or_not_regular() {
+fn state_files_missing_empty_corrupt_or_not_regular() {
     let dir = TempDir::new("state");
     assert!(read_state_file_or_empty(&dir.0.join("none.json"))
         .unwrap()
         .is_empty());
+    // An empty file (one being written, or a placeholder) is an empty state.
+    let empty = dir.file("empty.json", b"");
+    assert!(read_state_file_or_empty(&empty).unwrap().is_empty());
     let good = dir.file("good.json", br#"{"notes":["x"]}"#);
     assert_eq!(read_state_file_or_empty(&good).unwrap().notes, [u("x")]);
     let bad = dir.file("bad.json", b"{\"notes\": [");
