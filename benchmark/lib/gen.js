@@ -7,78 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 
 const { rng } = require('../../dev/shapes.js')
-
-const WORDS = [
-  'deploy',
-  'gateway',
-  'rollback',
-  'the',
-  'build',
-  'is',
-  'green',
-  'again',
-  'after',
-  'retry',
-  'with',
-  'cache',
-  'https://ci.example.com/builds/8841?tab=logs',
-  '/srv/openclaw/state.json',
-  'naïve',
-  '漢字',
-  'テスト',
-  '😀',
-  'please',
-  'check',
-  'staging',
-  'migration',
-  'users',
-  'table',
-  'index',
-  'latency',
-  'p99',
-  'timer',
-  'reminder',
-  'tomorrow',
-  'invoice',
-  'webhook',
-  'queue',
-  '`invoices.events`',
-  'INC-20261128-0914',
-  'ses_7f3a9c21',
-  'and',
-  'to',
-  'of',
-  'a',
-  'in',
-  'we',
-  'should',
-  'run',
-  'tests',
-  'on',
-  'node',
-  '24',
-  'then',
-  'ship',
-  '"quoted"',
-  'it',
-  'error[E0425]:',
-  'src/lib.rs:42:5',
-  'PR',
-  '#1187',
-  'looks',
-  'fine',
-  'but',
-  'p95',
-  'regressed',
-  'by',
-  '12%',
-]
-
-function words(next, count) {
-  const out = new Array(count)
-  for (let i = 0; i < count; i++) out[i] = WORDS[Math.floor(next() * WORDS.length)]
-  return out.join(' ')
-}
+const { words } = require('../../dev/words.js')
 
 const BASE_MS = Date.parse('2026-05-15T10:00:00Z')
 
