@@ -147,6 +147,10 @@ fn a_first_run_is_just_the_live_turn() {
     p.continuity_summary = Some(u("\n \n"));
     p.turn_metadata = Some(TurnMetadata::Text(u("")));
     assert_eq!(prompt(&p), "--- LIVE TURN ---\nhi");
+    for blank in [TurnMetadata::Text(u("  \n")), TurnMetadata::Fields(vec![])] {
+        p.turn_metadata = Some(blank);
+        assert_eq!(prompt(&p), "--- LIVE TURN ---\nhi");
+    }
 }
 
 #[test]
@@ -169,12 +173,28 @@ fn the_live_message_already_in_the_log_is_not_repeated() {
     assert!(text.ends_with("--- LIVE TURN ---\nWhat's next?"));
     assert_eq!(report.entries_injected, 4);
     // Continuous: the two entries before it are shown instead.
-    let text = prompt(&params("  What's next?\n", false, entries));
+    let report = build_injected_prompt(&params("  What's next?\n", false, entries));
+    let text = String::from_utf16(&report.prompt).unwrap();
+    assert_eq!(report.entries_injected, 2);
     assert!(
         text.contains("1. [2026-05-15T10:01:00Z] user: Now run the migrations"),
         "{text}"
     );
     assert_eq!(count(&text, "What's next?"), 1);
+}
+
+#[test]
+fn the_live_copy_left_out_does_not_shorten_the_excerpt() {
+    let mut entries: Vec<LogEntry> = (0..30)
+        .map(|n| with_id(entry(Role::User, &format!("m{n}"), ""), &format!("id{n}")))
+        .collect();
+    entries.push(with_id(entry(Role::User, "the live one", ""), "live"));
+    let report = build_injected_prompt(&params("the live one", true, entries));
+    let text = String::from_utf16(&report.prompt).unwrap();
+    let expected: Vec<String> = (5..30).map(|n| format!("id{n}")).collect();
+    assert_eq!(ids(&report), expected);
+    assert_eq!(count(&text, "the live one"), 1);
+    assert!(text.ends_with("--- LIVE TURN ---\nthe live one"));
 }
 
 #[test]
@@ -213,6 +233,96 @@ fn repeated_copies_count_once_and_keep_their_first_place() {
     assert!(String::from_utf16(&report.injected_entry_ids[2])
         .unwrap()
         .starts_with("auto:user:"));
+}
+
+#[test]
+fn another_time_is_another_entry_and_repeats_do_not_shorten_the_excerpt() {
+    let base: Vec<LogEntry> = (0..4)
+        .map(|n| {
+            let role = if n % 2 == 0 {
+                Role::User
+            } else {
+                Role::Assistant
+            };
+            with_id(
+                entry(role, &format!("msg#{n} text"), &format!("t{n}")),
+                &format!("id{n}"),
+            )
+        })
+        .collect();
+    let rewritten = LogEntry {
+        text: u("a rewritten copy with the same id"),
+        ..base[1].clone()
+    };
+    let (first_t1, t2) = (
+        entry(Role::User, "no id", "T1"),
+        entry(Role::User, "no id", "T2"),
+    );
+    let log = vec![
+        base[0].clone(),
+        base[1].clone(),
+        base[1].clone(),
+        rewritten,
+        base[2].clone(),
+        first_t1.clone(),
+        first_t1.clone(),
+        t2.clone(),
+        base[3].clone(),
+        base[3].clone(),
+        with_id(base[3].clone(), "a-retried-append"),
+    ];
+    let report = build_injected_prompt(&params("live", true, log));
+    assert_eq!(
+        String::from_utf16(&report.prompt).unwrap(),
+        "--- BOOTSTRAP CONTEXT (already resolved) ---\n\
+## Recent Perpetual Log Excerpt\n\
+1. [t0] user: msg#0 text\n\
+2. [t1] assistant: msg#1 text\n\
+3. [t2] user: msg#2 text\n\
+4. [T1] user: no id\n\
+5. [T2] user: no id\n\
+6. [t3] assistant: msg#3 text\n\
+\n\
+--- LIVE TURN ---\n\
+live"
+    );
+    assert_eq!(
+        report.injected_entry_ids,
+        [
+            u("id0"),
+            u("id1"),
+            u("id2"),
+            entry_key(&first_t1),
+            entry_key(&t2),
+            u("id3")
+        ]
+    );
+    // Every entry twice: still the newest 25 distinct ones.
+    let twice: Vec<LogEntry> = (0..30)
+        .flat_map(|n| {
+            let one = with_id(entry(Role::User, &format!("m{n}"), ""), &format!("id{n}"));
+            [one.clone(), one]
+        })
+        .collect();
+    let expected: Vec<String> = (5..30).map(|n| format!("id{n}")).collect();
+    assert_eq!(
+        ids(&build_injected_prompt(&params("live", true, twice))),
+        expected
+    );
+}
+
+#[test]
+fn auto_ids_are_lowercase_hex_and_the_same_in_both_modes() {
+    let log = vec![entry(Role::User, "no id", "T1")];
+    let reload = build_injected_prompt(&params("x", true, log.clone()));
+    let continuous = build_injected_prompt(&params("y", false, log));
+    assert_eq!(reload.injected_entry_ids, continuous.injected_entry_ids);
+    let id = ids(&reload).remove(0);
+    let hash = id.strip_prefix("auto:user:").unwrap_or_default();
+    assert!(
+        hash.len() == 16 && hash.chars().all(|c| matches!(c, '0'..='9' | 'a'..='f')),
+        "{id}"
+    );
 }
 
 #[test]
@@ -304,6 +414,49 @@ fn an_old_format_summary_never_injects_its_transcript() {
 }
 
 #[test]
+fn each_legacy_block_leaves_the_prompt_and_the_sections_around_it_stay() {
+    let before = "Current thread / pending next action:\n\
+- Latest user request: something earlier\n\
+- Latest assistant status: ok\n\
+\n\
+Active decisions and guardrails:\n\
+- Use Postgres";
+    let after = "Timer status:\n- standup: pending (due 2026-05-16T09:00:00Z)";
+    let transcript: String = (500..530)
+        .map(|n| format!("- [t{n}] user: msg#{n} hello\n"))
+        .collect();
+    let shown = |summary: String| {
+        let mut p = params("live", true, vec![]);
+        p.continuity_summary = Some(u(&summary));
+        prompt(&p)
+    };
+    let layout = |summary: &str| {
+        format!("--- BOOTSTRAP CONTEXT (already resolved) ---\n## Rolling Continuity Summary\n{summary}\n\n--- LIVE TURN ---\nlive")
+    };
+    for marker in [
+        "Recent log excerpt:",
+        "Recent conversation excerpt:",
+        "## Recent log excerpt",
+    ] {
+        assert_eq!(
+            shown(format!("{before}\n\n{marker}\n{transcript}\n{after}")),
+            layout(&format!("{before}\n\n{after}")),
+            "{marker}"
+        );
+        // At the end, with the blank lines after it.
+        assert_eq!(
+            shown(format!(
+                "{before}\n\n{marker}\n[t1] user: msg#1 hi\n[t2] assistant: msg#2 hello\n\n"
+            )),
+            layout(before),
+            "{marker}"
+        );
+    }
+    let plain = format!("{before}\n\n{after}");
+    assert_eq!(shown(plain.clone()), layout(&plain));
+}
+
+#[test]
 fn summary_copies_become_references() {
     let long = "Please migrate the users table to the new schema and keep the audit columns";
     let entries = vec![
@@ -353,6 +506,88 @@ fn a_summary_copy_of_the_live_message_points_at_the_live_turn() {
         text.contains("- Latest user request: (see the live turn below)\n"),
         "{text}"
     );
+}
+
+#[test]
+fn a_rebuilt_summarys_latest_request_becomes_a_reference_to_its_entry() {
+    let log: Vec<LogEntry> = (0..10)
+        .map(|n| {
+            let (role, status) = if n % 2 == 0 {
+                (Role::User, None)
+            } else {
+                (Role::Assistant, Some("ok"))
+            };
+            on_session(
+                entry(role, &format!("msg#{n} lorem ipsum lo"), &format!("t{n}")),
+                "ses_B",
+                status,
+            )
+        })
+        .collect();
+    let summary = summary_for(&log[..9], "ses_B", &MemoryState::default());
+    assert!(String::from_utf16(&summary)
+        .unwrap()
+        .contains("- Latest user request: msg#8 lorem ipsum lo\n"));
+    let mut p = params("live", true, log);
+    p.continuity_summary = Some(summary);
+    let text = prompt(&p);
+    assert!(
+        text.contains("- Latest user request: (see log entry 9 below)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n9. [t8] user: msg#8 lorem ipsum lo\n"),
+        "{text}"
+    );
+    assert_eq!(count(&text, "msg#8 "), 1);
+}
+
+#[test]
+fn a_long_multi_line_request_cut_by_the_summary_is_still_a_copy() {
+    let long = format!(
+        "msg#77 {}end",
+        "Please   refactor the\n gateway ".repeat(40)
+    );
+    let log = vec![
+        entry(Role::User, &long, ""),
+        LogEntry {
+            status: Some(u("ok")),
+            ..entry(Role::Assistant, "working on it", "")
+        },
+    ];
+    let summary = rebuild_continuity_summary(&SummaryParams {
+        entries: log.clone(),
+        state: MemoryState::default(),
+        current_session: None,
+        now_ms: 0.0,
+        max_chars: DEFAULT_SUMMARY_MAX_CHARS,
+    });
+    assert!(String::from_utf16(&summary).unwrap().contains('\u{2026}'));
+    let mut p = params("next", true, log);
+    p.continuity_summary = Some(summary);
+    let text = prompt(&p);
+    assert!(
+        text.contains("- Latest user request: (see log entry 1 below)\n"),
+        "{text}"
+    );
+    assert_eq!(count(&text, "msg#77"), 1);
+}
+
+/// A status such as `ok` may equal an entry's text or the live message; it
+/// is a status all the same.
+#[test]
+fn the_status_line_is_never_a_reference() {
+    let reply = LogEntry {
+        status: Some(u("ok")),
+        ..entry(Role::Assistant, "ok", "")
+    };
+    let mut p = params("ok", true, vec![reply]);
+    p.continuity_summary = Some(u(
+        "Current thread / pending next action:\n- Latest user request: none yet\n- Latest assistant status: ok",
+    ));
+    assert!(prompt(&p).contains(
+        "- Latest assistant status: ok\n## Recent Perpetual Log Excerpt\n1. assistant: ok\n"
+    ));
 }
 
 #[test]
@@ -530,6 +765,91 @@ fn metadata_and_the_live_turn_are_never_cut() {
     assert!(report.over_budget);
     assert!(report.summary_trimmed);
     assert_eq!(report.entries_omitted, 4);
+}
+
+#[test]
+fn a_cap_the_prompt_fits_changes_nothing() {
+    let mut p = params("live", true, many_entries(30));
+    p.turn_metadata = Some(TurnMetadata::Text(u("meta")));
+    p.continuity_summary = Some(long_summary());
+    let full = build_injected_prompt(&p);
+    assert_eq!(full.entries_injected, DEFAULT_RELOAD_ENTRIES);
+    p.max_chars = Some(full.chars);
+    assert_eq!(build_injected_prompt(&p), full);
+    p.max_chars = Some(full.chars - 1);
+    assert_eq!(build_injected_prompt(&p).entries_omitted, 1);
+}
+
+#[test]
+fn a_shrinking_budget_drops_entries_first_then_shrinks_the_summary() {
+    let mut p = params("LIVE", true, many_entries(40));
+    p.turn_metadata = Some(TurnMetadata::Fields(vec![(
+        u("channel"),
+        MetadataValue::Text(u("tg")),
+    )]));
+    p.continuity_summary = Some(long_summary());
+    let full = build_injected_prompt(&p);
+    let bare = "## Turn Metadata\n- channel: tg\n\n--- LIVE TURN ---\nLIVE";
+    let (mut previous, mut saw_trimmed_summary, mut saw_one_omitted) =
+        (full.entries_injected, false, false);
+    for max in (bare.len()..=full.chars).rev().step_by(7) {
+        p.max_chars = Some(max);
+        let report = build_injected_prompt(&p);
+        let text = String::from_utf16(&report.prompt).unwrap();
+        assert!(report.chars <= max && !report.over_budget, "max {max}");
+        assert!(report.entries_injected <= previous, "max {max}");
+        assert_eq!(
+            report.entries_injected + report.entries_omitted,
+            DEFAULT_RELOAD_ENTRIES
+        );
+        previous = report.entries_injected;
+        if report.summary_trimmed {
+            saw_trimmed_summary = true;
+            assert_eq!(report.entries_injected, 0, "max {max}");
+        }
+        if report.entries_omitted == 1 {
+            saw_one_omitted = true;
+            assert!(
+                text.contains("\n(1 earlier log entry omitted to fit the prompt budget)\n"),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            separator_lines(&text).last(),
+            Some(&LIVE_TURN_SEPARATOR),
+            "{text}"
+        );
+        assert_eq!(count(&text, LIVE_TURN_SEPARATOR), 1);
+        assert!(text.starts_with("## Turn Metadata\n- channel: tg\n\n"));
+        assert!(text.ends_with("--- LIVE TURN ---\nLIVE"));
+    }
+    assert!(saw_trimmed_summary && saw_one_omitted);
+    p.max_chars = Some(bare.len());
+    let exact = build_injected_prompt(&p);
+    assert!(!exact.over_budget);
+    assert_eq!(String::from_utf16(&exact.prompt).unwrap(), bare);
+    p.max_chars = Some(bare.len() - 1);
+    let below = build_injected_prompt(&p);
+    assert!(below.over_budget);
+    assert_eq!(below.prompt, exact.prompt);
+}
+
+#[test]
+fn an_entry_cut_keeps_a_surrogate_pair_whole_and_the_live_message_is_never_cut() {
+    let long = format!("{}😀{}", "a".repeat(7999), "b".repeat(5000));
+    let mut p = params("hi", true, vec![entry(Role::User, &long, "")]);
+    p.max_entry_chars = Some(DEFAULT_MAX_ENTRY_CHARS);
+    // The cut would fall inside the pair: it keeps 7999 units and counts the rest.
+    let kept = "a".repeat(7999);
+    assert!(prompt(&p).contains(&format!(
+        "user: {kept} \u{2026} [5002 more characters cut]\n"
+    )));
+    p.log_entries = vec![entry(Role::User, &"x".repeat(30), "")];
+    p.max_entry_chars = Some(10);
+    assert!(prompt(&p).contains("user: xxxxxxxxxx \u{2026} [20 more characters cut]\n"));
+    let mut live = params(&long, false, vec![]);
+    live.max_entry_chars = Some(10);
+    assert_eq!(prompt(&live), format!("--- LIVE TURN ---\n{long}"));
 }
 
 #[test]
@@ -807,6 +1127,11 @@ fn entries_appended_since_the_backends_newest_one_are_shown() {
     let report = continuous(log[..3].to_vec(), "next", Some("ses_B"));
     assert_eq!(ids(&report), ["other channel"]);
     assert_eq!(report.entries_already_held, 1);
+    // A smaller limit keeps the newest of them.
+    let mut p = params("next", false, log.clone());
+    p.current_session = Some(u("ses_B"));
+    p.continuous_entries = 1;
+    assert_eq!(ids(&build_injected_prompt(&p)), ["cron writer"]);
     // The continuous limit still holds.
     let mut many = log.clone();
     many.extend((0..5).map(|n| in_session(Role::System, &format!("w{n}"), None)));

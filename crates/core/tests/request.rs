@@ -4,11 +4,34 @@
 
 mod support;
 
-use openclaw_context_core::persistent_chat::log::Timestamp;
+use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
+use openclaw_context_core::persistent_chat::prompt::PromptReport;
 use openclaw_context_core::persistent_chat::request::{PromptRequest, SummaryRequest};
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::utf16::encode as u;
-use support::TempDir;
+use support::{bare_entry, TempDir};
+
+/// `n` user entries: texts `m0`.., ids `id0`...
+fn numbered(n: usize) -> Vec<LogEntry> {
+    (0..n)
+        .map(|i| LogEntry {
+            id: Some(u(&format!("id{i}"))),
+            ..bare_entry(Role::User, &format!("m{i}"))
+        })
+        .collect()
+}
+
+fn ids(report: &PromptReport) -> Vec<String> {
+    report
+        .injected_entry_ids
+        .iter()
+        .map(|id| String::from_utf16(id).unwrap())
+        .collect()
+}
+
+fn text(report: &PromptReport) -> String {
+    String::from_utf16(&report.prompt).unwrap()
+}
 
 #[test]
 fn the_clock_is_the_default_now() {
@@ -86,4 +109,132 @@ fn budgets_and_counts_take_js_numbers() {
     }
     assert!(request(Some(20.0), None).build().unwrap().summary_trimmed);
     assert_eq!(request(None, Some(f64::NAN)).build().unwrap(), full);
+}
+
+#[test]
+fn continuous_entries_are_clamped_to_two_and_nan_is_the_default() {
+    for (given, shown) in [
+        (None, 2),
+        (Some(5.0), 2),
+        (Some(f64::INFINITY), 2),
+        (Some(2.0), 2),
+        (Some(1.9), 1),
+        (Some(1.0), 1),
+        (Some(0.0), 0),
+        (Some(-1.0), 0),
+        (Some(f64::NAN), 2),
+    ] {
+        let report = PromptRequest {
+            user_message: u("x"),
+            reload: false,
+            log_entries: Some(numbered(6)),
+            continuous_entries: given,
+            ..PromptRequest::default()
+        }
+        .build()
+        .unwrap();
+        let expected: Vec<String> = (6 - shown..6).map(|i| format!("id{i}")).collect();
+        assert_eq!(ids(&report), expected, "{given:?}");
+        if shown == 0 {
+            assert_eq!(text(&report), "--- LIVE TURN ---\nx");
+        }
+    }
+}
+
+#[test]
+fn reload_entries_default_to_the_newest_25_shown_oldest_first() {
+    let reload = |entries, reload_entries| {
+        PromptRequest {
+            user_message: u("live"),
+            reload: true,
+            log_entries: Some(entries),
+            reload_entries,
+            ..PromptRequest::default()
+        }
+        .build()
+        .unwrap()
+    };
+    let report = reload(numbered(40), None);
+    let expected: Vec<String> = (15..40).map(|i| format!("id{i}")).collect();
+    assert_eq!(ids(&report), expected);
+    assert_eq!(report.entries_omitted, 0);
+    let excerpt: String = (15..40)
+        .enumerate()
+        .map(|(shown, i)| format!("{}. user: m{i}\n", shown + 1))
+        .collect();
+    assert_eq!(
+        text(&report),
+        format!("--- BOOTSTRAP CONTEXT (already resolved) ---\n## Recent Perpetual Log Excerpt\n{excerpt}\n--- LIVE TURN ---\nlive")
+    );
+    assert_eq!(ids(&reload(numbered(10), Some(3.0))), ["id7", "id8", "id9"]);
+    // Fewer than asked for: all of them.
+    assert_eq!(reload(numbered(10), None).entries_injected, 10);
+    assert_eq!(
+        text(&reload(numbered(10), Some(0.0))),
+        "--- LIVE TURN ---\nlive"
+    );
+}
+
+#[test]
+fn max_entry_chars_takes_js_numbers() {
+    let long = "a".repeat(9000);
+    let build = |max_entry_chars| {
+        text(
+            &PromptRequest {
+                user_message: u("hi"),
+                reload: true,
+                log_entries: Some(vec![bare_entry(Role::User, &long)]),
+                max_entry_chars,
+                ..PromptRequest::default()
+            }
+            .build()
+            .unwrap(),
+        )
+    };
+    // Absent or NaN: cut at the default 8000.
+    let cut = build(None);
+    assert!(cut.contains(&format!(
+        "user: {} \u{2026} [1000 more characters cut]\n",
+        "a".repeat(8000)
+    )));
+    assert_eq!(build(Some(f64::NAN)), cut);
+    for whole in [Some(0.0), Some(-1.0), Some(f64::INFINITY)] {
+        let shown = build(whole);
+        assert!(
+            shown.contains(&long) && !shown.contains("characters cut"),
+            "{whole:?}"
+        );
+    }
+    assert!(build(Some(10.0)).contains("user: aaaaaaaaaa \u{2026} [8990 more characters cut]\n"));
+}
+
+/// Only the end of the log is read; it still holds the backend's newest
+/// entry, so what came after it is shown and nothing before.
+#[test]
+fn a_continuous_turn_from_a_log_file_shows_what_the_backend_does_not_hold() {
+    let dir = TempDir::new("request");
+    let lines: String = [
+        ("a1", "ses_A", "user", "from ses_A"),
+        ("a2", "ses_A", "assistant", "ses_A reply"),
+        ("u1", "ses_B", "user", "first in ses_B"),
+        ("r1", "ses_B", "assistant", "ses_B reply"),
+        ("x1", "ses_X", "user", "other channel"),
+        ("live", "ses_B", "user", "next"),
+    ]
+    .iter()
+    .map(|(id, session, role, text)| {
+        format!("{{\"role\":\"{role}\",\"text\":\"{text}\",\"id\":\"{id}\",\"session\":\"{session}\"}}\n")
+    })
+    .collect();
+    let report = PromptRequest {
+        user_message: u("next"),
+        reload: false,
+        current_session: Some(u("ses_B")),
+        log_path: Some(dir.file("log.jsonl", lines.as_bytes())),
+        ..PromptRequest::default()
+    }
+    .build()
+    .unwrap();
+    assert_eq!(ids(&report), ["x1"]);
+    assert_eq!(text(&report).matches("next").count(), 1);
 }
