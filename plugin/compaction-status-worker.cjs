@@ -4,12 +4,13 @@
 'use strict'
 const { parentPort, workerData } = require('node:worker_threads')
 const { compactionStatus } = require('../lib/compaction-status.js')
+const { oneLine } = require('../lib/errors.js')
 
 let reply
 try {
   const { state, version, message } = compactionStatus(workerData.openclawDir)
   reply = { state, version, message }
 } catch (error) {
-  reply = { error: String((error && error.message) || error).split('\n')[0] }
+  reply = { error: oneLine(error) }
 }
 parentPort.postMessage(reply)

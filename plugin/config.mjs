@@ -12,6 +12,8 @@ const MANIFEST = createRequire(import.meta.url)('../openclaw.plugin.json')
 const SCHEMA = MANIFEST.configSchema.properties
 
 export const PLUGIN_ID = MANIFEST.id
+export const PLUGIN_NAME = MANIFEST.name
+export const PLUGIN_DESCRIPTION = MANIFEST.description
 
 /** Turn-metadata fields and where each comes from in OpenClaw's inbound context. */
 export const TURN_METADATA_FIELDS = {

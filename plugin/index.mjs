@@ -4,7 +4,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { reportCompactionStatus } from './compaction-status.mjs'
-import { PLUGIN_ID, resolveConfig } from './config.mjs'
+import { PLUGIN_DESCRIPTION, PLUGIN_ID, PLUGIN_NAME, resolveConfig } from './config.mjs'
+import { oneLine } from './lib.mjs'
 import { createRedactor, loadOpenclawRedact } from './redact.mjs'
 import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatchOptions } from './seams.mjs'
 import { findWideModes } from './state-files.mjs'
@@ -21,7 +22,7 @@ async function loadPersistentChat(logger) {
   } catch (error) {
     const folder = path.dirname(path.dirname(fileURLToPath(import.meta.url)))
     logger.warn(
-      `${PLUGIN_ID}: the addon could not be loaded (${String(error?.message ?? error).split('\n')[0]}); install its ` +
+      `${PLUGIN_ID}: the addon could not be loaded (${oneLine(error)}); install its ` +
         `platform package: cd ${folder} && npm install --omit=dev --ignore-scripts (then restart the gateway); every turn passes through untouched`,
     )
     return null
@@ -66,9 +67,8 @@ function hookTimeoutWarning(openclawConfig) {
 
 export default {
   id: PLUGIN_ID,
-  name: 'openclaw-context-native',
-  description:
-    'Persistent chat for ACP sessions: a perpetual log, and a prompt that gives the backend what it has not seen',
+  name: PLUGIN_NAME,
+  description: PLUGIN_DESCRIPTION,
   register(api) {
     const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
     const redactor = loadOpenclawRedact().then((openclawRedact) =>
@@ -108,9 +108,7 @@ export default {
         return chat
       })
       .catch((error) => {
-        api.logger.warn(
-          `${PLUGIN_ID}: not started (${String(error?.message ?? error).split('\n')[0]}); every turn passes through untouched`,
-        )
+        api.logger.warn(`${PLUGIN_ID}: not started (${oneLine(error)}); every turn passes through untouched`)
         return null
       })
 

@@ -21,6 +21,7 @@ import crypto from 'node:crypto'
 
 import { appliesTo, ignored, PLUGIN_ID, TURN_METADATA_FIELDS } from './config.mjs'
 import { createKeyedQueue } from './keyed-queue.mjs'
+import { oneLine } from './lib.mjs'
 import { buildInjectedPromptReport, readLogEntries, rebuildContinuitySummary } from './native.mjs'
 import { createRedactor } from './redact.mjs'
 import { appendLogEntry, openSessionFolder, UnsafeStatePathError, writeFileAtomic } from './state-files.mjs'
@@ -70,12 +71,6 @@ function withPrompt(ctx, prompt) {
 /** The backend session an ACP identity names: the id OpenClaw resumes (agent's first). */
 export function backendSessionOf(identity) {
   return identity?.agentSessionId || identity?.acpxSessionId || undefined
-}
-
-const describe = (error) => {
-  const message = String(error?.message ?? error).split('\n')[0]
-  const code = error?.code && !message.startsWith(`${error.code}:`) ? `${error.code}: ` : ''
-  return `${code}${message}`
 }
 
 /** The hook result for a turn OpenClaw took whose own result is not known. */
@@ -220,7 +215,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     } catch (error) {
       const unsafe = error instanceof UnsafeStatePathError
       problems.push(
-        `${unsafe ? 'state refused' : 'state folder unusable'}, sent the plain message, the turn not logged (${describe(error)})`,
+        `${unsafe ? 'state refused' : 'state folder unusable'}, sent the plain message, the turn not logged (${oneLine(error)})`,
       )
     }
 
@@ -229,7 +224,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       try {
         prepared = await prepare({ cfg: ctx.cfg, sessionKey, files, live, ctx: event.ctx, turn, redact })
       } catch (error) {
-        problems.push(`prompt not built, sent the plain message (${describe(error)})`)
+        problems.push(`prompt not built, sent the plain message (${oneLine(error)})`)
       }
     }
     let requestLogged = false
@@ -238,7 +233,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
         await recordRequest({ files, live, turn, prepared, redact })
         requestLogged = true
       } catch (error) {
-        problems.push(`message not written to ${files.log} (${describe(error)})`)
+        problems.push(`message not written to ${files.log} (${oneLine(error)})`)
       }
     }
 
@@ -257,11 +252,11 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       if (!capture.reachedDispatch) {
         // acpx, next in line, sends the original message: the logged request stands (the
         // backend gets it), its reply is acpx's to deliver and is not in this log.
-        problems.push(`dispatch failed before the turn started, left to acpx (${describe(error)})`)
+        problems.push(`dispatch failed before the turn started, left to acpx (${oneLine(error)})`)
         logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`)
         return undefined
       }
-      problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${describe(error)})`)
+      problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${oneLine(error)})`)
       result = claimed(ctx)
     } finally {
       untrack()
@@ -272,7 +267,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       try {
         await recordOutcome({ cfg: ctx.cfg, sessionKey, files, turn, prepared, capture, redact })
       } catch (error) {
-        problems.push(`reply not written to ${files.log} (${describe(error)})`)
+        problems.push(`reply not written to ${files.log} (${oneLine(error)})`)
       }
     }
     if (result?.handled && prepared) {
@@ -320,7 +315,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       const progress = { dispatched: false }
       return queue.run(sessionKey, () =>
         runTurn({ event, ctx, sessionKey, live, progress }).catch((error) => {
-          logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${describe(error)}`)
+          logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${oneLine(error)}`)
           return progress.dispatched ? claimed(ctx) : undefined
         }),
       )

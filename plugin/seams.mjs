@@ -2,16 +2,12 @@
 // without them still loads the plugin: it logs one line naming what is missing and every turn
 // passes through untouched (the handlers answer `undefined`, so OpenClaw dispatches as usual).
 
-import { createRequire } from 'node:module'
-
 import { PLUGIN_ID } from './config.mjs'
+import { oneLine, PLUGIN_FIRST_RELEASE } from './lib.mjs'
 import { importSdk } from './openclaw-sdk.mjs'
 
-const requireLib = createRequire(import.meta.url)
-const { oneLine } = requireLib('../lib/errors.js')
-
 /** The first release with the `reply_dispatch` hook and these functions. */
-export const FIRST_SUPPORTED_RELEASE = requireLib('../lib/openclaw-release.js').PLUGIN_FIRST_RELEASE
+export const FIRST_SUPPORTED_RELEASE = PLUGIN_FIRST_RELEASE
 export const ACP_RUNTIME_MODULE = 'openclaw/plugin-sdk/acp-runtime'
 const ACP_RUNTIME_FUNCTIONS = ['tryDispatchAcpReplyHook', 'getAcpSessionManager', 'readAcpSessionEntry']
 

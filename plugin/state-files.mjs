@@ -20,10 +20,9 @@
 //   entry with it), then `fdatasync` (on the thread pool, like every call here).
 import crypto from 'node:crypto'
 import fs from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 
-const { replaceFile } = createRequire(import.meta.url)('../lib/replace-file.js')
+import { replaceFile } from './lib.mjs'
 
 export const FILE_NAMES = {
   log: 'perpetual-log.jsonl',
@@ -44,7 +43,8 @@ const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0
 /** A state path that is not a regular file (or folder) of its own: never opened for use. */
 export class UnsafeStatePathError extends Error {
   constructor(file, kind) {
-    super(`${file} is a ${kind}, not a regular file of its own: refused`)
+    // Worded as Node words a system error (`CODE: what`), so its first line names the code.
+    super(`EUNSAFESTATE: ${file} is a ${kind}, not a regular file of its own: refused`)
     this.name = 'UnsafeStatePathError'
     this.code = 'EUNSAFESTATE'
     this.path = file
