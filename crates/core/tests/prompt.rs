@@ -13,7 +13,7 @@ use openclaw_context_core::persistent_chat::summary::{
     rebuild_continuity_summary, SummaryParams, DEFAULT_SUMMARY_MAX_CHARS,
 };
 use openclaw_context_core::utf16::encode as u;
-use support::bare_entry;
+use support::{bare_entry, ids};
 
 fn entry(role: Role, text: &str, ts: &str) -> LogEntry {
     LogEntry {
@@ -1080,14 +1080,6 @@ fn continuous(entries: Vec<LogEntry>, live: &str, session: Option<&str>) -> Prom
     let mut p = params(live, false, entries);
     p.current_session = session.map(u);
     build_injected_prompt(&p)
-}
-
-fn ids(report: &PromptReport) -> Vec<String> {
-    report
-        .injected_entry_ids
-        .iter()
-        .map(|id| String::from_utf16(id).unwrap())
-        .collect()
 }
 
 #[test]

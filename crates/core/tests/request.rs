@@ -9,7 +9,7 @@ use openclaw_context_core::persistent_chat::prompt::PromptReport;
 use openclaw_context_core::persistent_chat::request::{PromptRequest, SummaryRequest};
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::utf16::encode as u;
-use support::{bare_entry, TempDir};
+use support::{bare_entry, ids, TempDir};
 
 /// `n` user entries: texts `m0`.., ids `id0`...
 fn numbered(n: usize) -> Vec<LogEntry> {
@@ -18,14 +18,6 @@ fn numbered(n: usize) -> Vec<LogEntry> {
             id: Some(u(&format!("id{i}"))),
             ..bare_entry(Role::User, &format!("m{i}"))
         })
-        .collect()
-}
-
-fn ids(report: &PromptReport) -> Vec<String> {
-    report
-        .injected_entry_ids
-        .iter()
-        .map(|id| String::from_utf16(id).unwrap())
         .collect()
 }
 

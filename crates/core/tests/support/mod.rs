@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use openclaw_context_core::persistent_chat::log::{LogEntry, LogTail, Role};
+use openclaw_context_core::persistent_chat::prompt::PromptReport;
 use openclaw_context_core::utf16::encode as u;
 
 /// A fresh directory under the system temp dir, removed on drop.
@@ -69,5 +70,14 @@ pub fn texts(tail: &LogTail) -> Vec<String> {
     tail.entries
         .iter()
         .map(|e| String::from_utf16(&e.text).unwrap())
+        .collect()
+}
+
+/// The ids of the entries a prompt injected, in order, as strings.
+pub fn ids(report: &PromptReport) -> Vec<String> {
+    report
+        .injected_entry_ids
+        .iter()
+        .map(|id| String::from_utf16(id).unwrap())
         .collect()
 }
