@@ -119,13 +119,16 @@ build_one() {
 }
 
 # A build cache keyed by everything a binary is made from: the Rust sources and manifests, the
-# napi config, this kit's scripts and pins, and rustc. A second run on the same inputs (a fresh
+# napi config, the kit's build scripts and pins, and rustc (not the kit's test scripts: a change
+# to how a platform is tested builds nothing again). A second run on the same inputs (a fresh
 # clone of the same commit, as CI makes) copies the binaries instead of building them again.
 # OCCN_BUILD_CACHE=0 always builds.
 build_key() {
-  local files
+  local files kit=scripts/local-platforms
   files="$(cd "$repo_root" && git ls-files --cached --others --exclude-standard -- \
-    Cargo.toml Cargo.lock build.rs package.json src crates/core/Cargo.toml crates/core/src scripts/local-platforms dev/pins.sh dev/pinned-downloads.sh | sort)"
+    Cargo.toml Cargo.lock build.rs package.json src crates/core/Cargo.toml crates/core/src \
+    "$kit/build-all.sh" "$kit/lib.sh" "$kit/toolchain.sh" "$kit/runtimes.sh" "$kit/pe-exports.js" \
+    dev/pins.sh dev/pinned-downloads.sh | sort)"
   { rustc -vV; (cd "$repo_root" && printf '%s\n' "$files" | xargs -r sha256sum); } | sha256sum | cut -c1-32
 }
 builds="$cache/builds"
