@@ -11,11 +11,11 @@ use std::path::Path;
 use binding::persistent_chat::{PersistentChatLogEntry, PersistentChatPromptReport};
 use binding::promise::{spawn, Job};
 use binding::text::Utf16String;
-use binding::{budget, run, Failure, Js, DEFAULT_MAX_CHARS};
+use binding::{budget, run, Failure, Js};
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::Env;
 use napi_derive::napi;
-use openclaw_context_core::compaction::{self, CapReport};
+use openclaw_context_core::compaction::{self, CapReport, MAX_COMPACTION_SUMMARY_CHARS};
 use openclaw_context_core::persistent_chat::log::{
     read_log_tail_or_empty_with_links, read_log_tail_with_links, LogEntry,
 };
@@ -41,7 +41,11 @@ pub fn cap_compaction_summary(
 ) -> napi::Result<Utf16String> {
     run(&env, || {
         let summary = Js::from(summary).string("summary")?;
-        let max_chars = budget(Js::from(max_chars), "maxChars", DEFAULT_MAX_CHARS)?;
+        let max_chars = budget(
+            Js::from(max_chars),
+            "maxChars",
+            MAX_COMPACTION_SUMMARY_CHARS,
+        )?;
         Ok(compaction::cap_compaction_summary(&summary, max_chars).into())
     })
 }
@@ -97,7 +101,11 @@ fn cap_with_suffix(
 ) -> Result<CapReport, Failure> {
     let body = Js::from(summary_body).string("summaryBody")?;
     let suffix = Js::from(suffix).string("suffix")?;
-    let max_chars = budget(Js::from(max_chars), "maxChars", DEFAULT_MAX_CHARS)?;
+    let max_chars = budget(
+        Js::from(max_chars),
+        "maxChars",
+        MAX_COMPACTION_SUMMARY_CHARS,
+    )?;
     let options = binding::cap_options(Js::from(options))?;
     Ok(compaction::cap_preserving_suffix(
         &body, &suffix, max_chars, &options,

@@ -1,11 +1,8 @@
-//! The compaction exports' arguments: the default budget and `options`.
+//! The compaction exports' `options` argument.
 
 use std::fmt::Display;
 
 use super::{Failure, Js};
-
-/// OpenClaw's default compaction budget.
-pub const DEFAULT_MAX_CHARS: f64 = 16_000.0;
 
 /// An optional array of strings, e.g. `options.requiredHeadings`.
 pub fn optional_strings(

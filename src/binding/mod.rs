@@ -10,7 +10,7 @@ pub mod persistent_chat;
 pub mod promise;
 pub mod text;
 
-pub use compaction::{cap_options, DEFAULT_MAX_CHARS};
+pub use compaction::cap_options;
 pub(crate) use error::error_value;
 pub use error::{run, Failure};
 pub use js::Js;

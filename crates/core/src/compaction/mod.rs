@@ -13,6 +13,9 @@ use crate::utf16::{encode_ascii, surrogate_safe_floor, LF};
 
 const CR: u16 = b'\r' as u16;
 
+/// OpenClaw's `MAX_COMPACTION_SUMMARY_CHARS`: the budget both caps take when
+/// the caller gives none.
+pub const MAX_COMPACTION_SUMMARY_CHARS: f64 = 16_000.0;
 /// OpenClaw's `SUMMARY_TRUNCATED_MARKER`, with its blank line.
 pub const SUMMARY_TRUNCATED_MARKER: &str = "\n\n[Compaction summary truncated to fit budget]";
 /// The marker line that stands where the suffix lost its head.
