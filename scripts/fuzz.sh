@@ -12,25 +12,47 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install cargo-fuzz --version 0.13.2 --locked
 fi
 cargo fuzz build -s none
-for target in $(cargo fuzz list); do
+# Each libFuzzer run is one process on one core: FUZZ_JOBS (default 2) targets at a time, each
+# with its own log, printed whole when it ends.
+jobs="${FUZZ_JOBS:-2}"
+logs="$(mktemp -d)"
+trap 'rm -rf "$logs"' EXIT
+
+fuzz_one() { # TARGET: its run's own exit status decides (a crash, timeout, leak or OOM is non-zero)
+  local target="$1" status=0
+  shift
   mkdir -p "corpus/$target"
-  echo "== fuzz $target (${seconds}s)"
-  # The run's own exit status decides (a crash, timeout, leak or OOM is non-zero); grep only
-  # shortens the log, and finding no line to show is no failure.
-  set +e
   cargo fuzz run -s none "$target" "corpus/$target" -- \
-    -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$@" 2>&1 |
-    grep -E "^(Done|stat::number_of_executed_units)|panicked|ERROR|SUMMARY"
-  status="${PIPESTATUS[0]}"
-  set -e
+    -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$@" > "$logs/$target.log" 2>&1 || status=$?
+  {
+    echo "== fuzz $target (${seconds}s)"
+    # grep only shortens the log; finding no line to show is no failure.
+    grep -E "^(Done|stat::number_of_executed_units)|panicked|ERROR|SUMMARY" "$logs/$target.log" || true
+  } >&2
   if [[ "$status" != 0 ]]; then
     echo "fuzz: $target exited with status $status" >&2
-    exit 1
+    return 1
   fi
   # A crash leaves its input under artifacts/: fail the run.
   if compgen -G "artifacts/$target/crash-*" >/dev/null || compgen -G "artifacts/$target/oom-*" >/dev/null; then
     echo "fuzz: $target found a failing input:" >&2
     ls "artifacts/$target" >&2
-    exit 1
+    return 1
   fi
+}
+
+failed=0
+running=0
+for target in $(cargo fuzz list); do
+  if (( running >= jobs )); then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+  fuzz_one "$target" "$@" &
+  running=$((running + 1))
 done
+while (( running > 0 )); do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+exit "$failed"
