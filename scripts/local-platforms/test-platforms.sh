@@ -142,7 +142,9 @@ test_arm64() { # gnu|musl JEST_ARGS...
   # x64 gnu, musl and Windows); two faults.log races need a reader and a writer
   # at native speed (10,000 reads; a FIFO writer filling the pipe in time).
   local slow='a writer appending during 10,000 reads|a FIFO that a writer holds open and keeps full'
-  # Emulated, a call takes 10-20x as long: 30 s per test, not 5.
+  # Emulated, a call takes 10-20x as long: 30 s per test, not 5. qemu-user
+  # runs each emulated process on one core; jest.config.js runs two spec
+  # files at once, so both cores are busy.
   PATH="$(node_first "$node")" NODE_PATH="$node_path" OCCN_EXPECT_BINDING="openclaw-context-native.linux-arm64-$libc.node" \
     jest_run "linux-arm64-$libc" "${ldd[@]}" "$node" -- --testTimeout=30000 \
     --testPathIgnorePatterns /fixtures/ /e2e/ 'faults\.patch\.test\.js' -t "^(?!.*($slow)).*" "$@" || status=$?
