@@ -289,14 +289,17 @@ async function hasHooks(step) {
 const ops = { create, turn, reset, transcript, gatewayStart, waitForLine, replyDispatchHooks, hasHooks }
 const loadedMs = performance.now() - startedAt
 const results = []
+const stepMs = []
 for (const step of job.steps) {
   const op = ops[step.op]
   if (!op) throw new Error(`unknown step ${JSON.stringify(step)}`)
+  const stepStart = performance.now()
   try {
     results.push(await op(step))
   } catch (error) {
     results.push({ error: String(error?.stack ?? error) })
   }
+  stepMs.push([step.op, Math.round(performance.now() - stepStart)])
 }
 // Let fire-and-forget hook work and appends settle before the process reports.
 await new Promise((resolve) => setTimeout(resolve, 50))
@@ -305,6 +308,7 @@ const cost = {
   loadMs: Math.round(loadedMs),
   stepsMs: Math.round(performance.now() - startedAt - loadedMs),
   maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+  stepMs,
 }
 fs.writeFileSync(job.outFile, `${JSON.stringify({ plugins: pluginStatus, steps: results, logs, cost })}\n`)
 process.exit(0)

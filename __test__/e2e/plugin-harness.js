@@ -188,6 +188,15 @@ function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES
   return world
 }
 
+/** The three slowest steps of a world's gateway processes, as `op N ms`. */
+const slowestSteps = (costs) =>
+  costs
+    .flatMap((cost) => cost.stepMs ?? [])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([op, ms]) => `${op} ${ms} ms`)
+    .join(', ')
+
 /** One line for the spec's log: gateway processes, their load time, steps time, peak RSS. */
 function costLine(world) {
   const costs = world?.costs ?? []
@@ -196,7 +205,8 @@ function costLine(world) {
   const load = costs.map((c) => c.loadMs)
   return (
     `${world.release.name}: ${costs.length} gateway processes, load ${Math.min(...load)}-${Math.max(...load)} ms ` +
-    `(total ${sum('loadMs')} ms), steps ${sum('stepsMs')} ms, peak RSS ${Math.max(...costs.map((c) => c.maxRssMB))} MB`
+    `(total ${sum('loadMs')} ms), steps ${sum('stepsMs')} ms, peak RSS ${Math.max(...costs.map((c) => c.maxRssMB))} MB` +
+    `, slowest steps ${slowestSteps(costs)}`
   )
 }
 
