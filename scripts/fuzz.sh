@@ -13,7 +13,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 cargo fuzz build -s none
 # Each libFuzzer run is one process on one core: FUZZ_JOBS (default 2) targets at a time, each
-# with its own log, printed whole when it ends.
+# with its own log, whose summary lines are printed when the run ends.
 jobs="${FUZZ_JOBS:-2}"
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
