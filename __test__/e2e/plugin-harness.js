@@ -178,6 +178,11 @@ function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES
     // OpenClaw's own temp folder: a release's `plugins install`, run as root, has left the shared
     // /tmp at mode 0700 (seen with 2026.6.35), which breaks every later user of /tmp.
     tmpDir: path.join(dir, 'tmp'),
+    // OpenClaw's bundled plugins are discovered by every gateway process even when
+    // `plugins.allow` loads none of them: on 2026.4.x that scan (a manifest, a schema compile,
+    // lstat calls per bundled plugin) is most of a process's time. Gateway processes look in
+    // this empty folder instead unless a step asks for the release's own (`bundledPlugins`).
+    noBundledPluginsDir: path.join(dir, 'no-bundled-plugins'),
     record: path.join(dir, 'backend-record.jsonl'),
     failResumeFile: path.join(dir, 'fail-resume'),
     processes: 0,
@@ -185,6 +190,7 @@ function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES
   fs.mkdirSync(world.workspaceDir, { recursive: true })
   fs.mkdirSync(world.stateDir, { recursive: true })
   fs.mkdirSync(world.tmpDir, { recursive: true })
+  fs.mkdirSync(world.noBundledPluginsDir)
   return world
 }
 
@@ -248,6 +254,16 @@ function spawnInWorld(world, args, env = {}, { timeout = 240000 } = {}) {
 
 const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
 
+/**
+ * A gateway process's variables over the world's: the step's `env`, and the empty
+ * bundled-plugins folder unless `bundledPlugins` (the release's bundled plugins discovered as
+ * a real gateway discovers them).
+ */
+const gatewayVars = (world, { env, bundledPlugins = false } = {}) => ({
+  ...(bundledPlugins ? {} : { OPENCLAW_BUNDLED_PLUGINS_DIR: world.noBundledPluginsDir }),
+  ...env,
+})
+
 /** The job file of the world's next gateway process; returns its number and files. */
 function writeJob(
   world,
@@ -290,7 +306,7 @@ function writeJob(
  */
 function runGateway(world, steps, options = {}) {
   const { n, jobFile, outFile } = writeJob(world, steps, options)
-  const result = spawnInWorld(world, [DRIVER, jobFile], options.env, { timeout: options.timeout })
+  const result = spawnInWorld(world, [DRIVER, jobFile], gatewayVars(world, options), { timeout: options.timeout })
   const stdout = stripAnsi(`${result.stdout}\n${result.stderr}`)
   fs.writeFileSync(path.join(world.dir, `process-${n}.log`), stdout)
   if (result.status !== 0 || !fs.existsSync(outFile)) {
@@ -314,7 +330,7 @@ function runGateway(world, steps, options = {}) {
 async function crashGateway(world, steps, { until, timeoutMs = 120000, ...options }) {
   const { n, jobFile } = writeJob(world, steps, options)
   const child = spawn(world.release.node, [DRIVER, jobFile], {
-    env: worldEnv(world, options.env),
+    env: worldEnv(world, gatewayVars(world, options)),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

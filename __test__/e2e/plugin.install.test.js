@@ -211,8 +211,11 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
 
   test('the installed copy runs a persistent-chat turn (found by OpenClaw, not by a load path)', () => {
     runGateway(world, [{ op: 'create', sessionKey: CHAT }], { pluginDirs: [FAKE_ACPX] })
+    // With the release's bundled plugins discovered, as on a real gateway (the other specs'
+    // gateway processes leave them out for time: plugin-harness.js).
     const run = runGateway(world, [{ op: 'turn', sessionKey: CHAT, text: 'Hello from an installed plugin' }], {
       pluginDirs: [FAKE_ACPX],
+      bundledPlugins: true,
     })
     expect(run.plugins.find((p) => p.id === PLUGIN_ID).status).toBe('loaded')
     const [turn] = backendTurns(world)
