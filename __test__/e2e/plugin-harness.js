@@ -172,6 +172,22 @@ function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES
       this.packedDir ??= packedPackage(path.join(dir, 'packed'), release.openclawDir)
       return this.packedDir
     },
+    /**
+     * The fake backend plugin, copied here with the release linked as its
+     * node_modules/openclaw (as for this package): its `openclaw/plugin-sdk/*` imports then
+     * resolve natively. From the fixture folder they do not, and 2026.5's loader falls back
+     * to transpiling the SDK's import graph through jiti in every gateway process (about 9 s).
+     */
+    get fakeAcpxDir() {
+      if (!this.fakeAcpxCopy) {
+        const copy = path.join(dir, 'fake-acpx')
+        fs.cpSync(FAKE_ACPX, copy, { recursive: true })
+        fs.mkdirSync(path.join(copy, 'node_modules'))
+        fs.symlinkSync(release.openclawDir, path.join(copy, 'node_modules', 'openclaw'), 'dir')
+        this.fakeAcpxCopy = copy
+      }
+      return this.fakeAcpxCopy
+    },
     home: path.join(dir, 'home'),
     stateDir: path.join(dir, 'home', '.openclaw'),
     workspaceDir: path.join(dir, 'workspace'),
@@ -181,7 +197,7 @@ function createWorld(name, release = releaseNamed('2026.7.2-beta.4') ?? RELEASES
     // OpenClaw's bundled plugins are discovered by every gateway process even when
     // `plugins.allow` loads none of them: on 2026.4.x that scan (a manifest, a schema compile,
     // lstat calls per bundled plugin) is most of a process's time. Gateway processes look in
-    // this empty folder instead unless a step asks for the release's own (`bundledPlugins`).
+    // this empty folder instead; the install spec's `openclaw` commands keep the release's own.
     noBundledPluginsDir: path.join(dir, 'no-bundled-plugins'),
     record: path.join(dir, 'backend-record.jsonl'),
     failResumeFile: path.join(dir, 'fail-resume'),
@@ -254,15 +270,8 @@ function spawnInWorld(world, args, env = {}, { timeout = 240000 } = {}) {
 
 const stripAnsi = (text) => text.replace(/\x1b\[[0-9;]*m/g, '')
 
-/**
- * A gateway process's variables over the world's: the step's `env`, and the empty
- * bundled-plugins folder unless `bundledPlugins` (the release's bundled plugins discovered as
- * a real gateway discovers them).
- */
-const gatewayVars = (world, { env, bundledPlugins = false } = {}) => ({
-  ...(bundledPlugins ? {} : { OPENCLAW_BUNDLED_PLUGINS_DIR: world.noBundledPluginsDir }),
-  ...env,
-})
+/** A gateway process's variables over the world's: the empty bundled-plugins folder, the step's `env`. */
+const gatewayVars = (world, { env } = {}) => ({ OPENCLAW_BUNDLED_PLUGINS_DIR: world.noBundledPluginsDir, ...env })
 
 /** The job file of the world's next gateway process; returns its number and files. */
 function writeJob(
@@ -271,7 +280,7 @@ function writeJob(
   {
     pluginConfig = {},
     failResume = false,
-    pluginDirs = [world.pluginDir, FAKE_ACPX],
+    pluginDirs = [world.pluginDir, world.fakeAcpxDir],
     openclawDir = world.release.openclawDir,
     umask,
   } = {},
@@ -409,7 +418,6 @@ function entryOfExcerptLine(log, line) {
 
 module.exports = {
   BOOTSTRAP,
-  FAKE_ACPX,
   RELEASES,
   PLATFORM_PACKAGE,
   PLUGIN_ID,

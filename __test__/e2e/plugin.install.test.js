@@ -16,7 +16,6 @@ const { findChunk } = require('../../lib/dist-scan')
 const { testUnless } = require('../fixtures/platform')
 
 const {
-  FAKE_ACPX,
   PLATFORM_PACKAGE,
   PLUGIN_ID,
   RELEASES,
@@ -210,12 +209,12 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
   })
 
   test('the installed copy runs a persistent-chat turn (found by OpenClaw, not by a load path)', () => {
-    runGateway(world, [{ op: 'create', sessionKey: CHAT }], { pluginDirs: [FAKE_ACPX] })
-    // With the release's bundled plugins discovered, as on a real gateway (the other specs'
-    // gateway processes leave them out for time: plugin-harness.js).
+    // Without the release's bundled plugins, as in the other specs' gateway processes
+    // (plugin-harness.js): the `plugins install` and `plugins inspect` runs above
+    // load this package beside them.
+    runGateway(world, [{ op: 'create', sessionKey: CHAT }], { pluginDirs: [world.fakeAcpxDir] })
     const run = runGateway(world, [{ op: 'turn', sessionKey: CHAT, text: 'Hello from an installed plugin' }], {
-      pluginDirs: [FAKE_ACPX],
-      bundledPlugins: true,
+      pluginDirs: [world.fakeAcpxDir],
     })
     expect(run.plugins.find((p) => p.id === PLUGIN_ID).status).toBe('loaded')
     const [turn] = backendTurns(world)
