@@ -9,4 +9,5 @@ module.exports = {
   testEnvironment: 'node',
   testTimeout: 600000,
   maxWorkers,
+  testSequencer: '<rootDir>/__test__/e2e/sequencer.js',
 }
