@@ -5,9 +5,10 @@
 # (__test__/platform/), compared with linux-x64-gnu's outputs of this run.
 #
 #   linux-x64-musl    the whole jest suite under a musl Node
-#   linux-arm64-gnu   under qemu-user with the official arm64 Node (binfmt_misc
-#                     registered for the run, so specs' child processes run too, and removed after)
-#   linux-arm64-musl  the same way with a musl Node: the binary's own specs
+#   linux-arm64-gnu   the binary's own specs under qemu-user with the official arm64 Node
+#                     (binfmt_misc registered for the run, so specs' child processes run too,
+#                     and removed after)
+#   linux-arm64-musl  the same with a musl Node
 #   win32-x64-gnu     the whole suite under Wine with the official Windows Node (the local
 #                     stand-in for win32-x64-msvc, loaded under that name)
 #   wasm32-wasip1     the whole suite on Node 24 with the WASI build forced
@@ -137,18 +138,11 @@ test_arm64() { # gnu|musl JEST_ARGS...
   binfmt_on "$qemu"
   local status=0 ldd=()
   [[ "$libc" == musl ]] && ldd=(with_musl_ldd)
-  # Left out under emulation, for time, not for the platform: faults.patch
-  # kills the (pure JS) CLI at measured moments, 30-60 Node starts per test
-  # within a 60 s limit (each start takes ~1.5 s under qemu; the spec runs on
-  # x64 gnu, musl and Windows); two faults.log races need a reader and a writer
-  # at native speed (10,000 reads; a FIFO writer filling the pipe in time).
-  local slow='a writer appending during 10,000 reads|a FIFO that a writer holds open and keeps full'
   # Emulated, a call takes 10-20x as long: 30 s per test, not 5. qemu-user
   # runs each emulated process on one core; jest.config.js runs two spec
   # files at once, so both cores are busy.
   PATH="$(node_first "$node")" NODE_PATH="$node_path" OCCN_EXPECT_BINDING="openclaw-context-native.linux-arm64-$libc.node" \
-    jest_run "linux-arm64-$libc" "${ldd[@]}" "$node" -- --testTimeout=30000 \
-    --testPathIgnorePatterns /fixtures/ /e2e/ 'faults\.patch\.test\.js' -t "^(?!.*($slow)).*" "$@" || status=$?
+    jest_run "linux-arm64-$libc" "${ldd[@]}" "$node" -- --testTimeout=30000 "$@" || status=$?
   binfmt_off
   unset QEMU_LD_PREFIX
   return "$status"
@@ -191,15 +185,15 @@ test_darwin() { # darwin-arm64|darwin-x64
 }
 
 # The specs of the binary itself: its outputs and errors on every export, and the loader
-# choosing it. linux-arm64-musl runs these only, for time (about 5 min under qemu for the
-# whole suite): what arm64 changes for the rest (the same JS on an arm64 Node) is tested by
-# linux-arm64-gnu's run of the whole suite, what musl changes by linux-x64-musl's.
+# choosing it. Both arm64 runs take these only, for time (the whole suite takes 4-5 min under
+# qemu, these about 1): the rest is the same JavaScript, which the workflows' arm64 runners run
+# whole, and what musl changes for it linux-x64-musl's run tests.
 binary_specs=('__test__/platform/' '__test__/binding\.' '__test__/compaction\.' '__test__/persistent-chat\.' '__test__/package\.loader\.')
 
 test_one() {
   case "$1" in
     linux-x64-musl) test_musl_x64 ;;
-    linux-arm64-gnu) test_arm64 gnu ;;
+    linux-arm64-gnu) test_arm64 gnu "${binary_specs[@]}" ;;
     linux-arm64-musl) test_arm64 musl "${binary_specs[@]}" ;;
     win32-x64-gnu) bash "$kit_dir/test-wine.sh" ;;
     wasm32-wasip1) test_wasi ;;
