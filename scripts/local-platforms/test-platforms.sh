@@ -120,9 +120,14 @@ binfmt_off() {
   fi
 }
 
-test_arm64() { # gnu|musl JEST_ARGS...
+# The specs of the binary itself: its outputs and errors on every export, and the loader
+# choosing it. Both arm64 runs take these only, for time (the whole suite takes 4-6 min under
+# qemu, these about 1.5): the rest is the same JavaScript, which the workflows' arm64 runners run
+# whole, and what musl changes for it linux-x64-musl's run tests.
+binary_specs=('__test__/platform/' '__test__/binding\.' '__test__/compaction\.' '__test__/persistent-chat\.' '__test__/package\.loader\.')
+
+test_arm64() { # gnu|musl
   local libc="$1" qemu node node_path
-  shift
   qemu="$(qemu_aarch64)"
   if [[ "$libc" == gnu ]]; then
     node="$(arm64_node)"
@@ -142,7 +147,7 @@ test_arm64() { # gnu|musl JEST_ARGS...
   # runs each emulated process on one core; jest.config.js runs two spec
   # files at once, so both cores are busy.
   PATH="$(node_first "$node")" NODE_PATH="$node_path" OCCN_EXPECT_BINDING="openclaw-context-native.linux-arm64-$libc.node" \
-    jest_run "linux-arm64-$libc" "${ldd[@]}" "$node" -- --testTimeout=30000 "$@" || status=$?
+    jest_run "linux-arm64-$libc" "${ldd[@]}" "$node" -- --testTimeout=30000 "${binary_specs[@]}" || status=$?
   binfmt_off
   unset QEMU_LD_PREFIX
   return "$status"
@@ -184,17 +189,11 @@ test_darwin() { # darwin-arm64|darwin-x64
   return "${PIPESTATUS[0]}"
 }
 
-# The specs of the binary itself: its outputs and errors on every export, and the loader
-# choosing it. Both arm64 runs take these only, for time (the whole suite takes 4-5 min under
-# qemu, these about 1): the rest is the same JavaScript, which the workflows' arm64 runners run
-# whole, and what musl changes for it linux-x64-musl's run tests.
-binary_specs=('__test__/platform/' '__test__/binding\.' '__test__/compaction\.' '__test__/persistent-chat\.' '__test__/package\.loader\.')
-
 test_one() {
   case "$1" in
     linux-x64-musl) test_musl_x64 ;;
-    linux-arm64-gnu) test_arm64 gnu "${binary_specs[@]}" ;;
-    linux-arm64-musl) test_arm64 musl "${binary_specs[@]}" ;;
+    linux-arm64-gnu) test_arm64 gnu ;;
+    linux-arm64-musl) test_arm64 musl ;;
     win32-x64-gnu) bash "$kit_dir/test-wine.sh" ;;
     wasm32-wasip1) test_wasi ;;
     darwin-arm64 | darwin-x64) test_darwin "$1" ;;
