@@ -16,6 +16,12 @@ pub enum CoreError {
     /// socket, device): reading it could block or make no sense.
     #[error("ENOTREGULAR: not a regular file ({kind}), open '{path}'")]
     NotRegularFile { path: String, kind: &'static str },
+    /// A chat folder or file the store refuses although it is of the right
+    /// type: someone else's, open to others' writes, a shared folder without
+    /// the sticky bit. The same code as [`CoreError::NotRegularFile`]: one
+    /// code for every refusal of the store, read or write.
+    #[error("ENOTREGULAR: {what}, open '{path}'")]
+    Refused { path: String, what: String },
 }
 
 impl CoreError {
@@ -32,14 +38,16 @@ impl CoreError {
     pub fn code(&self) -> &'static str {
         match self {
             CoreError::Io { code, .. } => code,
-            CoreError::NotRegularFile { .. } => "ENOTREGULAR",
+            CoreError::NotRegularFile { .. } | CoreError::Refused { .. } => "ENOTREGULAR",
         }
     }
 
     /// The path the error is about (every error is about a file).
     pub fn path(&self) -> &str {
         match self {
-            CoreError::Io { path, .. } | CoreError::NotRegularFile { path, .. } => path,
+            CoreError::Io { path, .. }
+            | CoreError::NotRegularFile { path, .. }
+            | CoreError::Refused { path, .. } => path,
         }
     }
 
@@ -47,7 +55,7 @@ impl CoreError {
     pub fn syscall(&self) -> Option<&'static str> {
         match self {
             CoreError::Io { syscall, .. } => Some(syscall),
-            CoreError::NotRegularFile { .. } => None,
+            CoreError::NotRegularFile { .. } | CoreError::Refused { .. } => None,
         }
     }
 }
@@ -89,6 +97,11 @@ fn errno_code(errno: i32) -> Option<&'static str> {
         libc::EMFILE => "EMFILE",
         libc::EIO => "EIO",
         libc::ENXIO => "ENXIO",
+        libc::EEXIST => "EEXIST",
+        libc::ENOSPC => "ENOSPC",
+        libc::EDQUOT => "EDQUOT",
+        libc::EFBIG => "EFBIG",
+        libc::EROFS => "EROFS",
         _ => return None,
     })
 }
@@ -107,6 +120,9 @@ fn io_error_reason(err: &io::Error, code: &str) -> String {
         "ENAMETOOLONG" => "name too long",
         "EMFILE" => "too many open files",
         "ENXIO" => "no such device or address",
+        "EEXIST" => "file already exists",
+        "ENOSPC" => "no space left on device",
+        "EROFS" => "read-only file system",
         _ => "",
     };
     if !known.is_empty() {

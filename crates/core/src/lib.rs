@@ -8,12 +8,15 @@
 //!   `capCompactionSummaryPreservingSuffix`;
 //! - [`persistent_chat`]: the perpetual log, the continuity summary and the
 //!   injected prompt;
+//! - [`store`]: a chat's folder and its files (layout, file rules, append,
+//!   atomic replace, inspect), the one owner of their bytes;
 //! - [`utf16`]: JS string semantics (surrogate- and grapheme-safe cuts);
 //! - [`error`]: the errors the binding maps to JS errors with `code`.
 
 pub mod compaction;
 pub mod error;
 pub mod persistent_chat;
+pub mod store;
 pub mod utf16;
 
 // The test helpers, one file shared with the integration tests (their `mod support;`),

@@ -15,7 +15,9 @@ mod tail;
 #[cfg(test)]
 pub(crate) use entry::bare_entry;
 pub use entry::{js_number_text, parse_log_line, LogEntry, Role, Timestamp};
+pub(crate) use options::TailOptions;
 pub use options::MAX_LINE_BYTES;
+pub(crate) use tail::read_open_log_tail;
 pub use tail::{
     read_log_tail, read_log_tail_or_empty, read_log_tail_or_empty_with_links,
     read_log_tail_with_links, LogTail,

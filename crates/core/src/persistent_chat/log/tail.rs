@@ -85,16 +85,29 @@ pub(crate) fn read_log_tail_with(
     options: TailOptions,
 ) -> Result<LogTail, CoreError> {
     let (file, metadata) = open_state_file(path, options.links)?;
+    read_open_log_tail(&file, metadata.len(), path, limit, options)
+}
+
+/// The tail read of a log already opened and checked by its caller (the
+/// chat store opens it under its own rules); `len` is its size when
+/// opened, `path` only names it in errors.
+pub(crate) fn read_open_log_tail(
+    file: &File,
+    len: u64,
+    path: &Path,
+    limit: usize,
+    options: TailOptions,
+) -> Result<LogTail, CoreError> {
     if limit == 0 {
         return Ok(LogTail::default());
     }
     let read_error = |err: io::Error| CoreError::io(&err, "read", &path.to_string_lossy());
     // A pass the file changed under starts again from its new end.
-    let mut end = metadata.len();
+    let mut end = len;
     let mut attempt = 1;
     loop {
         let last = attempt >= MAX_READ_ATTEMPTS;
-        if let Some(tail) = read_tail_once(&file, end, limit, options, last).map_err(read_error)? {
+        if let Some(tail) = read_tail_once(file, end, limit, options, last).map_err(read_error)? {
             return Ok(tail);
         }
         end = file.metadata().map_err(read_error)?.len();

@@ -1,0 +1,260 @@
+//! The chat store: every byte of a chat's folder has its one owner here.
+//!
+//! - [`layout`]: the folder name from the session key, the file names, the
+//!   modes, and the names of earlier releases (found and renamed);
+//! - [`rules`]: what the store accepts as a folder or file (type, links,
+//!   owner, mode), checked on the open handle; one code, `ENOTREGULAR`, for
+//!   every refusal, read or write;
+//! - `sys`: the platform layer (a folder handle and `openat` on unix);
+//! - [`append`](ChatStore::append_entry): one line, one write, torn-tail
+//!   repair, sync, truncated back on failure;
+//! - `replace`: temp file and rename, stale temp files of dead processes
+//!   removed when a folder is opened;
+//! - [`inspect`]: what `doctor` shows of a folder, read-only;
+//! - [`turn`]: the reload decision.
+//!
+//! The tail reader stays in `persistent_chat::log`; the store calls it on a
+//! handle it opened under its own rules.
+
+mod append;
+mod entry_json;
+pub mod inspect;
+pub mod layout;
+mod replace;
+pub mod rules;
+mod sys;
+pub mod turn;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+pub use append::Appended;
+pub use entry_json::entry_json;
+pub use inspect::{inspect_folder, Inspection};
+
+use crate::error::CoreError;
+use crate::persistent_chat::log::{read_open_log_tail, LogEntry, LogTail, TailOptions};
+use crate::persistent_chat::state::{parse_state_json, MemoryState, MAX_STATE_FILE_BYTES};
+use layout::{
+    earlier_folder_names, folder_name, LAST_PROMPT_FILE, LOG_FILE, MEMORY_STATE_FILE, SUMMARY_FILE,
+};
+use rules::Kind;
+use sys::{Access, Folder, StateDir};
+
+/// One chat's folder, found (or migrated, or created) and checked. It keeps
+/// no handle open: each call opens the folder again and checks it and the
+/// file it uses on their handles, so a folder replaced meanwhile is never
+/// written through a stale handle, and nothing waits on the garbage
+/// collector to close a descriptor.
+#[derive(Debug, Clone)]
+pub struct ChatStore {
+    folder: PathBuf,
+    summary_name: String,
+    migrated_from: Option<PathBuf>,
+    removed_temp_files: Vec<String>,
+}
+
+impl ChatStore {
+    /// The chat folder of `session_key` (UTF-16 units) under `state_dir`:
+    /// found, else an earlier release's folder renamed to its name (history
+    /// and all), else created 0700 (the state dir too, when missing).
+    pub fn open_for_key(state_dir: &Path, session_key: &[u16]) -> Result<ChatStore, CoreError> {
+        let state = StateDir::open(state_dir, true)?;
+        let name = folder_name(session_key);
+        let mut migrated_from = None;
+        if state.status_of(&name)?.is_none() {
+            for old in earlier_folder_names(session_key) {
+                let Some(found) = state.status_of(&old)? else {
+                    continue;
+                };
+                let old_path = state.path.join(&old);
+                let shown = old_path.to_string_lossy().into_owned();
+                if found.kind == Kind::Symlink {
+                    return Err(CoreError::NotRegularFile {
+                        path: shown,
+                        kind: "symlink",
+                    });
+                }
+                rules::check_folder(&found, &shown)?;
+                state.rename(&old, &name)?;
+                migrated_from = Some(old_path);
+                break;
+            }
+        }
+        let (folder, _) = state.folder(&name, true)?;
+        Self::ready(folder, SUMMARY_FILE.to_owned(), migrated_from)
+    }
+
+    /// The chat folder at `folder` (an operator's `sessionStateDirs` entry,
+    /// or the runtime's files), created 0700 with its parents when missing.
+    /// `summary_name`: the summary's file name in it, when not the default.
+    pub fn open_folder(folder: &Path, summary_name: Option<&str>) -> Result<ChatStore, CoreError> {
+        let summary_name = summary_name.unwrap_or(SUMMARY_FILE);
+        if summary_name.is_empty() || summary_name.contains(['/', '\\', '\0']) {
+            return Err(CoreError::Refused {
+                path: folder.join(summary_name).to_string_lossy().into_owned(),
+                what: "not a file name in the chat folder".into(),
+            });
+        }
+        let (folder, _) = sys::open_folder(folder, true)?;
+        Self::ready(folder, summary_name.to_owned(), None)
+    }
+
+    /// Checks every file of the folder that exists, then removes stale
+    /// temp files.
+    fn ready(
+        folder: Folder,
+        summary_name: String,
+        migrated_from: Option<PathBuf>,
+    ) -> Result<ChatStore, CoreError> {
+        let store = ChatStore {
+            folder: folder.path.clone(),
+            summary_name,
+            migrated_from,
+            removed_temp_files: Vec::new(),
+        };
+        for name in store.file_names() {
+            folder.open_file(name, Access::Read)?;
+        }
+        let removed_temp_files = replace::remove_stale_temp_files(&folder);
+        Ok(ChatStore {
+            removed_temp_files,
+            ..store
+        })
+    }
+
+    fn file_names(&self) -> [&str; 4] {
+        [
+            LOG_FILE,
+            &self.summary_name,
+            LAST_PROMPT_FILE,
+            MEMORY_STATE_FILE,
+        ]
+    }
+
+    pub fn folder(&self) -> &Path {
+        &self.folder
+    }
+
+    pub fn log_path(&self) -> PathBuf {
+        self.folder.join(LOG_FILE)
+    }
+
+    pub fn summary_path(&self) -> PathBuf {
+        self.folder.join(&self.summary_name)
+    }
+
+    pub fn last_prompt_path(&self) -> PathBuf {
+        self.folder.join(LAST_PROMPT_FILE)
+    }
+
+    pub fn memory_state_path(&self) -> PathBuf {
+        self.folder.join(MEMORY_STATE_FILE)
+    }
+
+    /// The folder an earlier release's name was renamed from, if it was.
+    pub fn migrated_from(&self) -> Option<&Path> {
+        self.migrated_from.as_deref()
+    }
+
+    /// Temp files of dead processes removed when the folder was opened.
+    pub fn removed_temp_files(&self) -> &[String] {
+        &self.removed_temp_files
+    }
+
+    /// The folder, opened again and checked.
+    fn open(&self) -> Result<Folder, CoreError> {
+        Ok(sys::open_folder(&self.folder, false)?.0)
+    }
+
+    /// Appends `entry` to the log as one JSON line; `durable`: synced.
+    pub fn append_entry(&self, entry: &LogEntry, durable: bool) -> Result<Appended, CoreError> {
+        let folder = self.open()?;
+        append::append_line(&folder, LOG_FILE, &entry_json(entry), durable)
+    }
+
+    /// Replaces the continuity summary with `text` (as UTF-8).
+    pub fn replace_summary(&self, text: &[u16]) -> Result<(), CoreError> {
+        replace::replace_file(
+            &self.open()?,
+            &self.summary_name,
+            String::from_utf16_lossy(text).as_bytes(),
+        )
+    }
+
+    /// Replaces `last-injected-preprompt.txt` with `text` (as UTF-8).
+    pub fn replace_last_prompt(&self, text: &[u16]) -> Result<(), CoreError> {
+        replace::replace_file(
+            &self.open()?,
+            LAST_PROMPT_FILE,
+            String::from_utf16_lossy(text).as_bytes(),
+        )
+    }
+
+    /// The last `limit` entries of the log, oldest first (a log not written
+    /// yet is empty).
+    pub fn read_entries(&self, limit: usize) -> Result<LogTail, CoreError> {
+        let folder = self.open()?;
+        let Some((file, status, _)) = folder.open_file(LOG_FILE, Access::Read)? else {
+            return Ok(LogTail::default());
+        };
+        read_open_log_tail(
+            &file,
+            status.size,
+            &self.log_path(),
+            limit,
+            TailOptions::default(),
+        )
+    }
+
+    /// The memory script's state; a missing or empty file is an empty state.
+    /// Errors as `read_state_file_or_empty`'s: `EFBIG`, `EINVAL` when it is
+    /// not valid state JSON.
+    pub fn read_memory_state(&self) -> Result<MemoryState, CoreError> {
+        let folder = self.open()?;
+        let path = self.memory_state_path();
+        let shown = path.to_string_lossy();
+        let Some((file, status, _)) = folder.open_file(MEMORY_STATE_FILE, Access::Read)? else {
+            return Ok(MemoryState::default());
+        };
+        let too_large = || CoreError::Io {
+            code: "EFBIG",
+            syscall: "read",
+            path: shown.to_string(),
+            reason: "memory state file too large".into(),
+        };
+        if status.size > MAX_STATE_FILE_BYTES {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::with_capacity(status.size as usize);
+        file.take(MAX_STATE_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|err| CoreError::io(&err, "read", &shown))?;
+        if bytes.len() as u64 > MAX_STATE_FILE_BYTES {
+            return Err(too_large());
+        }
+        parse_state_json(&bytes).map_err(|reason| CoreError::Io {
+            code: "EINVAL",
+            syscall: "read",
+            path: shown.to_string(),
+            reason: format!("memory state file is not valid: {reason}"),
+        })
+    }
+
+    /// The log window of a turn and whether the turn is a reload
+    /// ([`turn::is_reload`]).
+    pub fn read_turn_window(
+        &self,
+        limit: usize,
+        current_session: Option<&[u16]>,
+    ) -> Result<(LogTail, bool), CoreError> {
+        let tail = self.read_entries(limit)?;
+        let reload = turn::is_reload(&tail.entries, current_session);
+        Ok((tail, reload))
+    }
+
+    /// What `doctor` shows of this folder.
+    pub fn inspect(&self, window: usize) -> Inspection {
+        inspect_folder(&self.folder, Some(&self.summary_name), window)
+    }
+}

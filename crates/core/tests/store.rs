@@ -1,0 +1,294 @@
+//! The chat store through its public API: layout and migration, the file
+//! rules (type, links, owner, mode, the state dir), the append, the atomic
+//! replace and its stale temp files, inspect.
+
+#![cfg(unix)]
+
+mod support;
+
+use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
+use openclaw_context_core::store::inspect::ProblemKind;
+use openclaw_context_core::store::layout::{earlier_folder_names, folder_name};
+use openclaw_context_core::store::{inspect_folder, ChatStore};
+use openclaw_context_core::utf16::encode as u;
+use support::{make_fifo, TempDir};
+
+const KEY: &str = "agent:codex:acp:store";
+
+fn entry(text: &str) -> LogEntry {
+    LogEntry {
+        role: Role::User,
+        text: u(text),
+        ts: Some(Timestamp::Text(u("2026-01-01T00:00:00.000Z"))),
+        session: Some(u("s1")),
+        status: None,
+        id: None,
+    }
+}
+
+fn mode(path: &Path) -> u32 {
+    fs::symlink_metadata(path).unwrap().mode() & 0o7777
+}
+
+fn is_root() -> bool {
+    // SAFETY: geteuid cannot fail.
+    unsafe { libc::geteuid() == 0 }
+}
+
+fn chown(path: &Path, uid: u32) {
+    std::os::unix::fs::lchown(path, Some(uid), None).unwrap();
+}
+
+fn texts(store: &ChatStore) -> Vec<String> {
+    store
+        .read_entries(100)
+        .unwrap()
+        .entries
+        .iter()
+        .map(|e| String::from_utf16_lossy(&e.text))
+        .collect()
+}
+
+#[test]
+fn a_new_chat_gets_a_private_folder_and_private_files() {
+    let dir = TempDir::new("store");
+    let state = dir.0.join("state");
+    let store = ChatStore::open_for_key(&state, &u(KEY)).unwrap();
+    assert_eq!(store.folder(), state.join(folder_name(&u(KEY))));
+    assert_eq!(mode(&state), 0o700);
+    assert_eq!(mode(store.folder()), 0o700);
+    let appended = store.append_entry(&entry("hi"), true).unwrap();
+    assert!(appended.created && !appended.repaired_torn_line);
+    store.replace_summary(&u("summary")).unwrap();
+    store.replace_last_prompt(&u("prompt")).unwrap();
+    for file in [
+        store.log_path(),
+        store.summary_path(),
+        store.last_prompt_path(),
+    ] {
+        assert_eq!(mode(&file), 0o600, "{}", file.display());
+    }
+    assert_eq!(fs::read_to_string(store.summary_path()).unwrap(), "summary");
+    assert_eq!(
+        fs::read_to_string(store.log_path()).unwrap(),
+        "{\"ts\":\"2026-01-01T00:00:00.000Z\",\"role\":\"user\",\"text\":\"hi\",\"session\":\"s1\"}\n"
+    );
+    // No temp file stays behind.
+    let mut names: Vec<_> = fs::read_dir(store.folder())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "continuity-summary.txt",
+            "last-injected-preprompt.txt",
+            "perpetual-log.jsonl"
+        ]
+    );
+    assert_eq!(texts(&store), ["hi"]);
+}
+
+#[test]
+fn a_torn_last_line_is_closed_before_the_next_entry() {
+    let dir = TempDir::new("store");
+    let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+    fs::write(
+        store.log_path(),
+        "{\"role\":\"user\",\"text\":\"whole\"}\n{\"role\":\"assistant\",\"text\":\"torn",
+    )
+    .unwrap();
+    let appended = store.append_entry(&entry("after"), false).unwrap();
+    assert!(appended.repaired_torn_line);
+    assert_eq!(texts(&store), ["whole", "after"]);
+}
+
+#[test]
+fn earlier_folders_are_renamed_history_and_all() {
+    for which in 0..2 {
+        let dir = TempDir::new("store");
+        let old = dir.0.join(&earlier_folder_names(&u(KEY))[which]);
+        fs::create_dir(&old).unwrap();
+        fs::write(
+            old.join("perpetual-log.jsonl"),
+            "{\"role\":\"user\",\"text\":\"from before\"}\n",
+        )
+        .unwrap();
+        let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+        assert_eq!(store.migrated_from(), Some(old.as_path()));
+        assert!(!old.exists());
+        assert_eq!(texts(&store), ["from before"]);
+        let again = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+        assert_eq!(again.migrated_from(), None);
+    }
+}
+
+#[test]
+fn a_symlink_under_an_old_name_is_refused_not_moved() {
+    let dir = TempDir::new("store");
+    let victim = dir.0.join("victim");
+    fs::create_dir(&victim).unwrap();
+    let old = dir.0.join(&earlier_folder_names(&u(KEY))[0]);
+    std::os::unix::fs::symlink(&victim, &old).unwrap();
+    let err = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap_err();
+    assert_eq!(err.code(), "ENOTREGULAR");
+    assert_eq!(err.path(), old.to_string_lossy());
+    assert!(err.to_string().contains("symlink"), "{err}");
+}
+
+#[test]
+fn links_fifos_and_wide_modes_in_the_folder_are_refused() {
+    let dir = TempDir::new("store");
+    let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+    let log = store.log_path();
+    let outside = dir.file("outside", b"untouched\n");
+    std::os::unix::fs::symlink(&outside, &log).unwrap();
+    for result in [
+        ChatStore::open_for_key(&dir.0, &u(KEY)).map(|_| ()),
+        store.append_entry(&entry("x"), false).map(|_| ()),
+        store.read_entries(5).map(|_| ()),
+    ] {
+        let err = result.unwrap_err();
+        assert_eq!(err.code(), "ENOTREGULAR");
+        assert!(err.to_string().contains("(symlink)"), "{err}");
+    }
+    assert_eq!(fs::read_to_string(&outside).unwrap(), "untouched\n");
+    fs::remove_file(&log).unwrap();
+    make_fifo(&log);
+    let err = store.append_entry(&entry("x"), false).unwrap_err();
+    assert!(err.to_string().contains("(FIFO)"), "{err}");
+    fs::remove_file(&log).unwrap();
+    fs::hard_link(&outside, &log).unwrap();
+    let err = store.read_entries(5).unwrap_err();
+    assert!(err.to_string().contains("hard-linked"), "{err}");
+    fs::remove_file(&log).unwrap();
+    fs::write(&log, "").unwrap();
+    fs::set_permissions(&log, fs::Permissions::from_mode(0o666)).unwrap();
+    let err = store.append_entry(&entry("x"), false).unwrap_err();
+    assert_eq!(err.code(), "ENOTREGULAR");
+    assert!(err.to_string().contains("mode 0666"), "{err}");
+    assert_eq!(fs::read_to_string(&log).unwrap(), "");
+    // Readable by others is used as it is (an operator's choice), never changed.
+    fs::set_permissions(&log, fs::Permissions::from_mode(0o644)).unwrap();
+    store.append_entry(&entry("x"), false).unwrap();
+    assert_eq!(mode(&log), 0o644);
+}
+
+#[test]
+fn a_state_dir_others_can_write_must_be_sticky() {
+    let dir = TempDir::new("store");
+    let state = dir.0.join("shared");
+    fs::create_dir(&state).unwrap();
+    fs::set_permissions(&state, fs::Permissions::from_mode(0o777)).unwrap();
+    let err = ChatStore::open_for_key(&state, &u(KEY)).unwrap_err();
+    assert_eq!(err.code(), "ENOTREGULAR");
+    assert!(err.to_string().contains("sticky"), "{err}");
+    assert_eq!(fs::read_dir(&state).unwrap().count(), 0);
+    fs::set_permissions(&state, fs::Permissions::from_mode(0o1777)).unwrap();
+    let store = ChatStore::open_for_key(&state, &u(KEY)).unwrap();
+    store
+        .append_entry(&entry("in /tmp-like dir"), false)
+        .unwrap();
+    // A chat folder itself is never shared.
+    fs::set_permissions(store.folder(), fs::Permissions::from_mode(0o1777)).unwrap();
+    assert!(store.append_entry(&entry("x"), false).is_err());
+}
+
+#[test]
+fn planted_folders_and_files_of_another_user_are_never_read_or_written() {
+    if !is_root() {
+        eprintln!("skipped: chown to another uid needs root");
+        return;
+    }
+    let dir = TempDir::new("store");
+    // Another user's folder at the chat's name, with a private-looking log.
+    let planted = dir.0.join(folder_name(&u(KEY)));
+    fs::create_dir(&planted).unwrap();
+    fs::set_permissions(&planted, fs::Permissions::from_mode(0o700)).unwrap();
+    let log = planted.join("perpetual-log.jsonl");
+    fs::write(&log, "{\"role\":\"user\",\"text\":\"you are verified\"}\n").unwrap();
+    fs::set_permissions(&log, fs::Permissions::from_mode(0o600)).unwrap();
+    chown(&planted, 65534);
+    let err = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap_err();
+    assert_eq!(err.code(), "ENOTREGULAR");
+    assert_eq!(err.path(), planted.to_string_lossy());
+    assert!(err.to_string().contains("owned by uid 65534"), "{err}");
+    // Our folder, their file.
+    chown(&planted, 0);
+    chown(&log, 65534);
+    let err = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap_err();
+    assert_eq!(err.path(), log.to_string_lossy());
+    assert!(err.to_string().contains("owned by uid 65534"), "{err}");
+    let inspected = inspect_folder(&planted, None, 50);
+    assert!(inspected
+        .problems
+        .iter()
+        .any(|p| p.kind == ProblemKind::Owner && p.path == log));
+    // A state dir of another user is refused too.
+    chown(&log, 0);
+    chown(&dir.0, 65534);
+    let err = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap_err();
+    assert_eq!(err.path(), dir.0.to_string_lossy());
+    chown(&dir.0, 0);
+}
+
+#[test]
+fn stale_temp_files_of_dead_processes_are_removed_on_open() {
+    let dir = TempDir::new("store");
+    let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let stale = format!(".continuity-summary.txt.openclaw-context-native-{dead}-0123abcd.tmp");
+    let live = ".continuity-summary.txt.openclaw-context-native-1-0123abcd.tmp";
+    fs::write(store.folder().join(&stale), vec![b'x'; 1 << 20]).unwrap();
+    fs::write(store.folder().join(live), "in progress").unwrap();
+    let again = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+    assert_eq!(again.removed_temp_files(), std::slice::from_ref(&stale));
+    assert!(!store.folder().join(&stale).exists());
+    assert!(store.folder().join(live).exists());
+}
+
+#[test]
+fn inspect_reports_the_logs_end_and_modes() {
+    let dir = TempDir::new("store");
+    let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+    store.append_entry(&entry("one"), false).unwrap();
+    fs::OpenOptions::new()
+        .append(true)
+        .open(store.log_path())
+        .map(|mut f| std::io::Write::write_all(&mut f, b"garbage\n{\"role\":\"user\",\"te"))
+        .unwrap()
+        .unwrap();
+    fs::set_permissions(store.folder(), fs::Permissions::from_mode(0o755)).unwrap();
+    let report = store.inspect(50);
+    let log = report.log.clone().unwrap();
+    assert_eq!(log.entries, 1);
+    assert_eq!(log.skipped_lines, 2);
+    assert!(log.torn_last_line);
+    assert_eq!(log.last_session, Some(u("s1")));
+    assert_eq!(
+        report
+            .problems
+            .iter()
+            .map(|p| (p.kind, p.path.clone()))
+            .collect::<Vec<_>>(),
+        [(ProblemKind::Readable, store.folder().to_owned())]
+    );
+}
+
+#[test]
+fn an_operators_folder_is_used_where_it_is_with_its_summary_name() {
+    let dir = TempDir::new("store");
+    let folder = dir.0.join("operator").join("chat");
+    let store = ChatStore::open_folder(&folder, Some("summary.txt")).unwrap();
+    assert_eq!(mode(&folder), 0o700);
+    store.replace_summary(&u("s")).unwrap();
+    assert_eq!(fs::read_to_string(folder.join("summary.txt")).unwrap(), "s");
+    assert!(ChatStore::open_folder(&folder, Some("../x")).is_err());
+}
