@@ -10,6 +10,100 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
+ * A chat's folder and its files: the layout (folder name from the session
+ * key, the file names, modes 0700/0600 whatever the umask, an earlier
+ * release's folder renamed to the new name), the file rules (a regular
+ * file of one link, owned by this process's user and not writable by group
+ * or others; the folder likewise; the state dir the user's or root's, and
+ * private or sticky), the append and the atomic replace. Every file is
+ * opened relative to the checked folder (`openat`, `O_NOFOLLOW`,
+ * `O_NONBLOCK` on unix) and checked on its handle. Every refusal rejects
+ * with an `Error` of code `ENOTREGULAR` naming the path, what is wrong and
+ * the owner's uid when it is someone else's. Windows: no owner or mode
+ * check (the folder's ACL decides), the path is checked before it is
+ * opened; WASI: no owner either.
+ *
+ * Made by `ChatStore.open`; holds no open file: each call opens the folder
+ * again and checks it.
+ */
+export declare class ChatStore {
+  /**
+   * Finds, migrates or creates a chat's folder and checks it and each of
+   * its files, then removes temp files of dead processes from it.
+   * `{ stateDir, sessionKey }`: the key's own folder under `stateDir`
+   * (created 0700 with `stateDir` when missing; a folder of an earlier
+   * release's name is renamed to it, history and all); `{ folder,
+   * summaryFile? }`: that folder as is (created 0700 when missing), its
+   * summary under `summaryFile` (default `continuity-summary.txt`).
+   */
+  static open(options: ChatStoreOpenOptions): Promise<ChatStore>
+  /**
+   * The folder name `open` gives `sessionKey` under a state dir: a slug
+   * of it (lower case, `a-z0-9` runs joined by `-`, at most 60) and 32
+   * hex digits of SHA-256 over its UTF-16 code units (little-endian).
+   */
+  static folderName(sessionKey: string): string
+  /**
+   * What `doctor` shows of the chat folder at `folder`, read-only (it
+   * neither creates nor refuses anything): the state dir, the folder and
+   * each file (kind, mode, owner), the log's last `window` entries
+   * (default 50: entries, skipped lines, a torn end, the last backend
+   * session), and each problem, refusals of the file rules included.
+   */
+  static inspectFolder(folder: string, options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
+  /** The chat folder's path. */
+  get folder(): string
+  /** `perpetual-log.jsonl` in it. */
+  get logPath(): string
+  /** The continuity summary in it. */
+  get summaryPath(): string
+  /** `last-injected-preprompt.txt` in it. */
+  get lastPromptPath(): string
+  /** `memory-state.json` in it (the memory script's; read, never written). */
+  get memoryStatePath(): string
+  /** The earlier release's folder that `open` renamed to this one, if it did. */
+  get migratedFrom(): string | null
+  /** The names of the temp files of dead processes that `open` removed. */
+  get removedTempFiles(): Array<string>
+  /**
+   * Appends `entry` to the log as one JSON line (`ts`, `role`, `text`,
+   * `session`, `status`, `id`, as `JSON.stringify` writes them): one
+   * write of one buffer on an append-only handle, a line break first when
+   * the log ends with a torn line, then `fdatasync` (unless
+   * `options.sync` is `false`) and the folder's fsync when the log was
+   * created. A failed write is truncated back to the size before it: a
+   * full disk leaves no partial line.
+   */
+  appendEntry(entry: PersistentChatLogEntry, options?: ChatStoreAppendOptions): Promise<ChatStoreAppendResult>
+  /**
+   * Replaces the continuity summary with `text` (UTF-8): a private temp
+   * file in the folder, then a rename over the name.
+   */
+  replaceSummary(text: string): Promise<void>
+  /** Replaces `last-injected-preprompt.txt` with `text`, as `replaceSummary`. */
+  replaceLastPrompt(text: string): Promise<void>
+  /**
+   * The log's last `limit` entries, oldest first (as
+   * `readPersistentChatLogEntries` reads them; a log not written yet is `[]`).
+   */
+  readEntries(limit: number): Promise<PersistentChatLogEntry[]>
+  /**
+   * A turn's log window (the last `limit` entries) and the reload
+   * decision: a turn is a reload unless `currentSession` (the backend
+   * session the turn goes to) has an entry in the window.
+   */
+  readTurnWindow(limit: number, currentSession?: string): Promise<ChatStoreTurnWindow>
+  /**
+   * `rebuildPersistentChatContinuitySummary` over this chat: the memory
+   * state is the folder's `memory-state.json` (read under the file
+   * rules), the entries `params.entries` or the log's last 200.
+   */
+  rebuildSummary(params?: ChatStoreSummaryParams): Promise<string>
+  /** `ChatStore.inspectFolder` of this chat's folder. */
+  inspect(options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
+}
+
+/**
  * The text injected before a persistent chat's message.
  *
  * `reload: false` (the backend remembers the conversation): turn metadata,
@@ -127,6 +221,130 @@ export declare function capCompactionSummaryPreservingSuffix(summaryBody: string
 
 /** `capCompactionSummaryPreservingSuffix` with what it did, for logging. */
 export declare function capCompactionSummaryReport(summaryBody: string, suffix: string, maxChars?: number, options?: CapCompactionOptions): CapCompactionReport
+
+/** Options of `ChatStore#appendEntry`. */
+export interface ChatStoreAppendOptions {
+  /** `false`: no `fdatasync` (tests, benchmarks). Default `true`. */
+  sync?: boolean
+}
+
+/** What `appendEntry` did. */
+export interface ChatStoreAppendResult {
+  /** Bytes written (the line, its `\n`, and a leading `\n` when repaired). */
+  bytes: number
+  /** The log did not end with `\n` (a torn line): one was written first. */
+  repairedTornLine: boolean
+  /** The log was created by this append. */
+  created: boolean
+}
+
+/** What `inspect` found in a chat folder. */
+export interface ChatStoreInspection {
+  folder: string
+  /** The uid the rules expect (this process's effective uid); absent on Windows and WASI. */
+  expectedUid?: number
+  /** The state dir, the folder, then each of its files that exists. */
+  items: Array<ChatStoreItem>
+  /** Absent when there is no log yet (or it is not a regular file). */
+  log?: ChatStoreLogFacts
+  problems: Array<ChatStoreProblem>
+}
+
+/** Options of `ChatStore.inspectFolder` and `ChatStore#inspect`. */
+export interface ChatStoreInspectOptions {
+  /** The summary's file name, when not `continuity-summary.txt`. */
+  summaryFile?: string
+  /** Log entries read from the end; default 50. */
+  entries?: number
+}
+
+/** One path of a chat folder, as `inspect` found it (not following a symlink). */
+export interface ChatStoreItem {
+  path: string
+  /**
+   * `'file'`, `'folder'`, `'symlink'`, `'fifo'`, `'socket'`, `'device'`,
+   * `'other'`; absent when it does not exist.
+   */
+  kind?: string
+  /** The permission bits (e.g. `0o600`); absent on Windows and WASI. */
+  mode?: number
+  /** The owner's uid; absent on Windows and WASI. */
+  uid?: number
+  links?: number
+  size?: number
+}
+
+/** The log's end, as `inspect` read it. */
+export interface ChatStoreLogFacts {
+  /** The log's path. */
+  path: string
+  bytes: number
+  /** Valid entries among the last ones read (at most the window). */
+  entries: number
+  /** Lines skipped among them (invalid, torn, oversized). */
+  skippedLines: number
+  /** The log does not end with a line break (the next append starts a new line). */
+  tornLastLine: boolean
+  /** The newest backend session an entry names. */
+  lastSession?: string
+}
+
+/**
+ * Options of `ChatStore.open`: either `folder` (and `summaryFile`), or
+ * `stateDir` and `sessionKey`.
+ */
+export interface ChatStoreOpenOptions {
+  /** The folder that holds the chat folders (the plugin's `stateDir`). */
+  stateDir?: string
+  /**
+   * The session key (any string, lone surrogates included): the folder
+   * is its slug and 32 hex digits of SHA-256 over its UTF-16 units.
+   */
+  sessionKey?: string
+  /** A chat folder used where it is (an operator's `sessionStateDirs`). */
+  folder?: string
+  /** The summary's file name in `folder`; default `continuity-summary.txt`. */
+  summaryFile?: string
+}
+
+/** A problem `inspect` found. */
+export interface ChatStoreProblem {
+  path: string
+  /**
+   * `'owner'` (someone else's), `'writable'` (by group or others),
+   * `'not-sticky'` (a shared state dir), `'type'` (not a regular file or
+   * folder, or hard-linked): the store refuses these; `'readable'` (by
+   * others: used, not private), `'unreadable'` (the log's read failed).
+   */
+  kind: 'owner' | 'writable' | 'not-sticky' | 'type' | 'readable' | 'unreadable'
+  /** What is wrong, in the refusal's words. */
+  message: string
+}
+
+/** Parameters of `ChatStore#rebuildSummary`. */
+export interface ChatStoreSummaryParams {
+  /** Log entries, oldest first; default the log's last 200. */
+  entries?: PersistentChatLogEntry[]
+  /** The backend session now in use. */
+  currentSession?: string
+  /** ISO-8601 or epoch milliseconds; default the current time. */
+  now?: string | number
+  /** Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap. */
+  maxChars?: number
+}
+
+/** The log window of a turn (`readTurnWindow`). */
+export interface ChatStoreTurnWindow {
+  /** The last entries of the log, oldest first. */
+  entries: PersistentChatLogEntry[]
+  /**
+   * Whether the turn is a reload: no `currentSession`, or none of the
+   * entries belongs to it (the backend holds none of the log).
+   */
+  reload: boolean
+  /** Lines skipped while reading (garbage, torn, oversized). */
+  skippedLines: number
+}
 
 /** Parameters of `rebuildPersistentChatContinuitySummary`. */
 export interface ContinuitySummaryParams {

@@ -85,3 +85,29 @@ describe.each([
     expect([...keysRead(call, samples)].sort()).toEqual([...paramKeys(shape)].sort())
   })
 })
+
+describe('ChatStore', () => {
+  let store
+  beforeAll(async () => {
+    store = await native.ChatStore.open({ folder: path.join(dir, 'chat') })
+  })
+  /** The keys read by `call` over `samples`, each call's promise settled. */
+  async function keysReadAsync(call, samples) {
+    const read = new Set()
+    for (const sample of samples) await call(recording(sample, read)).catch(() => {})
+    return read
+  }
+  test.each([
+    ['open', 'ChatStoreOpenOptions', (p) => native.ChatStore.open(p), [{ folder: path.join(dir, 'chat') }]],
+    [
+      'appendEntry (options)',
+      'ChatStoreAppendOptions',
+      (p) => store.appendEntry({ role: 'user', text: 'x' }, p),
+      [{ sync: false }],
+    ],
+    ['rebuildSummary', 'ChatStoreSummaryParams', (p) => store.rebuildSummary(p), [{ entries, now: 1 }]],
+    ['inspectFolder (options)', 'ChatStoreInspectOptions', (p) => native.ChatStore.inspectFolder(dir, p), [{}]],
+  ])('%s reads the keys of %s', async (_name, shape, call, samples) => {
+    expect([...(await keysReadAsync(call, samples))].sort()).toEqual([...paramKeys(shape)].sort())
+  })
+})

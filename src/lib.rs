@@ -5,6 +5,7 @@
 //! arguments, calls the pure-Rust core and maps errors; nothing else.
 
 mod binding;
+mod chat_store;
 
 use std::path::Path;
 

@@ -148,3 +148,53 @@ pub struct InjectedPromptParams {
     /// `<= 0`: no cap.
     pub max_entry_chars: Option<f64>,
 }
+
+/// Options of `ChatStore.open`: either `folder` (and `summaryFile`), or
+/// `stateDir` and `sessionKey`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreOpenOptions {
+    /// The folder that holds the chat folders (the plugin's `stateDir`).
+    pub state_dir: Option<String>,
+    /// The session key (any string, lone surrogates included): the folder
+    /// is its slug and 32 hex digits of SHA-256 over its UTF-16 units.
+    pub session_key: Option<String>,
+    /// A chat folder used where it is (an operator's `sessionStateDirs`).
+    pub folder: Option<String>,
+    /// The summary's file name in `folder`; default `continuity-summary.txt`.
+    pub summary_file: Option<String>,
+}
+
+/// Options of `ChatStore#appendEntry`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreAppendOptions {
+    /// `false`: no `fdatasync` (tests, benchmarks). Default `true`.
+    pub sync: Option<bool>,
+}
+
+/// Parameters of `ChatStore#rebuildSummary`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreSummaryParams {
+    /// Log entries, oldest first; default the log's last 200.
+    #[napi(ts_type = "PersistentChatLogEntry[]")]
+    pub entries: Option<Vec<PersistentChatLogEntry>>,
+    /// The backend session now in use.
+    pub current_session: Option<String>,
+    /// ISO-8601 or epoch milliseconds; default the current time.
+    #[napi(ts_type = "string | number")]
+    pub now: Option<Either<String, f64>>,
+    /// Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap.
+    pub max_chars: Option<f64>,
+}
+
+/// Options of `ChatStore.inspectFolder` and `ChatStore#inspect`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreInspectOptions {
+    /// The summary's file name, when not `continuity-summary.txt`.
+    pub summary_file: Option<String>,
+    /// Log entries read from the end; default 50.
+    pub entries: Option<f64>,
+}

@@ -73,7 +73,10 @@ fn field(value: Js<'_>, names: Names) -> Result<(Js<'_>, &'static str), Failure>
     first.ok_or(Failure::NapiCall)
 }
 
-fn timestamp(value: Js<'_>, name: impl Display + Copy) -> Result<Option<Timestamp>, Failure> {
+pub(crate) fn timestamp(
+    value: Js<'_>,
+    name: impl Display + Copy,
+) -> Result<Option<Timestamp>, Failure> {
     match value.kind()? {
         ValueType::Undefined | ValueType::Null => Ok(None),
         ValueType::String => Ok(Some(Timestamp::Text(value.string(name)?))),
@@ -204,7 +207,10 @@ pub fn memory_state(
 
 /// A `maxChars` of the persistent-chat builders: `undefined` → `None`, else
 /// the number (the core applies the defaults and the no-cap rules).
-fn char_budget(value: Js<'_>, name: impl Display + Copy) -> Result<Option<f64>, Failure> {
+pub(crate) fn char_budget(
+    value: Js<'_>,
+    name: impl Display + Copy,
+) -> Result<Option<f64>, Failure> {
     if value.is_undefined()? {
         return Ok(None);
     }
@@ -229,7 +235,7 @@ fn path_unless<T>(
 }
 
 /// `now`: an ISO-8601 string or epoch milliseconds; `None` for the clock.
-fn now_ms(value: Js<'_>) -> Result<Option<f64>, Failure> {
+pub(crate) fn now_ms(value: Js<'_>) -> Result<Option<f64>, Failure> {
     match value.kind()? {
         ValueType::Undefined | ValueType::Null => Ok(None),
         ValueType::Number => epoch_ms_from_number(value.number("params.now")?)

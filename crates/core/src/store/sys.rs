@@ -517,6 +517,7 @@ mod unix {
         path: &Path,
         err: io::Error,
         syscall: &'static str,
+        folder: bool,
     ) -> CoreError {
         match fstatat(state, name, path) {
             Ok(Some(Status {
@@ -526,10 +527,16 @@ mod unix {
                 path: shown(path),
                 kind: "symlink",
             },
-            Ok(Some(found)) if found.kind != Kind::File => CoreError::NotRegularFile {
+            Ok(Some(found)) if found.kind != Kind::File && !folder => CoreError::NotRegularFile {
                 path: shown(path),
                 kind: found.kind.name(),
             },
+            Ok(Some(found)) if found.kind != Kind::Folder && folder => {
+                match check_folder(&found, &shown(path)) {
+                    Err(refusal) => refusal,
+                    Ok(()) => io_error(&err, syscall, path),
+                }
+            }
             _ => io_error(&err, syscall, path),
         }
     }
@@ -551,9 +558,9 @@ mod unix {
                     Err(err) => return Err(io_error(&err, "mkdir", path)),
                 }
                 openat(state, name, flags, 0)
-                    .map_err(|err| named_refusal(state, name, path, err, "open"))?
+                    .map_err(|err| named_refusal(state, name, path, err, "open", true))?
             }
-            Err(err) => return Err(named_refusal(state, name, path, err, "open")),
+            Err(err) => return Err(named_refusal(state, name, path, err, "open", true)),
         };
         let metadata = handle
             .metadata()
@@ -592,7 +599,7 @@ mod unix {
             match openat(folder, name, flags, 0) {
                 Ok(file) => return Ok(Some((file, false))),
                 Err(err) if err.kind() == io::ErrorKind::NotFound => {}
-                Err(err) => return Err(named_refusal(folder, name, path, err, "open")),
+                Err(err) => return Err(named_refusal(folder, name, path, err, "open", false)),
             }
             if access == Access::Read {
                 return Ok(None);
@@ -606,7 +613,7 @@ mod unix {
             ) {
                 Ok(file) => return Ok(Some((file, true))),
                 Err(err) if err.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(err) => return Err(named_refusal(folder, name, path, err, "open")),
+                Err(err) => return Err(named_refusal(folder, name, path, err, "open", false)),
             }
         }
     }

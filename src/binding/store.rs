@@ -1,0 +1,259 @@
+//! JS values <-> the chat store: the readers of `ChatStore`'s params (strict,
+//! naming a bad field) and the objects its methods return.
+
+use std::path::PathBuf;
+
+use napi_derive::napi;
+use openclaw_context_core::persistent_chat::log::LogEntry;
+use openclaw_context_core::store::inspect::{Inspection, LogFacts};
+use openclaw_context_core::store::layout::LOG_FILE;
+use openclaw_context_core::store::Appended;
+
+use super::persistent_chat::{char_budget, flag, log_entries, log_entry, now_ms};
+use super::text::Utf16String;
+use super::{Failure, Js};
+
+/// Where `ChatStore.open` finds a chat's folder.
+pub enum Location {
+    /// A session key's folder under a state dir.
+    Key { state_dir: PathBuf, key: Vec<u16> },
+    /// A folder given as is, and the summary's name in it.
+    Folder {
+        folder: PathBuf,
+        summary_file: Option<String>,
+    },
+}
+
+/// `ChatStoreOpenOptions`: either `folder` (and `summaryFile`), or
+/// `stateDir` and `sessionKey`.
+pub fn open_options(value: Js<'_>) -> Result<Location, Failure> {
+    let options = value.object("options")?;
+    let folder = options.get("folder")?.optional_path("options.folder")?;
+    let summary_file = options
+        .get("summaryFile")?
+        .optional_path("options.summaryFile")?;
+    let state_dir = options.get("stateDir")?.optional_path("options.stateDir")?;
+    let key = options
+        .get("sessionKey")?
+        .optional_string("options.sessionKey")?;
+    match (folder, state_dir, key) {
+        (Some(folder), None, None) => Ok(Location::Folder {
+            folder: folder.into(),
+            summary_file,
+        }),
+        (None, Some(state_dir), Some(key)) if summary_file.is_none() => {
+            if key.is_empty() {
+                return Err(Failure::Range(
+                    "The value of \"options.sessionKey\" is out of range. It must be a non-empty string.".into(),
+                ));
+            }
+            Ok(Location::Key {
+                state_dir: state_dir.into(),
+                key,
+            })
+        }
+        _ => Err(Failure::Type(
+            "The \"options\" argument must have either \"folder\" (and \"summaryFile\") or \"stateDir\" and \"sessionKey\"".into(),
+        )),
+    }
+}
+
+/// `appendEntry(entry, options)`: the entry, and whether to sync.
+pub fn append_args(entry: Js<'_>, options: Option<Js<'_>>) -> Result<(LogEntry, bool), Failure> {
+    let entry = log_entry(entry, "entry")?;
+    let durable = match options {
+        None => true,
+        Some(options) => match options.optional_object("options")? {
+            None => true,
+            Some(options) => {
+                let sync = options.get("sync")?;
+                sync.is_undefined()? || flag(sync, "options.sync")?
+            }
+        },
+    };
+    Ok((entry, durable))
+}
+
+/// `rebuildSummary(params)`'s fields.
+pub struct SummaryArgs {
+    pub entries: Option<Vec<LogEntry>>,
+    pub current_session: Option<Vec<u16>>,
+    pub now_ms: Option<f64>,
+    pub max_chars: Option<f64>,
+}
+
+pub fn summary_args(value: Option<Js<'_>>) -> Result<SummaryArgs, Failure> {
+    let Some(params) = value
+        .map(|v| v.optional_object("params"))
+        .transpose()?
+        .flatten()
+    else {
+        return Ok(SummaryArgs {
+            entries: None,
+            current_session: None,
+            now_ms: None,
+            max_chars: None,
+        });
+    };
+    Ok(SummaryArgs {
+        entries: log_entries(params.get("entries")?, "params.entries")?,
+        current_session: params
+            .get("currentSession")?
+            .optional_string("params.currentSession")?,
+        now_ms: now_ms(params.get("now")?)?,
+        max_chars: char_budget(params.get("maxChars")?, "params.maxChars")?,
+    })
+}
+
+/// What `appendEntry` did.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreAppendResult {
+    /// Bytes written (the line, its `\n`, and a leading `\n` when repaired).
+    pub bytes: f64,
+    /// The log did not end with `\n` (a torn line): one was written first.
+    pub repaired_torn_line: bool,
+    /// The log was created by this append.
+    pub created: bool,
+}
+
+impl From<Appended> for ChatStoreAppendResult {
+    fn from(done: Appended) -> Self {
+        ChatStoreAppendResult {
+            bytes: done.bytes as f64,
+            repaired_torn_line: done.repaired_torn_line,
+            created: done.created,
+        }
+    }
+}
+
+/// The log window of a turn (`readTurnWindow`).
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreTurnWindow {
+    /// The last entries of the log, oldest first.
+    #[napi(ts_type = "PersistentChatLogEntry[]")]
+    pub entries: Vec<super::persistent_chat::PersistentChatLogEntry>,
+    /// Whether the turn is a reload: no `currentSession`, or none of the
+    /// entries belongs to it (the backend holds none of the log).
+    pub reload: bool,
+    /// Lines skipped while reading (garbage, torn, oversized).
+    pub skipped_lines: u32,
+}
+
+/// One path of a chat folder, as `inspect` found it (not following a symlink).
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreItem {
+    pub path: String,
+    /// `'file'`, `'folder'`, `'symlink'`, `'fifo'`, `'socket'`, `'device'`,
+    /// `'other'`; absent when it does not exist.
+    pub kind: Option<String>,
+    /// The permission bits (e.g. `0o600`); absent on Windows and WASI.
+    pub mode: Option<u32>,
+    /// The owner's uid; absent on Windows and WASI.
+    pub uid: Option<u32>,
+    pub links: Option<f64>,
+    pub size: Option<f64>,
+}
+
+/// The log's end, as `inspect` read it.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreLogFacts {
+    /// The log's path.
+    pub path: String,
+    pub bytes: f64,
+    /// Valid entries among the last ones read (at most the window).
+    pub entries: u32,
+    /// Lines skipped among them (invalid, torn, oversized).
+    pub skipped_lines: u32,
+    /// The log does not end with a line break (the next append starts a new line).
+    pub torn_last_line: bool,
+    /// The newest backend session an entry names.
+    #[napi(ts_type = "string")]
+    pub last_session: Option<Utf16String>,
+}
+
+/// A problem `inspect` found.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreProblem {
+    pub path: String,
+    /// `'owner'` (someone else's), `'writable'` (by group or others),
+    /// `'not-sticky'` (a shared state dir), `'type'` (not a regular file or
+    /// folder, or hard-linked): the store refuses these; `'readable'` (by
+    /// others: used, not private), `'unreadable'` (the log's read failed).
+    #[napi(ts_type = "'owner' | 'writable' | 'not-sticky' | 'type' | 'readable' | 'unreadable'")]
+    pub kind: String,
+    /// What is wrong, in the refusal's words.
+    pub message: String,
+}
+
+/// What `inspect` found in a chat folder.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreInspection {
+    pub folder: String,
+    /// The uid the rules expect (this process's effective uid); absent on Windows and WASI.
+    pub expected_uid: Option<u32>,
+    /// The state dir, the folder, then each of its files that exists.
+    pub items: Vec<ChatStoreItem>,
+    /// Absent when there is no log yet (or it is not a regular file).
+    pub log: Option<ChatStoreLogFacts>,
+    pub problems: Vec<ChatStoreProblem>,
+}
+
+fn kind_name(kind: openclaw_context_core::store::rules::Kind) -> &'static str {
+    use openclaw_context_core::store::rules::Kind;
+    match kind {
+        Kind::File => "file",
+        Kind::Folder => "folder",
+        Kind::Symlink => "symlink",
+        Kind::Fifo => "fifo",
+        Kind::Socket => "socket",
+        Kind::CharDevice | Kind::BlockDevice => "device",
+        Kind::Other => "other",
+    }
+}
+
+impl ChatStoreLogFacts {
+    fn new(facts: LogFacts, path: String) -> Self {
+        ChatStoreLogFacts {
+            path,
+            bytes: facts.bytes as f64,
+            entries: u32::try_from(facts.entries).unwrap_or(u32::MAX),
+            skipped_lines: u32::try_from(facts.skipped_lines).unwrap_or(u32::MAX),
+            torn_last_line: facts.torn_last_line,
+            last_session: facts.last_session.map(Into::into),
+        }
+    }
+}
+
+impl From<Inspection> for ChatStoreInspection {
+    fn from(report: Inspection) -> Self {
+        ChatStoreInspection {
+            folder: report.folder.to_string_lossy().into_owned(),
+            expected_uid: report.expected_uid,
+            items: report
+                .items
+                .into_iter()
+                .map(|item| ChatStoreItem {
+                    path: item.path.to_string_lossy().into_owned(),
+                    kind: item.status.map(|s| kind_name(s.kind).to_owned()),
+                    mode: item.status.and_then(|s| s.mode),
+                    uid: item.status.and_then(|s| s.uid),
+                    links: item.status.map(|s| s.links as f64),
+                    size: item.status.map(|s| s.size as f64),
+                })
+                .collect(),
+            log: report.log.map(|facts| {
+                let path = report.folder.join(LOG_FILE).to_string_lossy().into_owned();
+                ChatStoreLogFacts::new(facts, path)
+            }),
+            problems: report
+                .problems
+                .into_iter()
+                .map(|problem| ChatStoreProblem {
+                    path: problem.path.to_string_lossy().into_owned(),
+                    kind: problem.kind.as_str().to_owned(),
+                    message: problem.what,
+                })
+                .collect(),
+        }
+    }
+}

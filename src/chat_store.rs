@@ -1,0 +1,364 @@
+//! The `ChatStore` export: one object per chat folder, over the core's
+//! store. Its methods read their arguments now and do the file work on the
+//! libuv thread pool (Promises), with the same errors as the functions:
+//! `TypeError`/`RangeError` naming the field, `Error` with `code` and `path`
+//! (`ENOTREGULAR` for every refusal of the store's file rules).
+
+use napi::bindgen_prelude::{PromiseRaw, Unknown};
+use napi::Env;
+use napi_derive::napi;
+use openclaw_context_core::persistent_chat::request::SummaryRequest;
+use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
+use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
+
+use crate::binding::persistent_chat::PersistentChatLogEntry;
+use crate::binding::promise::{spawn, Job};
+use crate::binding::store::{
+    append_args, open_options, summary_args, ChatStoreAppendResult, ChatStoreInspection,
+    ChatStoreTurnWindow, Location,
+};
+use crate::binding::text::Utf16String;
+use crate::binding::{count, Js};
+
+/// Log entries `inspect` reads from the end by default: the window the
+/// plugin reads to tell a reload.
+const INSPECT_WINDOW: usize = 50;
+
+/// A chat's folder and its files: the layout (folder name from the session
+/// key, the file names, modes 0700/0600 whatever the umask, an earlier
+/// release's folder renamed to the new name), the file rules (a regular
+/// file of one link, owned by this process's user and not writable by group
+/// or others; the folder likewise; the state dir the user's or root's, and
+/// private or sticky), the append and the atomic replace. Every file is
+/// opened relative to the checked folder (`openat`, `O_NOFOLLOW`,
+/// `O_NONBLOCK` on unix) and checked on its handle. Every refusal rejects
+/// with an `Error` of code `ENOTREGULAR` naming the path, what is wrong and
+/// the owner's uid when it is someone else's. Windows: no owner or mode
+/// check (the folder's ACL decides), the path is checked before it is
+/// opened; WASI: no owner either.
+///
+/// Made by `ChatStore.open`; holds no open file: each call opens the folder
+/// again and checks it.
+#[napi]
+pub struct ChatStore {
+    inner: Store,
+}
+
+#[napi]
+impl ChatStore {
+    /// Finds, migrates or creates a chat's folder and checks it and each of
+    /// its files, then removes temp files of dead processes from it.
+    /// `{ stateDir, sessionKey }`: the key's own folder under `stateDir`
+    /// (created 0700 with `stateDir` when missing; a folder of an earlier
+    /// release's name is renamed to it, history and all); `{ folder,
+    /// summaryFile? }`: that folder as is (created 0700 when missing), its
+    /// summary under `summaryFile` (default `continuity-summary.txt`).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options: ChatStoreOpenOptions",
+        ts_return_type = "Promise<ChatStore>"
+    )]
+    pub fn open<'scope>(
+        env: Env,
+        options: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStore>> {
+        spawn(&env, || {
+            let location = open_options(Js::from(options))?;
+            Ok(Job::new(
+                move || match location {
+                    Location::Key { state_dir, key } => Store::open_for_key(&state_dir, &key),
+                    Location::Folder {
+                        folder,
+                        summary_file,
+                    } => Store::open_folder(&folder, summary_file.as_deref()),
+                },
+                |inner| ChatStore { inner },
+            ))
+        })
+    }
+
+    /// The folder name `open` gives `sessionKey` under a state dir: a slug
+    /// of it (lower case, `a-z0-9` runs joined by `-`, at most 60) and 32
+    /// hex digits of SHA-256 over its UTF-16 code units (little-endian).
+    #[napi(catch_unwind, ts_args_type = "sessionKey: string")]
+    pub fn folder_name(env: Env, session_key: Unknown) -> napi::Result<String> {
+        crate::binding::run(&env, || {
+            let key = Js::from(session_key).string("sessionKey")?;
+            Ok(openclaw_context_core::store::layout::folder_name(&key))
+        })
+    }
+
+    /// What `doctor` shows of the chat folder at `folder`, read-only (it
+    /// neither creates nor refuses anything): the state dir, the folder and
+    /// each file (kind, mode, owner), the log's last `window` entries
+    /// (default 50: entries, skipped lines, a torn end, the last backend
+    /// session), and each problem, refusals of the file rules included.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "folder: string, options?: ChatStoreInspectOptions",
+        ts_return_type = "Promise<ChatStoreInspection>"
+    )]
+    pub fn inspect_folder<'scope>(
+        env: Env,
+        folder: Unknown<'scope>,
+        options: Option<Unknown<'scope>>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreInspection>> {
+        spawn(&env, || {
+            let folder = Js::from(folder).path("folder")?;
+            let (summary_file, window) = inspect_options(options)?;
+            Ok(Job::new(
+                move || {
+                    Ok(inspect_folder(
+                        std::path::Path::new(&folder),
+                        summary_file.as_deref(),
+                        window,
+                    ))
+                },
+                Into::into,
+            ))
+        })
+    }
+
+    /// The chat folder's path.
+    #[napi(getter)]
+    pub fn folder(&self) -> String {
+        self.inner.folder().to_string_lossy().into_owned()
+    }
+
+    /// `perpetual-log.jsonl` in it.
+    #[napi(getter)]
+    pub fn log_path(&self) -> String {
+        self.inner.log_path().to_string_lossy().into_owned()
+    }
+
+    /// The continuity summary in it.
+    #[napi(getter)]
+    pub fn summary_path(&self) -> String {
+        self.inner.summary_path().to_string_lossy().into_owned()
+    }
+
+    /// `last-injected-preprompt.txt` in it.
+    #[napi(getter)]
+    pub fn last_prompt_path(&self) -> String {
+        self.inner.last_prompt_path().to_string_lossy().into_owned()
+    }
+
+    /// `memory-state.json` in it (the memory script's; read, never written).
+    #[napi(getter)]
+    pub fn memory_state_path(&self) -> String {
+        self.inner
+            .memory_state_path()
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// The earlier release's folder that `open` renamed to this one, if it did.
+    #[napi(getter)]
+    pub fn migrated_from(&self) -> Option<String> {
+        self.inner
+            .migrated_from()
+            .map(|path| path.to_string_lossy().into_owned())
+    }
+
+    /// The names of the temp files of dead processes that `open` removed.
+    #[napi(getter)]
+    pub fn removed_temp_files(&self) -> Vec<String> {
+        self.inner.removed_temp_files().to_vec()
+    }
+
+    /// Appends `entry` to the log as one JSON line (`ts`, `role`, `text`,
+    /// `session`, `status`, `id`, as `JSON.stringify` writes them): one
+    /// write of one buffer on an append-only handle, a line break first when
+    /// the log ends with a torn line, then `fdatasync` (unless
+    /// `options.sync` is `false`) and the folder's fsync when the log was
+    /// created. A failed write is truncated back to the size before it: a
+    /// full disk leaves no partial line.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "entry: PersistentChatLogEntry, options?: ChatStoreAppendOptions",
+        ts_return_type = "Promise<ChatStoreAppendResult>"
+    )]
+    pub fn append_entry<'scope>(
+        &self,
+        env: Env,
+        entry: Unknown<'scope>,
+        options: Option<Unknown<'scope>>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreAppendResult>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let (entry, durable) = append_args(Js::from(entry), options.map(Js::from))?;
+            Ok(Job::new(
+                move || store.append_entry(&entry, durable),
+                Into::into,
+            ))
+        })
+    }
+
+    /// Replaces the continuity summary with `text` (UTF-8): a private temp
+    /// file in the folder, then a rename over the name.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "text: string",
+        ts_return_type = "Promise<void>"
+    )]
+    pub fn replace_summary<'scope>(
+        &self,
+        env: Env,
+        text: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ()>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let text = Js::from(text).string("text")?;
+            Ok(Job::new(move || store.replace_summary(&text), |()| ()))
+        })
+    }
+
+    /// Replaces `last-injected-preprompt.txt` with `text`, as `replaceSummary`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "text: string",
+        ts_return_type = "Promise<void>"
+    )]
+    pub fn replace_last_prompt<'scope>(
+        &self,
+        env: Env,
+        text: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ()>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let text = Js::from(text).string("text")?;
+            Ok(Job::new(move || store.replace_last_prompt(&text), |()| ()))
+        })
+    }
+
+    /// The log's last `limit` entries, oldest first (as
+    /// `readPersistentChatLogEntries` reads them; a log not written yet is `[]`).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "limit: number",
+        ts_return_type = "Promise<PersistentChatLogEntry[]>"
+    )]
+    pub fn read_entries<'scope>(
+        &self,
+        env: Env,
+        limit: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogEntry>>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let limit = count(Js::from(limit), "limit")?;
+            Ok(Job::new(
+                move || Ok(store.read_entries(limit)?.entries),
+                |entries| entries.into_iter().map(Into::into).collect(),
+            ))
+        })
+    }
+
+    /// A turn's log window (the last `limit` entries) and the reload
+    /// decision: a turn is a reload unless `currentSession` (the backend
+    /// session the turn goes to) has an entry in the window.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "limit: number, currentSession?: string",
+        ts_return_type = "Promise<ChatStoreTurnWindow>"
+    )]
+    pub fn read_turn_window<'scope>(
+        &self,
+        env: Env,
+        limit: Unknown<'scope>,
+        current_session: Option<Unknown<'scope>>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreTurnWindow>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let limit = count(Js::from(limit), "limit")?;
+            let current = match current_session {
+                Some(value) => Js::from(value).optional_string("currentSession")?,
+                None => None,
+            };
+            Ok(Job::new(
+                move || store.read_turn_window(limit, current.as_deref()),
+                |(tail, reload)| ChatStoreTurnWindow {
+                    entries: tail.entries.into_iter().map(Into::into).collect(),
+                    reload,
+                    skipped_lines: u32::try_from(tail.skipped_lines).unwrap_or(u32::MAX),
+                },
+            ))
+        })
+    }
+
+    /// `rebuildPersistentChatContinuitySummary` over this chat: the memory
+    /// state is the folder's `memory-state.json` (read under the file
+    /// rules), the entries `params.entries` or the log's last 200.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "params?: ChatStoreSummaryParams",
+        ts_return_type = "Promise<string>"
+    )]
+    pub fn rebuild_summary<'scope>(
+        &self,
+        env: Env,
+        params: Option<Unknown<'scope>>,
+    ) -> napi::Result<PromiseRaw<'scope, Utf16String>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let args = summary_args(params.map(Js::from))?;
+            Ok(Job::new(
+                move || {
+                    let entries = match args.entries {
+                        Some(entries) => entries,
+                        None => store.read_entries(SUMMARY_LOG_ENTRIES)?.entries,
+                    };
+                    SummaryRequest {
+                        entries: Some(entries),
+                        state: Some(store.read_memory_state()?),
+                        current_session: args.current_session,
+                        now_ms: args.now_ms,
+                        max_chars: args.max_chars,
+                        ..SummaryRequest::default()
+                    }
+                    .rebuild()
+                },
+                Into::into,
+            ))
+        })
+    }
+
+    /// `ChatStore.inspectFolder` of this chat's folder.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options?: ChatStoreInspectOptions",
+        ts_return_type = "Promise<ChatStoreInspection>"
+    )]
+    pub fn inspect<'scope>(
+        &self,
+        env: Env,
+        options: Option<Unknown<'scope>>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreInspection>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let (_, window) = inspect_options(options)?;
+            Ok(Job::new(move || Ok(store.inspect(window)), Into::into))
+        })
+    }
+}
+
+/// `ChatStoreInspectOptions`: `summaryFile`, `entries` (the window).
+fn inspect_options(
+    options: Option<Unknown>,
+) -> Result<(Option<String>, usize), crate::binding::Failure> {
+    let Some(options) = options.map(Js::from) else {
+        return Ok((None, INSPECT_WINDOW));
+    };
+    let Some(options) = options.optional_object("options")? else {
+        return Ok((None, INSPECT_WINDOW));
+    };
+    let summary_file = options
+        .get("summaryFile")?
+        .optional_path("options.summaryFile")?;
+    let window = options.get("entries")?;
+    let window = if window.is_nullish()? {
+        INSPECT_WINDOW
+    } else {
+        count(window, "options.entries")?
+    };
+    Ok((summary_file, window))
+}
