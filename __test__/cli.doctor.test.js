@@ -152,3 +152,24 @@ posixTest('modes and links are POSIX')(
     )
   },
 )
+
+const asRoot = typeof process.getuid === 'function' && process.getuid() === 0
+;(asRoot ? test : test.skip)(
+  "someone else's log and a log others can write: named, with the owner and the fix (root: chown)",
+  () => {
+    const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+    const state = writeState({ chats: { planted: line(0), wide: line(0) } })
+    const planted = path.join(state.stateDir, 'planted', 'perpetual-log.jsonl')
+    fs.chownSync(planted, 65534, 65534)
+    const writable = path.join(state.stateDir, 'wide', 'perpetual-log.jsonl')
+    fs.chmodSync(writable, 0o666)
+    const { code, err } = doctor(install, state)
+    expect(code).toBe(1)
+    expect(err).toContain(
+      `problem: ${planted} is owned by uid 65534, not the gateway's (uid 0): the plugin refuses it and sends plain messages\n  fix: chown 0 ${planted}`,
+    )
+    expect(err).toContain(
+      `problem: ${writable} is writable by group or others (mode 0666): the plugin refuses it and sends plain messages\n  fix: chmod go-w ${writable}`,
+    )
+  },
+)

@@ -1,8 +1,9 @@
 'use strict'
-// The plugin's state files with no OpenClaw (plugin/state-files.mjs, in child processes):
-// private modes set at creation, a refusal of every path that is not a regular file of its
-// own (no hang on a FIFO), appends that survive a torn line and never interleave across
-// processes, and folder names of 128 bits that keep an earlier release's history.
+// The plugin's state files with no OpenClaw (plugin/state-files.mjs over the addon's ChatStore,
+// in child processes): private modes set at creation, a refusal (ENOTREGULAR) of every path
+// that is not a regular file of its own (no hang on a FIFO), appends that survive a torn line
+// and never interleave across processes, and folder names of 128 bits over the key's UTF-16
+// units that keep an earlier release's history.
 const { spawn, execFileSync } = require('node:child_process')
 const fs = require('node:fs')
 const net = require('node:net')
@@ -28,7 +29,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
 
-/** openSessionFolder(KEY) under `dir`; the refusal's { code, kind, path } if it throws. */
+/** openSessionFolder(KEY) under `dir`; the refusal's { code, path, message } if it throws. */
 function openFolder(extraConfig = {}) {
   return runPlugin(`
     const { resolveConfig } = await u.importPlugin("config.mjs");
@@ -38,25 +39,45 @@ function openFolder(extraConfig = {}) {
       const { files, migratedFrom } = await openSessionFolder(config, ${JSON.stringify(KEY)});
       return { files, migratedFrom };
     } catch (error) {
-      return { error: { code: error.code, kind: error.kind, path: error.path, message: error.message } };
+      return { error: { code: error.code, path: error.path, message: error.message } };
     }`)
 }
 
 const openFolderAt = (chatDir) => openFolder({ sessionStateDirs: { [KEY]: chatDir } })
 
-function append(logPath, entries, { durable = true } = {}) {
+/**
+ * Appends `entries` through a ChatStore opened on the log's folder first, then `before` (a
+ * script run between the open and the appends: what it plants there is met by the append's
+ * own checks on its handle).
+ */
+function append(logPath, entries, { durable = true, before = '' } = {}) {
   return runPlugin(`
-    const { appendLogEntry } = await u.importPlugin("state-files.mjs");
+    const { ChatStore } = await u.importPlugin("native.mjs");
+    let store;
+    try {
+      store = await ChatStore.open({ folder: ${JSON.stringify(path.dirname(logPath))} });
+    } catch (error) {
+      return [{ error: { code: error.code, path: error.path, message: error.message } }];
+    }
+    ${before}
     const results = [];
     for (const entry of ${JSON.stringify(entries)}) {
       try {
-        results.push(await appendLogEntry(${JSON.stringify(logPath)}, entry, { durable: ${durable} }));
+        results.push(await store.appendEntry(entry, { sync: ${durable} }));
       } catch (error) {
-        results.push({ error: { code: error.code, kind: error.kind, message: error.message } });
+        results.push({ error: { code: error.code, path: error.path, message: error.message } });
       }
     }
     return results;`)
 }
+
+/** What a refusal of `kind` looks like: ENOTREGULAR, the path, the kind in its words. */
+const refusal = (kind, file) =>
+  expect.objectContaining({
+    code: 'ENOTREGULAR',
+    message: expect.stringContaining(`(${kind})`),
+    ...(file ? { path: file } : {}),
+  })
 
 describe('private by default', () => {
   posixTest('a new folder is 0700 and its files 0600 under umask 022 (and 000)', () => {
@@ -65,12 +86,12 @@ describe('private by default', () => {
       const { files } = runPlugin(
         `
         const { resolveConfig } = await u.importPlugin("config.mjs");
-        const { openSessionFolder, appendLogEntry, writeFileAtomic } = await u.importPlugin("state-files.mjs");
+        const { openSessionFolder } = await u.importPlugin("state-files.mjs");
         const config = resolveConfig({ stateDir: ${JSON.stringify(root)} }, "/unused");
-        const { files } = await openSessionFolder(config, ${JSON.stringify(KEY)});
-        await appendLogEntry(files.log, { role: "user", text: "hi" });
-        await writeFileAtomic(files.summary, "summary");
-        await writeFileAtomic(files.lastPrompt, "prompt");
+        const { files, store } = await openSessionFolder(config, ${JSON.stringify(KEY)});
+        await store.appendEntry({ role: "user", text: "hi" });
+        await store.replaceSummary("summary");
+        await store.replaceLastPrompt("prompt");
         return { files };`,
         { umask },
       )
@@ -107,19 +128,36 @@ describe('private by default', () => {
 })
 
 describe('never a hang, never a file of someone else', () => {
-  /** The log path made into `kind`; returns what openSessionFolder and an append said. */
-  function refusalAtLog(make) {
+  /**
+   * The log path made into `kind` (`make(log)` here, `makeScript` in the appending process
+   * after its store was opened); returns what openSessionFolder and an append said.
+   */
+  function refusalAtLog(make, makeScript) {
     const { files } = openFolder()
-    make(files.log)
+    const appended = append(files.log, [{ role: 'user', text: 'must not go anywhere' }], {
+      before: makeScript(files.log),
+    })[0]
+    if (!fs.existsSync(files.log) && !isLink(files.log)) make(files.log)
     const opened = openFolder()
-    const appended = append(files.log, [{ role: 'user', text: 'must not go anywhere' }])[0]
     return { files, opened, appended }
   }
+  const isLink = (file) => {
+    try {
+      return fs.lstatSync(file).isSymbolicLink()
+    } catch {
+      return false
+    }
+  }
+  const mkfifoScript = (log) => `(await import("node:child_process")).execFileSync("mkfifo", [${JSON.stringify(log)}]);`
+  const symlinkScript = (target) => (log) =>
+    `(await import("node:fs")).symlinkSync(${JSON.stringify(target)}, ${JSON.stringify(log)});`
+  const linkScript = (other) => (log) =>
+    `(await import("node:fs")).linkSync(${JSON.stringify(other)}, ${JSON.stringify(log)});`
 
   posixTest('a FIFO at the log path is refused at once (no open blocks on it)', () => {
-    const { files, opened, appended } = refusalAtLog((log) => execFileSync('mkfifo', [log]))
-    expect(opened.error).toEqual(expect.objectContaining({ code: 'EUNSAFESTATE', kind: 'FIFO', path: files.log }))
-    expect(appended.error).toEqual(expect.objectContaining({ code: 'EUNSAFESTATE', kind: 'FIFO' }))
+    const { files, opened, appended } = refusalAtLog((log) => execFileSync('mkfifo', [log]), mkfifoScript)
+    expect(opened.error).toEqual(refusal('FIFO', files.log))
+    expect(appended.error).toEqual(refusal('FIFO', files.log))
   })
 
   posixTest('a FIFO with a reader holding it open is refused too, and nothing is written into it', async () => {
@@ -132,8 +170,9 @@ describe('never a hang, never a file of someone else', () => {
     reader.stdout.on('data', (chunk) => (received += chunk))
     await new Promise((resolve) => setTimeout(resolve, 200))
     try {
+      // The store's own checks at open refuse it first; the append's on its handle are above.
       const [appended] = append(files.log, [{ role: 'user', text: 'secret' }])
-      expect(appended.error).toEqual(expect.objectContaining({ code: 'EUNSAFESTATE', kind: 'FIFO' }))
+      expect(appended.error).toEqual(refusal('FIFO'))
       await new Promise((resolve) => setTimeout(resolve, 100))
       expect(received).toBe('')
     } finally {
@@ -147,25 +186,25 @@ describe('never a hang, never a file of someone else', () => {
   posixTest('a symlink at the log path is refused; the file it names is never written', () => {
     const target = path.join(dir, 'elsewhere.txt')
     fs.writeFileSync(target, 'untouched\n')
-    const { opened, appended } = refusalAtLog((log) => fs.symlinkSync(target, log))
-    expect(opened.error).toEqual(expect.objectContaining({ code: 'EUNSAFESTATE', kind: 'symlink' }))
-    expect(appended.error).toEqual(expect.objectContaining({ code: 'EUNSAFESTATE', kind: 'symlink' }))
+    const { opened, appended } = refusalAtLog((log) => fs.symlinkSync(target, log), symlinkScript(target))
+    expect(opened.error).toEqual(refusal('symlink'))
+    expect(appended.error).toEqual(refusal('symlink'))
     expect(fs.readFileSync(target, 'utf8')).toBe('untouched\n')
   })
 
   posixTest('a dangling symlink at the log path is refused, and nothing is created where it points', () => {
     const target = path.join(dir, 'created-through-link.jsonl')
-    const { appended } = refusalAtLog((log) => fs.symlinkSync(target, log))
-    expect(appended.error).toEqual(expect.objectContaining({ code: 'EUNSAFESTATE', kind: 'symlink' }))
+    const { appended } = refusalAtLog((log) => fs.symlinkSync(target, log), symlinkScript(target))
+    expect(appended.error).toEqual(refusal('symlink'))
     expect(fs.existsSync(target)).toBe(false)
   })
 
   posixTest('a hard-linked log is refused (another name could read or change it)', () => {
     const other = path.join(dir, 'other-name.jsonl')
     fs.writeFileSync(other, '')
-    const { opened, appended } = refusalAtLog((log) => fs.linkSync(other, log))
-    expect(opened.error).toEqual(expect.objectContaining({ kind: 'hard-linked file (2 links)' }))
-    expect(appended.error).toEqual(expect.objectContaining({ code: 'EUNSAFESTATE' }))
+    const { opened, appended } = refusalAtLog((log) => fs.linkSync(other, log), linkScript(other))
+    expect(opened.error).toEqual(refusal('hard-linked file'))
+    expect(appended.error).toEqual(refusal('hard-linked file'))
     expect(fs.readFileSync(other, 'utf8')).toBe('')
   })
 
@@ -177,10 +216,8 @@ describe('never a hang, never a file of someone else', () => {
     const server = net.createServer().listen(files.log)
     await new Promise((resolve) => server.once('listening', resolve))
     try {
-      expect(openFolder().error).toEqual(expect.objectContaining({ kind: 'socket' }))
-      expect(append(files.log, [{ role: 'user', text: 'x' }])[0].error).toEqual(
-        expect.objectContaining({ kind: 'socket' }),
-      )
+      expect(openFolder().error).toEqual(refusal('socket'))
+      expect(append(files.log, [{ role: 'user', text: 'x' }])[0].error).toEqual(refusal('socket'))
     } finally {
       server.close()
     }
@@ -193,11 +230,12 @@ describe('never a hang, never a file of someone else', () => {
       for (const [make, kind] of [
         [() => fs.symlinkSync('/etc/hostname', file), 'symlink'],
         [() => execFileSync('mkfifo', [file]), 'FIFO'],
-        [() => fs.linkSync(files.log, file), 'hard-linked file (2 links)'],
+        [() => fs.linkSync(files.log, file), 'hard-linked file'],
       ]) {
-        fs.writeFileSync(files.log, '')
+        fs.writeFileSync(files.log, '', { mode: 0o600 })
         make()
-        expect([name, openFolder().error?.kind]).toEqual([name, kind])
+        // A hard link makes the log one of two names as well: either may be named.
+        expect([name, openFolder().error]).toEqual([name, refusal(kind)])
         fs.rmSync(file)
       }
     }
@@ -209,10 +247,12 @@ describe('never a hang, never a file of someone else', () => {
     fs.mkdirSync(real)
     fs.rmSync(files.dir, { recursive: true })
     fs.symlinkSync(real, files.dir)
-    expect(openFolder().error).toEqual(expect.objectContaining({ kind: 'symlink', path: files.dir }))
+    expect(openFolder().error).toEqual(refusal('symlink', files.dir))
     fs.rmSync(files.dir)
     fs.writeFileSync(files.dir, '')
-    expect(openFolder().error).toEqual(expect.objectContaining({ kind: 'file where a folder belongs' }))
+    expect(openFolder().error).toEqual(
+      expect.objectContaining({ code: 'ENOTREGULAR', message: expect.stringContaining('not a folder (regular file)') }),
+    )
   })
 })
 
@@ -251,9 +291,11 @@ describe('appends: one write of one buffer, never glued to a torn line', () => {
             [
               '--input-type=module',
               '-e',
-              `const { appendLogEntry } = await import(${JSON.stringify(require('node:url').pathToFileURL(path.join(__dirname, '..', 'plugin', 'state-files.mjs')).href)});
+              `import { createRequire } from "node:module";
+             const { ChatStore } = createRequire(${JSON.stringify(__filename)})(${JSON.stringify(path.join(__dirname, '..', 'index.js'))});
+             const store = await ChatStore.open({ folder: ${JSON.stringify(files.dir)} });
              for (let i = 0; i < ${LINES}; i++) {
-               await appendLogEntry(${JSON.stringify(files.log)}, { role: "user", text: (${big.toString()})(${JSON.stringify(tag)}, i) }, { durable: false });
+               await store.appendEntry({ role: "user", text: (${big.toString()})(${JSON.stringify(tag)}, i) }, { sync: false });
              }`,
             ],
             { stdio: ['ignore', 'ignore', 'pipe'] },
@@ -281,29 +323,44 @@ describe('appends: one write of one buffer, never glued to a torn line', () => {
 })
 
 describe('one folder per chat', () => {
-  test("folder names carry 128 bits of the key's SHA-256", () => {
+  const sha = (data) => require('node:crypto').createHash('sha256').update(data).digest('hex')
+  /** The names releases up to this one gave the folder: 32 and 10 hex over the key's UTF-8. */
+  const earlierNames = (key) => {
+    const slug = key
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+    return [`${slug}-${sha(key).slice(0, 32)}`, `${slug}-${sha(key).slice(0, 10)}`]
+  }
+  const folderName = (key) =>
+    runPlugin(`
+      const { sessionFolderName } = await u.importPlugin("state-files.mjs");
+      return sessionFolderName(${JSON.stringify(key)});`)
+
+  test("folder names carry 128 bits of SHA-256 over the key's UTF-16 units", () => {
     const names = runPlugin(`
-      const { sessionFolderName, legacySessionFolderName } = await u.importPlugin("state-files.mjs");
-      return [sessionFolderName("agent:codex:acp:x"), legacySessionFolderName("agent:codex:acp:x"), sessionFolderName(":::")];`)
-    const sha = require('node:crypto').createHash('sha256').update('agent:codex:acp:x').digest('hex')
-    expect(names).toEqual([
-      `agent-codex-acp-x-${sha.slice(0, 32)}`,
-      `agent-codex-acp-x-${sha.slice(0, 10)}`,
+      const { sessionFolderName } = await u.importPlugin("state-files.mjs");
+      return [sessionFolderName("agent:codex:acp:x"), sessionFolderName(":::"), sessionFolderName("a\\ud800"), sessionFolderName("a\\udc00")];`)
+    expect(names.slice(0, 2)).toEqual([
+      `agent-codex-acp-x-${sha(Buffer.from('agent:codex:acp:x', 'utf16le')).slice(0, 32)}`,
       expect.stringMatching(/^[0-9a-f]{32}$/),
     ])
+    // Keys that differ only in a lone surrogate (one UTF-8 string) get folders of their own.
+    expect(names[2]).not.toBe(names[3])
   })
 
-  test("an earlier release's folder (10 hex characters) is taken over with its history", () => {
-    const names = runPlugin(`
-      const { sessionFolderName, legacySessionFolderName } = await u.importPlugin("state-files.mjs");
-      return { now: sessionFolderName(${JSON.stringify(KEY)}), legacy: legacySessionFolderName(${JSON.stringify(KEY)}) };`)
-    const legacy = path.join(dir, names.legacy)
-    fs.mkdirSync(legacy)
+  test.each([
+    ['32 hex over UTF-8', 0],
+    ['10 hex, up to 0.1.0', 1],
+  ])("an earlier release's folder (%s) is taken over with its history", (_name, which) => {
+    const legacy = path.join(dir, earlierNames(KEY)[which])
+    fs.mkdirSync(legacy, { mode: 0o700 })
     const history = `${JSON.stringify({ role: 'user', text: 'from before the upgrade' })}\n`
-    fs.writeFileSync(path.join(legacy, 'perpetual-log.jsonl'), history)
+    fs.writeFileSync(path.join(legacy, 'perpetual-log.jsonl'), history, { mode: 0o600 })
     const opened = openFolder()
     expect(opened.migratedFrom).toBe(legacy)
-    expect(opened.files.dir).toBe(path.join(dir, names.now))
+    expect(opened.files.dir).toBe(path.join(dir, folderName(KEY)))
     expect(fs.readFileSync(opened.files.log, 'utf8')).toBe(history)
     expect(fs.existsSync(legacy)).toBe(false)
     // Found under its new name from then on; nothing more to move.
@@ -311,12 +368,10 @@ describe('one folder per chat', () => {
   })
 
   posixTest('a symlink under the old name is refused, not moved', () => {
-    const names = runPlugin(`
-      const { legacySessionFolderName } = await u.importPlugin("state-files.mjs");
-      return legacySessionFolderName(${JSON.stringify(KEY)});`)
+    const name = earlierNames(KEY)[1]
     fs.mkdirSync(path.join(dir, 'victim'))
-    fs.symlinkSync(path.join(dir, 'victim'), path.join(dir, names))
-    expect(openFolder().error).toEqual(expect.objectContaining({ kind: 'symlink', path: path.join(dir, names) }))
+    fs.symlinkSync(path.join(dir, 'victim'), path.join(dir, name))
+    expect(openFolder().error).toEqual(refusal('symlink', path.join(dir, name)))
   })
 
   test('sessionStateDirs is used as it is, created 0700 when missing', () => {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// What the plugin's durable append costs per turn: `appendLogEntry` (plugin/state-files.mjs)
-// with fdatasync against the same append without it, and the plain `fs.appendFile` the
-// plugin used before, on the file system of the folder given (default: a temp folder in this
+// What the plugin's durable append costs per turn: the chat store's `appendEntry` (ChatStore,
+// crates/core/src/store/) with fdatasync against the same append without it, and a plain
+// `fs.appendFile`, on the file system of the folder given (default: a temp folder in this
 // checkout's, which is where a gateway's state usually lives). A turn appends two lines (the
 // message before the dispatch, the reply after); only the first one's sync delays the turn.
 //
@@ -10,7 +10,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { appendLogEntry } from '../plugin/state-files.mjs'
+import { ChatStore } from '../plugin/native.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const base = process.argv[2] ?? path.join(root, 'target')
@@ -25,10 +25,12 @@ const entry = (i) => ({
   id: `${i}:user`,
 })
 
+// Each variant its own chat folder (the store's log is that folder's perpetual-log.jsonl).
+const stores = await Promise.all([0, 1].map((i) => ChatStore.open({ folder: path.join(dir, `chat-${i}`) })))
 const variants = {
-  'appendLogEntry + fdatasync': (file, i) => appendLogEntry(file, entry(i), { durable: true }),
-  'appendLogEntry, no sync': (file, i) => appendLogEntry(file, entry(i), { durable: false }),
-  'fs.appendFile (before)': (file, i) => fs.promises.appendFile(file, `${JSON.stringify(entry(i))}\n`),
+  'appendEntry + fdatasync': (_file, i) => stores[0].appendEntry(entry(i)),
+  'appendEntry, no sync': (_file, i) => stores[1].appendEntry(entry(i), { sync: false }),
+  'fs.appendFile (no checks)': (file, i) => fs.promises.appendFile(file, `${JSON.stringify(entry(i))}\n`),
 }
 const times = Object.fromEntries(Object.keys(variants).map((name) => [name, []]))
 const files = Object.fromEntries(Object.keys(variants).map((name, i) => [name, path.join(dir, `log-${i}.jsonl`)]))

@@ -5,25 +5,25 @@
 // last backend session), with the command that fixes each problem. Exit 0 when nothing needs
 // doing, 1 otherwise. Nothing is written, no process is started, no addon but this package's is
 // loaded. The rules come from where they live: the release boundaries from openclaw-release.js,
-// the cap's state from compaction-status.js, the plugin's folders and modes from plugin/.
+// the cap's state from compaction-status.js, the plugin's settings from the manifest
+// (plugin-settings.js), each chat folder's files from the addon's ChatStore.inspectFolder.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { pathToFileURL } = require('node:url')
 
 const { parseCommandArgs } = require('../lib/args')
 const { compactionStatus } = require('../lib/compaction-status')
 const { findOpenClaw, openclawVersion } = require('../lib/find-openclaw')
 const { PLUGIN_FIRST_RELEASE, compareVersions, parseVersion } = require('../lib/openclaw-release')
 const { oneLine } = require('../lib/errors')
+const { chatFolders, settingProblems } = require('../lib/plugin-settings')
+const { quoteArg } = require('../lib/shell-quote')
 
 const PLUGIN_ID = require('../openclaw.plugin.json').id
 /** Log lines read per chat folder: the window the plugin reads to tell a reload. */
 const LOG_WINDOW = 50
 /** Chat folders listed at most (a state folder may hold many). */
 const MAX_FOLDERS = 200
-
-const importPlugin = (name) => import(pathToFileURL(path.join(__dirname, '..', 'plugin', name)).href)
 
 /**
  * Where `openclaw plugins install` puts this plugin, by source and release: a tarball or a
@@ -57,69 +57,79 @@ function readOpenclawConfig(stateDir, env) {
 const sizeOf = (bytes) =>
   bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : `${(bytes / 1024).toFixed(1)} KiB`
 
-/** One chat folder: its mode, its log's size, entries, skipped lines, torn end, last session. */
-function inspectFolder(dir, native) {
-  const problems = []
+/** How a refused path reads in a problem line: what it is, from inspect's item. */
+function refusedKind(item, message) {
+  if (item?.kind === 'symlink') return 'a symlink'
+  if (item?.kind === 'fifo') return 'a FIFO'
+  if (item?.kind === 'socket') return 'a socket'
+  if (item?.kind === 'device') return 'a device'
+  if (item?.kind === 'file' && item.links > 1) return `a hard-linked file (${item.links} links)`
+  return refusalWords(message)
+}
+
+/** `ENOTREGULAR: WHAT, open 'PATH'` -> WHAT. */
+const refusalWords = (message) => message.replace(/^ENOTREGULAR: /, '').replace(/, open '[\s\S]*'$/, '')
+
+/** A problem of inspect's, with the command that fixes it. */
+function chatProblem(problem, report) {
+  const item = report.items.find((i) => i.path === problem.path)
+  const where = quoteArg(problem.path)
+  const refuses = 'the plugin refuses it and sends plain messages'
+  switch (problem.kind) {
+    case 'readable':
+      return {
+        what: `${problem.path} is readable by other local users (${(item?.mode ?? 0).toString(8)})`,
+        fix: `chmod -R go= ${where}`,
+      }
+    case 'owner':
+      return {
+        what: `${problem.path} is ${refusalWords(problem.message)}: ${refuses}`,
+        fix: `chown ${report.expectedUid} ${where} (if it is the gateway's own history; else move it away: mv ${where} ${quoteArg(`${problem.path}.old`)})`,
+      }
+    case 'writable':
+      return { what: `${problem.path} is ${refusalWords(problem.message)}: ${refuses}`, fix: `chmod go-w ${where}` }
+    case 'not-sticky':
+      return {
+        what: `${problem.path} is ${refusalWords(problem.message)}: ${refuses}`,
+        fix: `chmod go-w ${where} (or, for a folder shared on purpose, chmod +t ${where})`,
+      }
+    case 'type':
+      return {
+        what: `${problem.path} is ${refusedKind(item, problem.message)}: ${refuses}`,
+        fix: `replace it with a regular file or folder of its own (or move it away: mv ${where} ${quoteArg(`${problem.path}.old`)})`,
+      }
+    default:
+      return {
+        what: `${problem.path} cannot be read (${problem.message})`,
+        fix: `check its owner and mode: ls -l ${where}`,
+      }
+  }
+}
+
+/** One chat folder (ChatStore.inspectFolder): its log's size, entries, skipped lines, torn end, last session, and problems. */
+async function inspectChat(dir, native, summaryFile) {
+  const report = await native.ChatStore.inspectFolder(dir, {
+    entries: LOG_WINDOW,
+    ...(summaryFile ? { summaryFile: path.basename(summaryFile) } : {}),
+  })
   const facts = []
-  const stats = fs.lstatSync(dir)
-  if (process.platform !== 'win32' && (stats.mode & 0o077) !== 0) {
-    problems.push({
-      what: `${dir} is readable by other local users (${(stats.mode & 0o777).toString(8)})`,
-      fix: `chmod -R go= ${dir}`,
-    })
-  }
-  const log = path.join(dir, 'perpetual-log.jsonl')
-  let logStats
-  try {
-    logStats = fs.lstatSync(log)
-  } catch {
-    facts.push('no log yet')
+  const problems = report.problems.map((problem) => chatProblem(problem, report))
+  const { log } = report
+  if (!log) {
+    if (!report.problems.some((problem) => problem.kind === 'type' || problem.kind === 'unreadable'))
+      facts.push('no log yet')
     return { facts, problems }
   }
-  if (!logStats.isFile() || logStats.nlink > 1) {
-    const kind = logStats.isSymbolicLink()
-      ? 'a symlink'
-      : logStats.isFile()
-        ? 'a hard-linked file'
-        : 'not a regular file'
+  facts.push(`log ${sizeOf(log.bytes)}`)
+  facts.push(`${log.entries}${log.entries === LOG_WINDOW ? '+' : ''} entries`)
+  if (log.lastSession) facts.push(`last backend session ${log.lastSession}`)
+  if (log.skippedLines > 0) {
     problems.push({
-      what: `${log} is ${kind}: the plugin refuses it and sends plain messages`,
-      fix: `replace it with a regular file of its own (or move it away: mv ${log} ${log}.old)`,
+      what: `${log.path}: ${log.skippedLines} unreadable lines among the last ${LOG_WINDOW} entries (skipped by every reader)`,
+      fix: 'none needed to keep chatting; inspect the lines if they hold messages you want back',
     })
-    return { facts, problems }
   }
-  facts.push(`log ${sizeOf(logStats.size)}`)
-  try {
-    const report = native.buildPersistentChatInjectedPromptReport({
-      userMessage: '',
-      reload: true,
-      logPath: log,
-      reloadEntries: LOG_WINDOW,
-      maxChars: Number.POSITIVE_INFINITY,
-    })
-    const entries = native.readPersistentChatLogEntries(log, LOG_WINDOW, { refuseLinks: true })
-    facts.push(`${entries.length}${entries.length === LOG_WINDOW ? '+' : ''} entries`)
-    const session = [...entries].reverse().find((entry) => entry.session)?.session
-    if (session) facts.push(`last backend session ${session}`)
-    if (report.skippedLogLines > 0) {
-      problems.push({
-        what: `${log}: ${report.skippedLogLines} unreadable lines among the last ${LOG_WINDOW} entries (skipped by every reader)`,
-        fix: 'none needed to keep chatting; inspect the lines if they hold messages you want back',
-      })
-    }
-  } catch (error) {
-    problems.push({ what: `${log} cannot be read (${oneLine(error)})`, fix: `check its owner and mode: ls -l ${log}` })
-  }
-  if (logStats.size > 0) {
-    const fd = fs.openSync(log, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0))
-    try {
-      const last = Buffer.alloc(1)
-      fs.readSync(fd, last, 0, 1, logStats.size - 1)
-      if (last[0] !== 0x0a) facts.push('a torn last line (the next append starts a new line)')
-    } finally {
-      fs.closeSync(fd)
-    }
-  }
+  if (log.tornLastLine) facts.push('a torn last line (the next append starts a new line)')
   return { facts, problems }
 }
 
@@ -188,14 +198,9 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
     problems.push({ what: 'the plugin is installed but disabled', fix: `openclaw plugins enable ${PLUGIN_ID}` })
 
   // Each chat folder.
-  const { resolveConfig } = await importPlugin('config.mjs')
-  let pluginConfig
-  try {
-    pluginConfig = resolveConfig(entry.config, openclawState, env)
-  } catch (error) {
-    problems.push({ what: oneLine(error), fix: `fix plugins.entries.${PLUGIN_ID}.config in ${configFile}` })
-    pluginConfig = resolveConfig({}, openclawState, env)
-  }
+  for (const problem of settingProblems(entry.config))
+    problems.push({ what: problem, fix: `fix plugins.entries.${PLUGIN_ID}.config in ${configFile}` })
+  const pluginConfig = chatFolders(entry.config, openclawState, env)
   const stateDir = stateDirOption ? path.resolve(stateDirOption) : pluginConfig.stateDir
   const folders = []
   try {
@@ -213,24 +218,24 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
     const { dir: folder, summary } = pluginConfig.runtimeFiles
     folders.push({
       dir: folder,
+      summary,
       why: `every chat: PERSISTENT_CHAT_CONTINUITY_PATH=${summary}, as the persistent-chat runtime kept it`,
     })
   }
-  if (folders.length > 0) {
-    const { findWideModes } = await importPlugin('state-files.mjs')
-    const wideRoot = (await findWideModes(stateDir)).find((w) => w.path === stateDir)
-    if (wideRoot)
+  if (folders.length > 0 && process.platform !== 'win32') {
+    const rootStats = fs.statSync(stateDir, { throwIfNoEntry: false })
+    if (rootStats && (rootStats.mode & 0o077) !== 0 && (rootStats.mode & 0o1000) === 0)
       problems.push({
-        what: `${stateDir} is readable by other local users (${wideRoot.mode})`,
-        fix: `chmod -R go= ${stateDir}`,
+        what: `${stateDir} is readable by other local users (${(rootStats.mode & 0o777).toString(8).padStart(4, '0')})`,
+        fix: `chmod -R go= ${quoteArg(stateDir)}`,
       })
   }
-  for (const { dir: folder, why } of folders) {
+  for (const { dir: folder, why, summary } of folders) {
     let result
     try {
-      result = inspectFolder(folder, native)
+      result = await inspectChat(folder, native, summary)
     } catch (error) {
-      result = { facts: [], problems: [{ what: `${folder}: ${oneLine(error)}`, fix: `ls -ld ${folder}` }] }
+      result = { facts: [], problems: [{ what: `${folder}: ${oneLine(error)}`, fix: `ls -ld ${quoteArg(folder)}` }] }
     }
     note(`chat: ${folder} (${why}): ${result.facts.join('; ') || 'ok'}`)
     problems.push(...result.problems)

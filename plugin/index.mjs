@@ -8,7 +8,6 @@ import { PLUGIN_DESCRIPTION, PLUGIN_ID, PLUGIN_NAME, resolveConfig } from './con
 import { oneLine } from './lib.mjs'
 import { createRedactor, loadOpenclawRedact } from './redact.mjs'
 import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatchOptions } from './seams.mjs'
-import { findWideModes } from './state-files.mjs'
 
 /**
  * The turn logic, which loads the addon: imported here, not statically, so that a missing
@@ -35,6 +34,8 @@ async function loadPersistentChat(logger) {
  */
 async function reportWideModes(config, logger) {
   try {
+    // Loaded here, not statically: it loads the addon (see loadPersistentChat).
+    const { findWideModes } = await import('./state-files.mjs')
     const wide = await findWideModes(config.stateDir, [
       ...config.sessionStateDirs.values(),
       ...(config.runtimeFiles ? [config.runtimeFiles.dir] : []),

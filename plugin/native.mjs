@@ -1,16 +1,12 @@
 // The addon, loaded from this package (the plugin is ESM, the addon's loader CommonJS).
 // The plugin calls only the Promise variants: their file I/O and work run on the libuv
-// thread pool, so a slow disk never stalls the gateway's other chats. Every read refuses a
-// symlink or a hard-linked file (`refuseLinks`), as the plugin's own opens do.
+// thread pool, so a slow disk never stalls the gateway's other chats. Every chat file is the
+// ChatStore's: opened, checked, read and written by it.
 import { createRequire } from 'node:module'
 
 const native = createRequire(import.meta.url)('../index.js')
 
-/** The log's last `limit` entries, oldest first; a log not written yet is empty. */
-export const readLogEntries = (logPath, limit) =>
-  native.readPersistentChatLogEntriesAsync(logPath, limit, { refuseLinks: true, emptyIfMissing: true })
-
-export const rebuildContinuitySummary = (params) =>
-  native.rebuildPersistentChatContinuitySummaryAsync({ ...params, refuseLinks: true })
-
 export const buildInjectedPromptReport = (params) => native.buildPersistentChatInjectedPromptReportAsync(params)
+
+/** One chat folder's store (the layout, the file rules, the append, the atomic replace). */
+export const { ChatStore } = native

@@ -15,16 +15,19 @@
 //   and acpx, next in line, dispatches the original message as it would without the plugin.
 // - Nothing lost: the user's message is in the log before the turn is dispatched, and the
 //   reply with the turn's status follows as a line of its own once the turn is over.
-// - A state path that is not a regular file of its own (symlink, FIFO, hard link, ...) is
-//   refused before anything moves: one log line, and the plain message goes to the backend.
+// - A state path that is not a regular file of its own (symlink, FIFO, hard link, someone
+//   else's, writable by others, ...) is refused by the chat store (code ENOTREGULAR) before
+//   anything moves: one log line naming the path, and the plain message goes to the backend.
+// - Every byte of a chat's files is the store's (ChatStore: crates/core/src/store/): this
+//   file decides and wires, it never opens a chat file.
 import crypto from 'node:crypto'
 
 import { appliesTo, ignored, PLUGIN_ID, TURN_METADATA_FIELDS } from './config.mjs'
 import { createKeyedQueue } from './keyed-queue.mjs'
 import { oneLine } from './lib.mjs'
-import { buildInjectedPromptReport, readLogEntries, rebuildContinuitySummary } from './native.mjs'
+import { buildInjectedPromptReport } from './native.mjs'
 import { createRedactor } from './redact.mjs'
-import { appendLogEntry, openSessionFolder, UnsafeStatePathError, writeFileAtomic } from './state-files.mjs'
+import { openSessionFolder } from './state-files.mjs'
 import { createTranscriptFix } from './transcript-fix.mjs'
 import { createTurnCapture } from './turn-capture.mjs'
 
@@ -125,27 +128,29 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   let firstTurnSeen = false
 
   /** Reads the log, tells a reload from a continuous turn, builds and saves the prompt. */
-  async function prepare({ cfg, sessionKey, files, live, ctx, turn, redact }) {
+  async function prepare({ cfg, sessionKey, store, live, ctx, turn, redact }) {
     // Ensures OpenClaw's runtime handle first: after a gateway restart that is the resume,
     // and a failed resume shows up here as a new backend session, before the prompt is built.
     const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey })
     const currentSession = backendSessionOf(status?.identity)
-    const entries = await readLogEntries(files.log, Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW))
-    // What the backend holds decides: a session that has no entry in the log is new to it
-    // (first turn, failed resume, /new, reset, backend restarted without resume).
-    const reload = !currentSession || !entries.some((entry) => entry.session === currentSession)
+    // What the backend holds decides (the store's rule): a session that has no entry in the
+    // log window is new to it (first turn, failed resume, /new, reset, backend restarted
+    // without resume).
+    const { entries, reload } = await store.readTurnWindow(
+      Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW),
+      currentSession,
+    )
     let continuitySummary
     if (reload) {
       // Masked before it is stored or sent: the memory state can hold what the log masks.
       continuitySummary = redact(
-        await rebuildContinuitySummary({
+        await store.rebuildSummary({
           entries,
-          statePath: files.memoryState,
           ...(currentSession ? { currentSession } : {}),
           maxChars: config.summaryMaxChars,
         }),
       )
-      await writeFileAtomic(files.summary, continuitySummary)
+      await store.replaceSummary(continuitySummary)
     }
     const report = await buildInjectedPromptReport({
       userMessage: live,
@@ -158,8 +163,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       reloadEntries: config.reloadEntries,
       maxChars: config.promptMaxChars,
     })
-    await writeFileAtomic(
-      files.lastPrompt,
+    await store.replaceLastPrompt(
       redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)),
     )
     return { prompt: report.prompt, report, reload, currentSession }
@@ -169,8 +173,8 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
    * The user's message, in the log before the turn is dispatched: a gateway that dies
    * while the backend works still has it (the next reload shows it, awaiting its reply).
    */
-  async function recordRequest({ files, live, turn, prepared, redact }) {
-    await appendLogEntry(files.log, {
+  async function recordRequest({ store, live, turn, prepared, redact }) {
+    await store.appendEntry({
       ts: turn.startedAt,
       role: 'user',
       text: redact(live),
@@ -180,7 +184,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   }
 
   /** The reply and the turn's status, as their own line after the turn: append-only. */
-  async function recordOutcome({ cfg, sessionKey, files, turn, prepared, capture, redact }) {
+  async function recordOutcome({ cfg, sessionKey, store, turn, prepared, capture, redact }) {
     let session
     try {
       session = backendSessionOf(acp.readAcpSessionEntry({ cfg, sessionKey })?.acp?.identity)
@@ -188,7 +192,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       // The pre-turn identity below is the next best answer.
     }
     session ??= prepared?.currentSession
-    await appendLogEntry(files.log, {
+    await store.appendEntry({
       ts: new Date().toISOString(),
       role: 'assistant',
       text: redact(capture.replyText || '(no reply text)'),
@@ -204,36 +208,36 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     const { redact } = await redactorReady
 
     // The folder and every state file are checked before anything is read or written: a
-    // symlink, FIFO, device or hard link there leaves this turn to the plain message, with
-    // nothing read, written or logged.
-    let files
+    // symlink, FIFO, device, hard link or someone else's file there leaves this turn to the
+    // plain message, with nothing read, written or logged.
+    let store
     try {
       const opened = await openSessionFolder(config, sessionKey)
-      files = opened.files
+      store = opened.store
       if (opened.migratedFrom)
-        logger.info(`${PLUGIN_ID}: ${sessionKey}: history moved from ${opened.migratedFrom} to ${files.dir}`)
+        logger.info(`${PLUGIN_ID}: ${sessionKey}: history moved from ${opened.migratedFrom} to ${store.folder}`)
     } catch (error) {
-      const unsafe = error instanceof UnsafeStatePathError
+      const unsafe = error?.code === 'ENOTREGULAR'
       problems.push(
         `${unsafe ? 'state refused' : 'state folder unusable'}, sent the plain message, the turn not logged (${oneLine(error)})`,
       )
     }
 
     let prepared
-    if (files) {
+    if (store) {
       try {
-        prepared = await prepare({ cfg: ctx.cfg, sessionKey, files, live, ctx: event.ctx, turn, redact })
+        prepared = await prepare({ cfg: ctx.cfg, sessionKey, store, live, ctx: event.ctx, turn, redact })
       } catch (error) {
         problems.push(`prompt not built, sent the plain message (${oneLine(error)})`)
       }
     }
     let requestLogged = false
-    if (files) {
+    if (store) {
       try {
-        await recordRequest({ files, live, turn, prepared, redact })
+        await recordRequest({ store, live, turn, prepared, redact })
         requestLogged = true
       } catch (error) {
-        problems.push(`message not written to ${files.log} (${oneLine(error)})`)
+        problems.push(`message not written to ${store.logPath} (${oneLine(error)})`)
       }
     }
 
@@ -265,9 +269,9 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
 
     if (result?.handled && requestLogged) {
       try {
-        await recordOutcome({ cfg: ctx.cfg, sessionKey, files, turn, prepared, capture, redact })
+        await recordOutcome({ cfg: ctx.cfg, sessionKey, store, turn, prepared, capture, redact })
       } catch (error) {
-        problems.push(`reply not written to ${files.log} (${oneLine(error)})`)
+        problems.push(`reply not written to ${store.logPath} (${oneLine(error)})`)
       }
     }
     if (result?.handled && prepared) {

@@ -161,13 +161,13 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
     test.each([
       ['FIFO', FIFO, 'FIFO', 'through the FIFO chat'],
       ['symlink', SYMLINK, 'symlink', 'through the symlink chat'],
-      ['hard link', HARDLINK, 'hard-linked file (2 links)', 'through the hard-link chat'],
+      ['hard link', HARDLINK, 'hard-linked file', 'through the hard-link chat'],
     ])('a %s at the log path: one log line, the plain message reaches the backend once', (_name, key, kind, text) => {
       expect(turnsOf(key).map((t) => t.text)).toEqual([text])
       const lines = run.pluginLines.filter((line) => line.includes(key))
       expect(lines).toHaveLength(1)
       expect(lines[0]).toContain(
-        `state refused, sent the plain message, the turn not logged (EUNSAFESTATE: ${path.join(dirs[key], 'perpetual-log.jsonl')} is a ${kind}`,
+        `state refused, sent the plain message, the turn not logged (ENOTREGULAR: not a regular file (${kind}), open '${path.join(dirs[key], 'perpetual-log.jsonl')}'`,
       )
       expect(fs.readdirSync(dirs[key])).toEqual(['perpetual-log.jsonl'])
       expect(readRecord(world).filter((e) => e.type === 'acpx-reply-dispatch' && e.sessionKey === key)).toEqual([])
