@@ -15,8 +15,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 #[cfg(unix)]
-use super::layout::FILE_MODE;
-use super::layout::FOLDER_MODE;
+use super::layout::{FILE_MODE, FOLDER_MODE};
 #[cfg(not(unix))]
 use super::rules::check_folder;
 use super::rules::{check_file, check_state_dir, Kind, Status};
@@ -226,9 +225,27 @@ fn create_dir_all(path: &Path) -> Result<(), CoreError> {
     builder.recursive(true);
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, FOLDER_MODE);
-    builder
-        .create(path)
-        .map_err(|err| io_error(&err, "mkdir", path))
+    builder.create(path).map_err(|err| {
+        // Something other than a folder is there (mkdir -p says EEXIST): a file where a
+        // folder of the path belongs, as Node's recursive mkdir reports it.
+        let err = if err.kind() == io::ErrorKind::AlreadyExists {
+            not_a_directory()
+        } else {
+            err
+        };
+        io_error(&err, "mkdir", path)
+    })
+}
+
+fn not_a_directory() -> io::Error {
+    #[cfg(any(unix, target_os = "wasi"))]
+    {
+        io::Error::from_raw_os_error(libc::ENOTDIR)
+    }
+    #[cfg(not(any(unix, target_os = "wasi")))]
+    {
+        io::Error::from(io::ErrorKind::NotADirectory)
+    }
 }
 
 /// Opens the chat folder at `path`: its parent is the state dir.
