@@ -32,7 +32,8 @@ function folderOf(world, sessionKey) {
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
-  const hash = crypto.createHash('sha256').update(sessionKey).digest('hex').slice(0, 32)
+  // SHA-256 over the key's UTF-16 code units, little-endian (the chat store's layout).
+  const hash = crypto.createHash('sha256').update(Buffer.from(sessionKey, 'utf16le')).digest('hex').slice(0, 32)
   return path.join(world.stateDir, PLUGIN_ID, `${slug}-${hash}`)
 }
 
