@@ -254,7 +254,10 @@ export interface ChatStoreInspection {
 export interface ChatStoreInspectOptions {
   /** The summary's file name, when not `continuity-summary.txt`. */
   summaryFile?: string
-  /** Log entries read from the end; default 50. */
+  /**
+   * Log entries read from the end; default 50; 0: the log is not read
+   * (no `log` in the result), only its status taken.
+   */
   entries?: number
 }
 

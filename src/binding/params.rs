@@ -195,6 +195,7 @@ pub struct ChatStoreSummaryParams {
 pub struct ChatStoreInspectOptions {
     /// The summary's file name, when not `continuity-summary.txt`.
     pub summary_file: Option<String>,
-    /// Log entries read from the end; default 50.
+    /// Log entries read from the end; default 50; 0: the log is not read
+    /// (no `log` in the result), only its status taken.
     pub entries: Option<f64>,
 }

@@ -85,7 +85,8 @@ pub struct Inspection {
 }
 
 /// Inspects the chat folder at `folder`; `summary_name` when the summary
-/// has another name; `window`: log entries read from the end.
+/// has another name; `window`: log entries read from the end (0: the log
+/// is not read at all, only its status taken).
 pub fn inspect_folder(folder: &Path, summary_name: Option<&str>, window: usize) -> Inspection {
     let mut report = Inspection {
         folder: folder.to_owned(),
@@ -149,7 +150,7 @@ pub fn inspect_folder(folder: &Path, summary_name: Option<&str>, window: usize) 
             path: path.clone(),
             status: Some(status),
         });
-        if name == LOG_FILE && status.kind == Kind::File {
+        if name == LOG_FILE && status.kind == Kind::File && window > 0 {
             match log_facts(&path, window) {
                 Ok(facts) => report.log = Some(facts),
                 Err(err) => report.problems.push(Problem {
