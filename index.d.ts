@@ -72,7 +72,8 @@ export declare class ChatStore {
    * the log ends with a torn line, then `fdatasync` (unless
    * `options.sync` is `false`) and the folder's fsync when the log was
    * created. A failed write is truncated back to the size before it: a
-   * full disk leaves no partial line.
+   * full disk leaves no partial line (not on Windows, where an
+   * append-only handle cannot truncate).
    */
   appendEntry(entry: PersistentChatLogEntry, options?: ChatStoreAppendOptions): Promise<ChatStoreAppendResult>
   /**

@@ -172,7 +172,8 @@ impl ChatStore {
     /// the log ends with a torn line, then `fdatasync` (unless
     /// `options.sync` is `false`) and the folder's fsync when the log was
     /// created. A failed write is truncated back to the size before it: a
-    /// full disk leaves no partial line.
+    /// full disk leaves no partial line (not on Windows, where an
+    /// append-only handle cannot truncate).
     #[napi(
         catch_unwind,
         ts_args_type = "entry: PersistentChatLogEntry, options?: ChatStoreAppendOptions",
