@@ -9,10 +9,12 @@
 //! - [`persistent_chat`]: the perpetual log, the continuity summary and the
 //!   injected prompt;
 //! - [`utf16`]: JS string semantics (surrogate- and grapheme-safe cuts);
+//! - [`mask`]: secrets and `<private>` spans masked in linear time;
 //! - [`error`]: the errors the binding maps to JS errors with `code`.
 
 pub mod compaction;
 pub mod error;
+pub mod mask;
 pub mod persistent_chat;
 pub mod utf16;
 
