@@ -113,7 +113,8 @@ export function boundedLastPrompt(prompt, limit) {
  * @param {object} deps.config   resolveConfig()'s settings
  * @param {object} deps.acp      `openclaw/plugin-sdk/acp-runtime`
  * @param {object} deps.logger   the plugin API's logger
- * @param {object|Promise<object>} [deps.redactor] `createRedactor()`'s mask (default: the built-in one)
+ * @param {object|Promise<object>} [deps.redactor] `createRedactor()`'s masker (default: the built-in patterns
+ *   and `config.redactPatterns`); its `redact(text)` masks on the thread pool
  * @param {Function} [deps.onFirstTurn] runs once, at the first turn this plugin takes
  */
 export function createPersistentChat({ config, acp, logger, redactor, onFirstTurn }) {
@@ -137,7 +138,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     let continuitySummary
     if (reload) {
       // Masked before it is stored or sent: the memory state can hold what the log masks.
-      continuitySummary = redact(
+      continuitySummary = await redact(
         await rebuildContinuitySummary({
           entries,
           statePath: files.memoryState,
@@ -160,7 +161,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     })
     await writeFileAtomic(
       files.lastPrompt,
-      redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)),
+      await redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)),
     )
     return { prompt: report.prompt, report, reload, currentSession }
   }
@@ -173,7 +174,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     await appendLogEntry(files.log, {
       ts: turn.startedAt,
       role: 'user',
-      text: redact(live),
+      text: await redact(live),
       session: prepared?.currentSession,
       id: `${turn.id}:user`,
     })
@@ -191,7 +192,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     await appendLogEntry(files.log, {
       ts: new Date().toISOString(),
       role: 'assistant',
-      text: redact(capture.replyText || '(no reply text)'),
+      text: await redact(capture.replyText || '(no reply text)'),
       session,
       status: capture.status ?? 'unknown',
       id: `${turn.id}:assistant`,
@@ -253,7 +254,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
         // acpx, next in line, sends the original message: the logged request stands (the
         // backend gets it), its reply is acpx's to deliver and is not in this log.
         problems.push(`dispatch failed before the turn started, left to acpx (${oneLine(error)})`)
-        logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`)
+        logger.warn(await redact(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`))
         return undefined
       }
       problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${oneLine(error)})`)
@@ -282,7 +283,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       if (reload) logger.info(line)
       else logger.debug?.(line)
     }
-    if (problems.length > 0) logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`)
+    if (problems.length > 0) logger.warn(await redact(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`))
     return result
   }
 
@@ -314,8 +315,9 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       // to the hook runner would hand the turn to acpx, which would send it again.
       const progress = { dispatched: false }
       return queue.run(sessionKey, () =>
-        runTurn({ event, ctx, sessionKey, live, progress }).catch((error) => {
-          logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${oneLine(error)}`)
+        runTurn({ event, ctx, sessionKey, live, progress }).catch(async (error) => {
+          const line = `${PLUGIN_ID}: ${sessionKey}: ${oneLine(error)}`
+          logger.warn(await redactorReady.then(({ redact }) => redact(line)).catch(() => line))
           return progress.dispatched ? claimed(ctx) : undefined
         }),
       )
