@@ -211,6 +211,24 @@ describe('stored copies are masked; the backend gets the live message as written
     expect(out.dispatches[1].text).not.toContain('4921')
   })
 
+  test('history of an earlier release is masked as it is injected', () => {
+    const out = withChat(
+      `
+      const fs = await import("node:fs");
+      const { openSessionFolder } = await u.importPlugin("state-files.mjs");
+      await openSessionFolder(config, ${JSON.stringify(KEY)});
+      fs.writeFileSync(files.log, JSON.stringify({ role: "user", text: "PIN <private>4921</private>, key ${SECRET}", session: "be-0" }) + "\\n");
+      await turn(${JSON.stringify(KEY)}, "what was my PIN?");
+      return { dispatches: acp.dispatches, summary: fs.readFileSync(files.summary, "utf8") };`,
+    )
+    const prompt = out.dispatches[0].text
+    expect(prompt).toContain('PIN [redacted:private], key [redacted:api-key]')
+    for (const text of [prompt, out.summary]) {
+      expect(text).not.toContain('4921')
+      expect(text).not.toContain(SECRET)
+    }
+  })
+
   test('warning lines are masked too', () => {
     // The state folder lies under a file, with a secret in its name: the error names the path.
     const file = path.join(dir, 'token=abcdef0123456789')

@@ -131,7 +131,13 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     // and a failed resume shows up here as a new backend session, before the prompt is built.
     const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey })
     const currentSession = backendSessionOf(status?.identity)
-    const entries = await readLogEntries(files.log, Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW))
+    // Masked again as read: a log of an earlier release holds <private> spans and its own masks.
+    const entries = await Promise.all(
+      (await readLogEntries(files.log, Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW))).map(async (entry) => ({
+        ...entry,
+        text: await redact(entry.text),
+      })),
+    )
     // What the backend holds decides: a session that has no entry in the log is new to it
     // (first turn, failed resume, /new, reset, backend restarted without resume).
     const reload = !currentSession || !entries.some((entry) => entry.session === currentSession)
