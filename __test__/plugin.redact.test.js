@@ -1,7 +1,12 @@
 'use strict'
 // The plugin's masker (plugin/redact.mjs over the addon's SecretMasker, in a child process):
 // typed placeholders, the config's pattern lists, refused patterns named in one warning line.
+const path = require('node:path')
+const { pathToFileURL } = require('node:url')
+
 const { runPlugin } = require('./fixtures/plugin-unit')
+
+const INDEX = pathToFileURL(path.resolve(__dirname, '..', 'plugin', 'index.mjs')).href
 
 jest.setTimeout(60000)
 
@@ -79,4 +84,28 @@ test('a pattern the engine cannot use is refused, named with its setting and rea
   expect(line).toMatch(/^occn: masking patterns not used: logging\.redactPatterns\[1\] "\(a\)\\\\1" \(.*backreference/)
   expect(line).toContain('redactPatterns[2] "x*" (it matches the empty string); the other patterns apply')
   expect(line).not.toContain('\n')
+})
+
+test('at start-up, refused patterns are one warning line; the gateway starts', () => {
+  const out = runPlugin(`
+    const { default: plugin } = await import(${JSON.stringify(INDEX)});
+    const lines = [];
+    const logger = { info: (m) => lines.push(['info', m]), warn: (m) => lines.push(['warn', m]), error: (m) => lines.push(['error', m]), debug: () => {} };
+    plugin.register({
+      pluginConfig: { redactPatterns: ['ACME-\\\\d+', '(?<=a)b'] },
+      config: { logging: { redactPatterns: ['x*'] } },
+      logger,
+      runtime: { state: { resolveStateDir: () => '/nonexistent/state' } },
+      on: () => {},
+    });
+    // The masker is built in microtasks: any timer runs after them.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    return lines.filter(([, m]) => m.includes('masking'));`)
+  expect(out).toEqual([
+    [
+      'warn',
+      'openclaw-context-native: masking patterns not used: logging.redactPatterns[0] "x*" (it matches the empty string); ' +
+        'redactPatterns[1] "(?<=a)b" (look-around, including look-ahead and look-behind, is not supported); the other patterns apply',
+    ],
+  ])
 })
