@@ -105,6 +105,39 @@ export declare class ChatStore {
 }
 
 /**
+ * Masks secrets and `<private>` spans in text, in linear time: a
+ * finite-automata engine (Rust's `regex`), no backtracking, so no pattern
+ * and no text can make it slow. Each masked span becomes a typed
+ * placeholder, `[redacted:TYPE]` (`[redacted:github-token]`,
+ * `[redacted:password]`, `[redacted:private-key]`, `[redacted:private]`,
+ * `[redacted:custom]` for the operator's patterns); where a pattern has a
+ * capturing group only the group is replaced (`password=[redacted:password]`).
+ * Everything else comes back exactly, lone surrogates included; masking
+ * the result again changes nothing.
+ *
+ * `new SecretMasker(options?)` compiles the built-in patterns and
+ * `options.patterns` once; a pattern it cannot use is in `refused`, the
+ * others apply. Throws a `TypeError` for a wrong `options` or a
+ * non-string pattern.
+ */
+export declare class SecretMasker {
+  constructor(options?: SecretMaskerOptions)
+  /** The operator patterns not used, each with its reason, in the order given. */
+  get refused(): Array<SecretMaskerRefusal>
+  /** `text` masked. Throws a `TypeError` for a non-string. */
+  mask(text: string): string
+  /**
+   * `mask` on the libuv thread pool: the text is read now, masked there.
+   * A non-string rejects with the same `TypeError`.
+   */
+  maskAsync(text: string): Promise<string>
+  /** Each of `texts` masked, in order (at most 65,536 texts). */
+  maskMany(texts: string[]): string[]
+  /** `maskMany` on the libuv thread pool, in one task. */
+  maskManyAsync(texts: string[]): Promise<string[]>
+}
+
+/**
  * The text injected before a persistent chat's message.
  *
  * `reload: false` (the backend remembers the conversation): turn metadata,
@@ -578,3 +611,24 @@ export declare function rebuildPersistentChatContinuitySummary(params: Continuit
  * same result, and the same errors as a rejection (never a throw).
  */
 export declare function rebuildPersistentChatContinuitySummaryAsync(params: ContinuitySummaryParams): Promise<string>
+
+/** Options of `new SecretMasker(options)`. */
+export interface SecretMaskerOptions {
+  /**
+   * The operator's patterns, each a JS regular expression as `source` or
+   * `/source/flags` (flags `i`, `m`, `s`, `u`; `g` and `d` ignored).
+   * Their matches become `[redacted:custom]` (only the first capturing
+   * group, when the pattern has one). A pattern the linear-time engine
+   * cannot compile (lookaround, backreferences, `y` or `v`), one that
+   * matches the empty string, one too large once compiled, or past the
+   * 256th is not used and is listed in `refused`.
+   */
+  patterns?: Array<string>
+}
+
+/** An operator pattern `SecretMasker` does not use, and why. */
+export interface SecretMaskerRefusal {
+  pattern: string
+  /** One line, e.g. `look-around, including look-ahead and look-behind, is not supported`. */
+  reason: string
+}

@@ -838,6 +838,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.ChatStore = nativeBinding.ChatStore
+module.exports.SecretMasker = nativeBinding.SecretMasker
 module.exports.buildPersistentChatInjectedPrompt = nativeBinding.buildPersistentChatInjectedPrompt
 module.exports.buildPersistentChatInjectedPromptAsync = nativeBinding.buildPersistentChatInjectedPromptAsync
 module.exports.buildPersistentChatInjectedPromptReport = nativeBinding.buildPersistentChatInjectedPromptReport

@@ -80,6 +80,7 @@ describe.each([
     (p) => native.readPersistentChatLogEntries(logPath, 5, p),
     [{ refuseLinks: true }],
   ],
+  ['new SecretMasker (options)', 'SecretMaskerOptions', (p) => new native.SecretMasker(p), [{ patterns: ['x+'] }]],
 ])('%s reads the keys of %s', (_name, shape, call, samples) => {
   test('every key read is declared, and every declared key is read', () => {
     expect([...keysRead(call, samples)].sort()).toEqual([...paramKeys(shape)].sort())

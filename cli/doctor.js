@@ -134,6 +134,27 @@ async function inspectChat(dir, native, summaryFile) {
 }
 
 /** The whole report, as lines, and the problems found. */
+/**
+ * The masking patterns of the config (OpenClaw's `logging.redactPatterns`, the plugin's
+ * `redactPatterns`) that the addon's masker refuses, each as a problem with its reason.
+ */
+function refusedMaskPatterns(config, pluginSettings, configFile, native) {
+  const list = (value, setting) =>
+    (Array.isArray(value) ? value : [])
+      .map((pattern, index) => ({ setting: `${setting}[${index}]`, pattern }))
+      .filter(({ pattern }) => typeof pattern === 'string' && pattern.trim())
+  const sources = [
+    ...list(config.logging?.redactPatterns, 'logging.redactPatterns'),
+    ...list(pluginSettings?.redactPatterns, `plugins.entries.${PLUGIN_ID}.config.redactPatterns`),
+  ]
+  if (sources.length === 0) return []
+  const { refused } = new native.SecretMasker({ patterns: sources.map(({ pattern }) => pattern) })
+  return refused.map(({ pattern, reason }) => ({
+    what: `${sources.find((source) => source.pattern === pattern)?.setting ?? 'a masking pattern'} ${JSON.stringify(pattern)} is not used for masking: ${reason}`,
+    fix: `rewrite or remove it in ${configFile} (no lookaround, no backreferences, no empty match)`,
+  }))
+}
+
 async function diagnose({ dir, stateDir: stateDirOption, env = process.env, native }) {
   const lines = []
   const problems = []
@@ -196,6 +217,7 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
     })
   else if (!enabled)
     problems.push({ what: 'the plugin is installed but disabled', fix: `openclaw plugins enable ${PLUGIN_ID}` })
+  problems.push(...refusedMaskPatterns(config, entry.config, configFile, native))
 
   // Each chat folder.
   for (const problem of settingProblems(entry.config))

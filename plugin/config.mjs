@@ -6,8 +6,6 @@
 import { createRequire } from 'node:module'
 import path from 'node:path'
 
-import { compilePattern } from './redact.mjs'
-
 const MANIFEST = createRequire(import.meta.url)('../openclaw.plugin.json')
 const SCHEMA = MANIFEST.configSchema.properties
 
@@ -120,13 +118,9 @@ export function resolveConfig(raw, openclawStateDir, env = process.env) {
     summaryMaxChars: integer(config, 'summaryMaxChars'),
     turnMetadata,
     ignoreSessionKeys: stringList(config, 'ignoreSessionKeys') ?? [],
-    redactPatterns: (stringList(config, 'redactPatterns') ?? []).map((source, index) => {
-      try {
-        return compilePattern(source)
-      } catch (error) {
-        throw new ConfigError(`redactPatterns[${index}]`, `a valid regular expression (${error.message})`)
-      }
-    }),
+    // Compiled by the addon's masker (plugin/redact.mjs): one it cannot use is refused with a
+    // start-up warning naming it, never a stopped gateway; the others apply.
+    redactPatterns: stringList(config, 'redactPatterns') ?? [],
   }
 }
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { reportCompactionStatus } from './compaction-status.mjs'
 import { PLUGIN_DESCRIPTION, PLUGIN_ID, PLUGIN_NAME, resolveConfig } from './config.mjs'
 import { oneLine } from './lib.mjs'
-import { createRedactor, loadOpenclawRedact } from './redact.mjs'
+import { createRedactor, refusedPatternsLine } from './redact.mjs'
 import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatchOptions } from './seams.mjs'
 
 /**
@@ -72,8 +72,14 @@ export default {
   description: PLUGIN_DESCRIPTION,
   register(api) {
     const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
-    const redactor = loadOpenclawRedact().then((openclawRedact) =>
-      createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config, openclawRedact }),
+    // The masker loads the addon: a missing binary leaves it rejected (no turn is taken then).
+    const redactor = createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config })
+    redactor.then(
+      ({ refused }) => {
+        const line = refusedPatternsLine(PLUGIN_ID, refused)
+        if (line) api.logger.warn(line)
+      },
+      () => {},
     )
     // Once per process: at gateway start, or at the first turn where nothing ran it.
     let modesChecked = false
@@ -85,11 +91,13 @@ export default {
     // At the first turn the plugin takes (not at start-up, which says only what needs doing).
     const onFirstTurn = () => {
       checkModes()
-      redactor.then(({ source }) =>
-        api.logger.info(
-          `${PLUGIN_ID}: stored copies masked with ${source === 'openclaw' ? "OpenClaw's redactSensitiveText" : "the plugin's own patterns"}` +
-            " and the plugin's, the live message sent as written",
-        ),
+      redactor.then(
+        () =>
+          api.logger.info(
+            `${PLUGIN_ID}: stored copies masked as [redacted:TYPE] (built-in patterns, logging.redactPatterns ` +
+              'and redactPatterns, <private> spans), the live message sent as written',
+          ),
+        () => {},
       )
     }
     // OpenClaw ignores a promise from register(): the hooks are registered now, and pass every

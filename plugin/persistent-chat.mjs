@@ -116,7 +116,8 @@ export function boundedLastPrompt(prompt, limit) {
  * @param {object} deps.config   resolveConfig()'s settings
  * @param {object} deps.acp      `openclaw/plugin-sdk/acp-runtime`
  * @param {object} deps.logger   the plugin API's logger
- * @param {object|Promise<object>} [deps.redactor] `createRedactor()`'s mask (default: the built-in one)
+ * @param {object|Promise<object>} [deps.redactor] `createRedactor()`'s masker (default: the built-in patterns
+ *   and `config.redactPatterns`); its `redact(text)` masks on the thread pool
  * @param {Function} [deps.onFirstTurn] runs once, at the first turn this plugin takes
  */
 export function createPersistentChat({ config, acp, logger, redactor, onFirstTurn }) {
@@ -128,7 +129,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   let firstTurnSeen = false
 
   /** Reads the log, tells a reload from a continuous turn, builds and saves the prompt. */
-  async function prepare({ cfg, sessionKey, store, live, ctx, turn, redact }) {
+  async function prepare({ cfg, sessionKey, store, live, ctx, turn, redact, redactMany }) {
     // Ensures OpenClaw's runtime handle first: after a gateway restart that is the resume,
     // and a failed resume shows up here as a new backend session, before the prompt is built.
     const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey })
@@ -136,14 +137,16 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     // What the backend holds decides (the store's rule): a session that has no entry in the
     // log window is new to it (first turn, failed resume, /new, reset, backend restarted
     // without resume).
-    const { entries, reload } = await store.readTurnWindow(
-      Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW),
-      currentSession,
-    )
+    const window = await store.readTurnWindow(Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW), currentSession)
+    const { reload } = window
+    // Masked again as read, in one call on the pool: a log of an earlier release holds
+    // <private> spans and its own masks.
+    const texts = await redactMany(window.entries.map((entry) => entry.text))
+    const entries = window.entries.map((entry, index) => ({ ...entry, text: texts[index] }))
     let continuitySummary
     if (reload) {
       // Masked before it is stored or sent: the memory state can hold what the log masks.
-      continuitySummary = redact(
+      continuitySummary = await redact(
         await store.rebuildSummary({
           entries,
           ...(currentSession ? { currentSession } : {}),
@@ -164,7 +167,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       maxChars: config.promptMaxChars,
     })
     await store.replaceLastPrompt(
-      redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)),
+      await redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)),
     )
     return { prompt: report.prompt, report, reload, currentSession }
   }
@@ -177,7 +180,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     await store.appendEntry({
       ts: turn.startedAt,
       role: 'user',
-      text: redact(live),
+      text: await redact(live),
       session: prepared?.currentSession,
       id: `${turn.id}:user`,
     })
@@ -195,7 +198,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     await store.appendEntry({
       ts: new Date().toISOString(),
       role: 'assistant',
-      text: redact(capture.replyText || '(no reply text)'),
+      text: await redact(capture.replyText || '(no reply text)'),
       session,
       status: capture.status ?? 'unknown',
       id: `${turn.id}:assistant`,
@@ -205,7 +208,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   async function runTurn({ event, ctx, sessionKey, live, progress }) {
     const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() }
     const problems = []
-    const { redact } = await redactorReady
+    const { redact, redactMany = (texts) => Promise.all(texts.map(redact)) } = await redactorReady
 
     // The folder and every state file are checked before anything is read or written: a
     // symlink, FIFO, device, hard link or someone else's file there leaves this turn to the
@@ -226,7 +229,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     let prepared
     if (store) {
       try {
-        prepared = await prepare({ cfg: ctx.cfg, sessionKey, store, live, ctx: event.ctx, turn, redact })
+        prepared = await prepare({ cfg: ctx.cfg, sessionKey, store, live, ctx: event.ctx, turn, redact, redactMany })
       } catch (error) {
         problems.push(`prompt not built, sent the plain message (${oneLine(error)})`)
       }
@@ -257,7 +260,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
         // acpx, next in line, sends the original message: the logged request stands (the
         // backend gets it), its reply is acpx's to deliver and is not in this log.
         problems.push(`dispatch failed before the turn started, left to acpx (${oneLine(error)})`)
-        logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`)
+        logger.warn(await redact(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`))
         return undefined
       }
       problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${oneLine(error)})`)
@@ -286,7 +289,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       if (reload) logger.info(line)
       else logger.debug?.(line)
     }
-    if (problems.length > 0) logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`)
+    if (problems.length > 0) logger.warn(await redact(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`))
     return result
   }
 
@@ -318,8 +321,9 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       // to the hook runner would hand the turn to acpx, which would send it again.
       const progress = { dispatched: false }
       return queue.run(sessionKey, () =>
-        runTurn({ event, ctx, sessionKey, live, progress }).catch((error) => {
-          logger.warn(`${PLUGIN_ID}: ${sessionKey}: ${oneLine(error)}`)
+        runTurn({ event, ctx, sessionKey, live, progress }).catch(async (error) => {
+          const line = `${PLUGIN_ID}: ${sessionKey}: ${oneLine(error)}`
+          logger.warn(await redactorReady.then(({ redact }) => redact(line)).catch(() => line))
           return progress.dispatched ? claimed(ctx) : undefined
         }),
       )

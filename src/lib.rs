@@ -8,7 +8,9 @@ mod binding;
 mod chat_store;
 
 use std::path::Path;
+use std::sync::Arc;
 
+use binding::mask::SecretMaskerRefusal;
 use binding::persistent_chat::{PersistentChatLogEntry, PersistentChatPromptReport};
 use binding::promise::{spawn, Job};
 use binding::text::Utf16String;
@@ -17,6 +19,7 @@ use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::Env;
 use napi_derive::napi;
 use openclaw_context_core::compaction::{self, CapReport, MAX_COMPACTION_SUMMARY_CHARS};
+use openclaw_context_core::mask::Masker;
 use openclaw_context_core::persistent_chat::log::{
     read_log_tail_or_empty_with_links, read_log_tail_with_links, LogEntry,
 };
@@ -376,4 +379,103 @@ fn prompt_build<J>(
 
 fn prompt_only(report: PromptReport) -> Utf16String {
     report.prompt.into()
+}
+
+/// Masks secrets and `<private>` spans in text, in linear time: a
+/// finite-automata engine (Rust's `regex`), no backtracking, so no pattern
+/// and no text can make it slow. Each masked span becomes a typed
+/// placeholder, `[redacted:TYPE]` (`[redacted:github-token]`,
+/// `[redacted:password]`, `[redacted:private-key]`, `[redacted:private]`,
+/// `[redacted:custom]` for the operator's patterns); where a pattern has a
+/// capturing group only the group is replaced (`password=[redacted:password]`).
+/// Everything else comes back exactly, lone surrogates included; masking
+/// the result again changes nothing.
+///
+/// `new SecretMasker(options?)` compiles the built-in patterns and
+/// `options.patterns` once; a pattern it cannot use is in `refused`, the
+/// others apply. Throws a `TypeError` for a wrong `options` or a
+/// non-string pattern.
+#[napi]
+pub struct SecretMasker {
+    masker: Arc<Masker>,
+}
+
+#[napi]
+impl SecretMasker {
+    #[napi(
+        constructor,
+        catch_unwind,
+        ts_args_type = "options?: SecretMaskerOptions"
+    )]
+    pub fn new(env: Env, options: Option<Unknown>) -> napi::Result<Self> {
+        run(&env, || {
+            Ok(SecretMasker {
+                masker: Arc::new(binding::mask::masker(options)?),
+            })
+        })
+    }
+
+    /// The operator patterns not used, each with its reason, in the order given.
+    #[napi(getter)]
+    pub fn refused(&self) -> Vec<SecretMaskerRefusal> {
+        binding::mask::refused(&self.masker)
+    }
+
+    /// `text` masked. Throws a `TypeError` for a non-string.
+    #[napi(catch_unwind, ts_args_type = "text: string", ts_return_type = "string")]
+    pub fn mask(&self, env: Env, text: Unknown) -> napi::Result<Utf16String> {
+        run(&env, || {
+            let text = Js::from(text).string("text")?;
+            binding::mask::job(&self.masker, text).run_here()
+        })
+    }
+
+    /// `mask` on the libuv thread pool: the text is read now, masked there.
+    /// A non-string rejects with the same `TypeError`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "text: string",
+        ts_return_type = "Promise<string>"
+    )]
+    pub fn mask_async<'scope>(
+        &self,
+        env: Env,
+        text: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, Utf16String>> {
+        spawn(&env, || {
+            let text = Js::from(text).string("text")?;
+            Ok(binding::mask::job(&self.masker, text))
+        })
+    }
+
+    /// Each of `texts` masked, in order (at most 65,536 texts).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "texts: string[]",
+        ts_return_type = "string[]"
+    )]
+    pub fn mask_many(&self, env: Env, texts: Unknown) -> napi::Result<Vec<Utf16String>> {
+        run(&env, || {
+            binding::mask::many_job(&self.masker, binding::mask::texts(texts)?).run_here()
+        })
+    }
+
+    /// `maskMany` on the libuv thread pool, in one task.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "texts: string[]",
+        ts_return_type = "Promise<string[]>"
+    )]
+    pub fn mask_many_async<'scope>(
+        &self,
+        env: Env,
+        texts: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, Vec<Utf16String>>> {
+        spawn(&env, || {
+            Ok(binding::mask::many_job(
+                &self.masker,
+                binding::mask::texts(texts)?,
+            ))
+        })
+    }
 }

@@ -4,6 +4,7 @@
 mod compaction;
 mod error;
 pub mod js;
+pub mod mask;
 mod numbers;
 pub mod params;
 pub mod persistent_chat;

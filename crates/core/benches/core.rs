@@ -8,6 +8,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use openclaw_context_core::compaction::{
     cap_compaction_summary, cap_preserving_suffix, CapOptions, REQUIRED_SUMMARY_SECTIONS,
 };
+use openclaw_context_core::mask::Masker;
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::prompt::{
     build_injected_prompt, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
@@ -219,5 +220,31 @@ fn prompt_multiline(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, cap, prompt, prompt_multiline);
+/// The masker on prose and on hostile inputs (each a pattern's near miss,
+/// repeated) at n and 4n units: the time per unit stays flat (linear).
+fn mask(c: &mut Criterion) {
+    let masker = Masker::new(&["(a+)+b", "/internal-[a-z]+-\\d+/i"]);
+    let mut group = c.benchmark_group("mask");
+    for (name, unit, tail) in [
+        ("prose", "The quick brown fox jumps over the lazy dog. ", ""),
+        ("a. token=", "a.", " token="),
+        ("http://u:", "http://u:", ""),
+        ("eyJ", "eyJabcdefghi.", ""),
+        ("BEGIN", "-----BEGIN PRIVATE KEY-----", ""),
+        ("<private>", "<private>", ""),
+    ] {
+        for size in [30_000usize, 120_000] {
+            let text: Vec<u16> = format!("{}{tail}", unit.repeat(size / unit.len()))
+                .encode_utf16()
+                .collect();
+            group.throughput(Throughput::Elements(text.len() as u64));
+            group.bench_with_input(BenchmarkId::new(name, size), &text, |b, text| {
+                b.iter(|| masker.mask(black_box(text)))
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, cap, prompt, prompt_multiline, mask);
 criterion_main!(benches);

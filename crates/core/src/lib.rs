@@ -11,10 +11,12 @@
 //! - [`store`]: a chat's folder and its files (layout, file rules, append,
 //!   atomic replace, inspect), the one owner of their bytes;
 //! - [`utf16`]: JS string semantics (surrogate- and grapheme-safe cuts);
+//! - [`mask`]: secrets and `<private>` spans masked in linear time;
 //! - [`error`]: the errors the binding maps to JS errors with `code`.
 
 pub mod compaction;
 pub mod error;
+pub mod mask;
 pub mod persistent_chat;
 pub mod store;
 pub mod utf16;
