@@ -17,7 +17,11 @@ const { persistentChatAdvice } = require('../lib/persistent-chat-advice')
 const { quoteArg } = require('../lib/shell-quote')
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..')
-/** How the patched chunk finds the addon: by name, else where this copy of the command lives. */
+/**
+ * Where `patch` looks for the addon, from the chunk's folder: by name (the copy installed next
+ * to OpenClaw), else where this copy of the command lives. The first that resolves, is
+ * trusted and works is written into the chunk as an absolute path, and is all it ever loads.
+ */
 const CANDIDATES = [PACKAGE_NAME, PACKAGE_ROOT]
 
 // A diff names files the way diffs do everywhere, with forward slashes.
@@ -33,16 +37,22 @@ function checkChunk(ctx, chunk) {
     ctx.err(`not patched: ${chunk.file} still has OpenClaw's own ${FUNCTION_NAME} (run \`${ctx.patchCommand}\`)`)
     return 1
   }
-  // The candidates the chunk itself holds: the probe loads what the chunk will load.
-  const result = probe(chunk.file, chunk.candidates || CANDIDATES, ctx.probeOptions)
-  if (!result.ok) {
+  if (chunk.candidates) {
+    // v1: it would resolve the package name again at every load; nothing is loaded to check it.
     ctx.err(
-      `patched, but ${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)}: ${result.failures.join('; ')}`,
+      `patched by an earlier openclaw-context: ${chunk.name} loads ${PACKAGE_NAME} by name first, which a package planted later in a node_modules above the dist would win; run \`${ctx.patchCommand}\` to update it`,
     )
+    if (chunk.replacedUpstreamFix) ctx.err(`warning: ${chunk.message}`)
+    return 1
+  }
+  // The one file the chunk loads: the probe loads that and nothing else.
+  const result = probe(chunk.file, [chunk.addon], ctx.probeOptions)
+  if (!result.ok) {
+    ctx.err(`patched, but ${PACKAGE_NAME} does not load from ${chunk.addon}: ${result.failures.join('; ')}`)
     return 1
   }
   ctx.out(
-    `patched: ${chunk.name} (openclaw ${ctx.version}); the addon loads from ${result.resolved}, the one the chunk loads (${result.id === PACKAGE_NAME ? 'by name' : 'by path'}; ${PACKAGE_NAME} ${result.version})`,
+    `patched: ${chunk.name} (openclaw ${ctx.version}); the addon loads from ${result.resolved}, the only file the chunk loads (${PACKAGE_NAME} ${result.version})`,
   )
   if (chunk.damaged) ctx.err(`warning: ${chunk.name}: ${chunk.damaged}; --revert will refuse`)
   if (chunk.replacedUpstreamFix) ctx.err(`warning: ${chunk.message}`)
@@ -94,7 +104,15 @@ function patchChunk(ctx, chunk, text, dryRun) {
   }
   if (chunk.problem) throw new PatchError(`${chunk.file}: ${chunk.problem}; not patching`)
   const patched = chunk.state === 'patched'
-  const plan = planPatch(patched ? chunk.original : text, CANDIDATES)
+  // The addon is resolved, checked and loaded first (a dry run too: it shows the path that
+  // would be written); the chunk then names that file alone.
+  const result = probe(chunk.file, CANDIDATES, ctx.probeOptions)
+  if (!result.ok) {
+    throw new PatchError(
+      `${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)} (${result.failures.join('; ')}); not patching, since compaction would then fail`,
+    )
+  }
+  const plan = planPatch(patched ? chunk.original : text, result.resolved)
   if (patched && plan.patched === text) {
     ctx.out(`already patched: ${chunk.name} (openclaw ${ctx.version}); nothing changed.`)
     return
@@ -108,19 +126,13 @@ function patchChunk(ctx, chunk, text, dryRun) {
     ctx.err(
       `note: ${chunk.name}: ${FUNCTION_NAME}'s body is neither released text; replacing it anyway (same signature: ${plan.signature})`,
     )
-  const result = probe(chunk.file, CANDIDATES, ctx.probeOptions)
-  if (!result.ok) {
-    throw new PatchError(
-      `${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)} (${result.failures.join('; ')}); not patching, since compaction would then fail`,
-    )
-  }
   writeAtomic(chunk.file, plan.patched)
   const how =
     result.id === PACKAGE_NAME
-      ? `by name (${result.resolved})`
-      : `from ${result.resolved} (not resolvable by name from the dist; \`npm install ${PACKAGE_NAME}\` next to OpenClaw makes it so)`
+      ? 'found by name from the dist'
+      : `this command's own copy: not resolvable by name from the dist; \`npm install ${PACKAGE_NAME}\` next to OpenClaw installs one there`
   ctx.out(
-    `${patched ? 'updated' : 'patched'}: ${chunk.name} (openclaw ${ctx.version}); ${FUNCTION_NAME} now delegates to ${PACKAGE_NAME} ${result.version}, loaded ${how}. Restart the gateway to use it.`,
+    `${patched ? 'updated' : 'patched'}: ${chunk.name} (openclaw ${ctx.version}); ${FUNCTION_NAME} now delegates to ${PACKAGE_NAME} ${result.version}, loaded from ${result.resolved} and from nowhere else (${how}). Restart the gateway to use it.`,
   )
 }
 
@@ -152,7 +164,10 @@ function runPatch({ dir, mode }, out, err, { trust } = {}) {
     )
   }
   const advise = () => {
-    if (scan.persistentChat.length > 0 && mode !== 'revert') out(persistentChatAdvice(openclawDir, scan.persistentChat))
+    if (scan.persistentChat.length === 0 || mode === 'revert') return
+    // The addon as patch resolves it from the dist (a file there need not exist for that).
+    const addon = probe(path.join(scan.distDir, 'index.js'), CANDIDATES, ctx.probeOptions)
+    out(persistentChatAdvice(openclawDir, scan.persistentChat, addon.ok ? addon.resolved : undefined))
   }
 
   if (status.chunks.length === 0) {

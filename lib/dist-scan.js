@@ -6,7 +6,7 @@
 // findChunk find chunks by any other text (the test oracles, the bench, the e2e drivers).
 const fs = require('node:fs')
 const path = require('node:path')
-const { FUNCTION_MARKER, BEGIN } = require('./patch-text')
+const { FUNCTION_MARKER, ANY_BEGIN_TEXT } = require('./patch-text')
 const { PatchError } = require('./errors')
 
 const CHUNK_NAME = /\.m?js$/
@@ -86,7 +86,8 @@ function scanDist(openclawDir) {
     const bytes = readChunk(file, skipped)
     if (bytes === null) continue
     // The markers are ASCII: a byte search finds them without decoding every chunk.
-    if (bytes.includes(FUNCTION_MARKER) || bytes.includes(BEGIN)) chunks.push({ file, text: bytes.toString('latin1') })
+    if (bytes.includes(FUNCTION_MARKER) || bytes.includes(ANY_BEGIN_TEXT))
+      chunks.push({ file, text: bytes.toString('latin1') })
     if (!upstreamFix && bytes.includes(UPSTREAM_FIX_MARKER)) upstreamFix = true
     const defined = PERSISTENT_CHAT_FUNCTIONS.filter((fn) => bytes.includes(`function ${fn}(`))
     if (defined.length > 0) persistentChat.push({ file, functions: defined })
