@@ -148,3 +148,86 @@ describe('readPersistentChatLogEntries', () => {
     expect(error.message).toContain('"limit"')
   })
 })
+
+// `maxEntryChars`: each entry's text cut in Rust as its line is read (a `reloadEntries: 500`
+// window of 8 MiB entries no longer reaches JavaScript whole), by the builders' rule, so
+// that a prompt built from the cut entries is the prompt built from the whole ones.
+describe('readPersistentChatLogEntries with maxEntryChars', () => {
+  const { readPersistentChatLogEntriesAsync: readLogAsync, buildPersistentChatInjectedPrompt: build } = native
+  const big = (n, fill) => `${fill.repeat(Math.ceil(n / fill.length)).slice(0, n)}`
+
+  test('an entry longer than the cap comes back cut at a grapheme boundary with what was left out; others whole; Async the same', async () => {
+    const file = tmpFile()
+    const entries = [user('short'), user(`${big(99, 'a')}e\u0301${big(200_000, 'x')}`), user(big(100, 'b'))]
+    writeLog(file, entries)
+    const expected = [
+      entries[0],
+      { ...entries[1], text: `${big(99, 'a')} … [200002 more characters cut]` }, // e + ◌́ is one grapheme
+      entries[2],
+    ]
+    expect(readLog(file, 3, { maxEntryChars: 100 })).toEqual(expected)
+    expect(await readLogAsync(file, 3, { maxEntryChars: 100 })).toEqual(expected)
+    // No cap: as written (the default, and NaN, Infinity or <= 0 as the builders read them).
+    for (const maxEntryChars of [undefined, Number.NaN, Infinity, 0, -5])
+      expect(readLog(file, 3, { maxEntryChars })).toEqual(entries)
+  })
+
+  test('a prompt from entries read with the cap is the prompt from entries read whole (the same or a larger builder cap)', () => {
+    const file = tmpFile()
+    const entries = [
+      user(big(30_000, 'long line of text ')),
+      { role: 'assistant', text: big(9_000, '👩‍💻 '), session: 'ses_B', status: 'ok' },
+      user(big(8_001, 'y')),
+      user('Are you there?'),
+    ]
+    writeLog(file, entries)
+    const whole = readLog(file, 10)
+    for (const [readCap, buildCap] of [
+      [8000, undefined], // the builder's default, 8000: what the plugin reads with
+      [8000, 8000],
+      [8000, 500],
+      [1000, 999],
+    ]) {
+      const cut = readLog(file, 10, { maxEntryChars: readCap })
+      const params = { userMessage: 'Hi', reload: true, maxEntryChars: buildCap }
+      expect([readCap, buildCap, build({ ...params, logEntries: cut })]).toEqual([
+        readCap,
+        buildCap,
+        build({ ...params, logEntries: whole }),
+      ])
+    }
+  })
+
+  test("the plugin's reader (plugin/native.mjs) cuts at the builder's default: its prompts are unchanged", () => {
+    const file = tmpFile()
+    writeLog(file, [user(big(50_000, 'pasted log line\n')), user('Are you there?')])
+    const url = require('node:url').pathToFileURL(path.join(__dirname, '..', 'plugin', 'native.mjs')).href
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `
+      const { readLogEntries } = await import(${JSON.stringify(url)});
+      const { createRequire } = await import('node:module');
+      const native = createRequire(import.meta.url)(${JSON.stringify(path.join(__dirname, '..', 'index.js'))});
+      const entries = await readLogEntries(${JSON.stringify(file)}, 50);
+      const whole = native.readPersistentChatLogEntries(${JSON.stringify(file)}, 50);
+      const prompt = (logEntries) => native.buildPersistentChatInjectedPrompt({ userMessage: 'Hi', reload: true, logEntries });
+      console.log(JSON.stringify({ lengths: entries.map((e) => e.text.length), same: prompt(entries) === prompt(whole) }));
+    `,
+      ],
+      { encoding: 'utf8' },
+    )
+    const { lengths, same } = JSON.parse(out)
+    expect(lengths[0]).toBeLessThan(8050)
+    expect(lengths[1]).toBe('Are you there?'.length)
+    expect(same).toBe(true)
+  })
+
+  test.each([['5'], [true], [{}], [5n]])('maxEntryChars %p → TypeError naming it', (maxEntryChars) => {
+    const file = tmpFile()
+    writeLog(file, [user('a')])
+    expectTypeError(() => readLog(file, 1, { maxEntryChars }), 'options.maxEntryChars')
+  })
+})

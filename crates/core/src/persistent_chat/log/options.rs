@@ -23,6 +23,9 @@ pub(crate) struct TailOptions {
     pub max_block: usize,
     pub max_gap_bytes: usize,
     pub links: Links,
+    /// Each entry's text is cut to this many units as it is read (see
+    /// [`LogReadOptions::max_entry_chars`]); `None`: kept whole.
+    pub max_entry_chars: Option<usize>,
 }
 
 impl Default for TailOptions {
@@ -33,6 +36,34 @@ impl Default for TailOptions {
             max_block: MAX_BLOCK_BYTES,
             max_gap_bytes: MAX_GAP_BYTES,
             links: Links::Follow,
+            max_entry_chars: None,
         }
+    }
+}
+
+/// How `readPersistentChatLogEntries` reads, as its caller asks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LogReadOptions {
+    /// Whether a symlink or a hard-linked file at the path is refused.
+    pub links: Links,
+    /// A missing file reads as an empty log (a log not written yet).
+    pub empty_if_missing: bool,
+    /// Each entry's text is cut as the prompt builders cut it
+    /// (`maxEntryChars`: its first units at a grapheme boundary, then
+    /// `… [N more characters cut]`) right after its line is parsed, so the
+    /// entries a read holds and returns follow the cap, not the lines'
+    /// sizes (up to 8 MiB each). `None`: kept whole.
+    pub max_entry_chars: Option<usize>,
+}
+
+/// A `maxEntryChars` as a caller gives it (a JavaScript number) to the tail
+/// reader: `None` (no cut) when absent, `NaN`, `Infinity` or `<= 0`, as the
+/// builders read `<= 0` and `Infinity`; fractions round down.
+pub fn entry_cap(value: Option<f64>) -> Option<usize> {
+    match value {
+        Some(number) if number.is_finite() && number > 0.0 => {
+            Some(number.min(usize::MAX as f64) as usize)
+        }
+        _ => None,
     }
 }

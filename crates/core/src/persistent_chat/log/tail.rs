@@ -10,6 +10,7 @@
 //! itself is a rewrite in place; [`TailRead::checked`] is where that is
 //! caught, and its comment tells how.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::hash::BuildHasher;
 use std::io;
@@ -18,9 +19,10 @@ use std::path::Path;
 use foldhash::quality::RandomState;
 
 use super::super::fs::{open_state_file, Links};
+use super::super::text::shown_text;
 use super::backward::{BackLine, BackwardLines};
 use super::entry::{parse_log_line, LogEntry};
-use super::options::TailOptions;
+use super::options::{LogReadOptions, TailOptions};
 use crate::error::CoreError;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -79,6 +81,30 @@ pub fn read_log_tail_or_empty_with_links(
     }
 }
 
+/// [`read_log_tail`] as `options` ask: links refused or followed, a missing
+/// file read as empty or not, each entry's text cut to a cap or kept whole.
+pub fn read_log_tail_with_options(
+    path: &Path,
+    limit: usize,
+    options: LogReadOptions,
+) -> Result<LogTail, CoreError> {
+    let read = read_log_tail_with(
+        path,
+        limit,
+        TailOptions {
+            links: options.links,
+            max_entry_chars: options.max_entry_chars,
+            ..TailOptions::default()
+        },
+    );
+    match read {
+        Err(CoreError::Io { code: "ENOENT", .. }) if options.empty_if_missing => {
+            Ok(LogTail::default())
+        }
+        other => other,
+    }
+}
+
 pub(crate) fn read_log_tail_with(
     path: &Path,
     limit: usize,
@@ -116,8 +142,7 @@ fn read_tail_once(
 ) -> io::Result<Option<LogTail>> {
     let hashes = RandomState::default();
     let lines = BackwardLines::new(file, end, options)?;
-    read_tail_lines(lines, end, limit, options.max_gap_bytes, &hashes)?
-        .checked(file, options, &hashes, last)
+    read_tail_lines(lines, end, limit, options, &hashes)?.checked(file, options, &hashes, last)
 }
 
 /// A pass's entries (newest first) and what is needed to check, once the
@@ -155,16 +180,17 @@ fn line_hash(hashes: &RandomState, start: u64, bytes: &[u8]) -> u64 {
 }
 
 /// The entries of one pass, newest first, from `end` backwards: at most
-/// `limit`, and no line that starts more than `max_gap` bytes below the
-/// newest entry (or `end`).
+/// `limit`, and no line that starts more than `max_gap_bytes` below the
+/// newest entry (or `end`). Each entry's text is cut to `max_entry_chars`
+/// as soon as its line is parsed: what the pass holds follows the cap.
 fn read_tail_lines(
     mut lines: BackwardLines,
     end: u64,
     limit: usize,
-    max_gap: usize,
+    options: TailOptions,
     hashes: &RandomState,
 ) -> io::Result<TailRead> {
-    let max_gap = max_gap as u64;
+    let max_gap = options.max_gap_bytes as u64;
     lines.set_floor(end.saturating_sub(max_gap));
     let mut read = TailRead {
         tail: LogTail::default(),
@@ -202,7 +228,10 @@ fn read_tail_lines(
             continue;
         }
         match parse_log_line(&line.bytes) {
-            Some(entry) => {
+            Some(mut entry) => {
+                if let Cow::Owned(cut) = shown_text(&entry.text, options.max_entry_chars) {
+                    entry.text = cut;
+                }
                 tail.entries.push(entry);
                 read.entry_lines.push(LineHash {
                     start: line.start,
@@ -363,7 +392,7 @@ mod tests {
         std::fs::write(&path, old.as_bytes()).unwrap();
         let lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
         std::fs::write(&path, new.as_bytes()).unwrap();
-        let read = read_tail_lines(lines, old.len() as u64, 10, MAX_GAP_BYTES, &hashes).unwrap();
+        let read = read_tail_lines(lines, old.len() as u64, 10, options, &hashes).unwrap();
         assert_eq!(read.tail.entries.first(), Some(&glued_entry));
         assert!(read
             .checked(&file, options, &hashes, false)
@@ -382,7 +411,7 @@ mod tests {
 
     fn pass(file: &File, end: u64, hashes: &RandomState) -> TailRead {
         let lines = BackwardLines::new(file, end, TailOptions::default()).unwrap();
-        read_tail_lines(lines, end, 10, MAX_GAP_BYTES, hashes).unwrap()
+        read_tail_lines(lines, end, 10, TailOptions::default(), hashes).unwrap()
     }
 
     /// A pass whose lines no longer read the same is started again; on the
@@ -592,7 +621,7 @@ mod tests {
             let file = File::open(&path).unwrap();
             let hashes = RandomState::default();
             let lines = BackwardLines::new(&file, huge, TailOptions::default()).unwrap();
-            let read = read_tail_lines(lines, huge, 25, MAX_GAP_BYTES, &hashes).unwrap();
+            let read = read_tail_lines(lines, huge, 25, TailOptions::default(), &hashes).unwrap();
             assert!(read.tail.entries.is_empty());
             assert!(read.tail.stopped_at_gap);
             assert_eq!(read.tail.oversized_lines, 1);
