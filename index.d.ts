@@ -327,10 +327,11 @@ export interface PersistentChatTimer {
  * The last `limit` valid entries of the perpetual log at `path`, oldest
  * first. Reads from the end of the file: the cost follows `limit` and the
  * entries' sizes (with `options.maxEntryChars`, the cap), not the log's
- * size. Invalid lines, entries without
- * `role`/`text` and an unfinished last line are skipped. The read stops
- * 16 MiB below the newest valid entry (or the end) without finding
- * another: a log of garbage of any size answers after reading 16 MiB.
+ * size. Invalid lines, entries without `role`/`text` and an unfinished
+ * last line are skipped. Lines that are not entries get one budget of
+ * 16 MiB for the whole read, which stops once it is spent: a log of
+ * garbage of any size, or entries each behind a gap, cost the entries
+ * returned and 16 MiB.
  *
  * Throws an `Error` with `code` and `path`: `ENOENT` for a missing file
  * (with `options.emptyIfMissing`, a missing file is `[]`: a log not

@@ -6,12 +6,13 @@ use super::super::fs::Links;
 
 /// A longer line is skipped unread: it bounds memory on a corrupt log.
 pub const MAX_LINE_BYTES: usize = 8 << 20;
-/// How far a read goes below the newest valid entry (or the end of the
-/// file) without finding another before it stops: twice
-/// [`MAX_LINE_BYTES`], so the longest valid line is always found behind up
-/// to a line's worth of garbage, a torn write or an oversized line, while a
-/// log of garbage of any size (a 40 GB sparse file) costs 16 MiB of reading,
-/// milliseconds, not a scan to its start.
+/// A read's one budget for the bytes of lines that are not entries
+/// (garbage, torn writes, oversized and blank lines), for the whole read:
+/// once spent, it stops. Twice [`MAX_LINE_BYTES`], so the longest valid
+/// line is always found behind up to a line's worth of such bytes in all,
+/// while a log of garbage of any size (a 40 GB sparse file), or many
+/// entries each behind a gap, costs the entries returned and 16 MiB of
+/// reading, milliseconds, not a scan to its start.
 pub const MAX_GAP_BYTES: usize = 2 * MAX_LINE_BYTES;
 pub(super) const FIRST_BLOCK_BYTES: usize = 64 << 10;
 pub(super) const MAX_BLOCK_BYTES: usize = 4 << 20;
