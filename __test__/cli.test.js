@@ -759,6 +759,36 @@ describe('the patched chunk loads only what patch trusted', () => {
   })
 })
 
+// A folder's name is the user's or anyone's who could name a folder above the install: printed
+// by `patch`, it is shell-quoted with its control characters escaped (lib/shell-quote.js), so it
+// can neither forge a line of the output nor add a command to one the user pastes back.
+describe('paths printed by patch', () => {
+  posixTest('no newline or $ in a Windows file name')(
+    'a folder named with $(…) and a newline: one line per message, and the command printed pastes back as that folder, running nothing',
+    () => {
+      const parent = tempDir('occn-cli-named-')
+      const hostile = path.join(parent, 'gw $(touch PWNED)\nproblem: none')
+      const install = writeFakeInstall(hostile)
+      const pkg = fs.realpathSync(install.pkg)
+      const lines = (result) => `${result.stdout}${result.stderr}`.split('\n').filter(Boolean)
+      const check = cli(['patch', install.pkg, '--check'], { cwd: parent })
+      expect(check.code).toBe(1)
+      expect(lines(check)).toHaveLength(1)
+      const command = /run `openclaw-context (patch .*)`\)$/.exec(check.stderr.trim())[1]
+      const run = spawnSync('bash', ['-c', `printf '%s\\0' ${command}`], { cwd: parent, encoding: 'utf8' })
+      expect(run.stdout.split('\0').slice(0, -1)).toEqual(['patch', pkg])
+      expect(fs.existsSync(path.join(parent, 'PWNED'))).toBe(false)
+      for (const args of [[], ['--check'], ['--dry-run'], ['--revert'], [path.join(hostile, 'missing')]]) {
+        const result = cli(['patch', ...(args[0]?.startsWith('/') ? args : [install.pkg, ...args])], { cwd: parent })
+        for (const line of lines(result))
+          expect([args, line]).not.toEqual([args, expect.stringMatching(/^problem: none/)])
+        expect(`${result.stdout}${result.stderr}`).not.toContain('\nproblem: none')
+      }
+      expect(fs.existsSync(path.join(parent, 'PWNED'))).toBe(false)
+    },
+  )
+})
+
 describe('usage', () => {
   test('--help prints the usage, exit 0', () => {
     const { code, stdout } = cli(['--help'])

@@ -7,7 +7,8 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { FUNCTION_MARKER, ANY_BEGIN_TEXT } = require('./patch-text')
-const { PatchError } = require('./errors')
+const { quoteArg } = require('./shell-quote')
+const { PatchError, oneLine } = require('./errors')
 
 const CHUNK_NAME = /\.m?js$/
 const UPSTREAM_FIX_MARKER = '\nfunction budgetCompactionSummary('
@@ -21,7 +22,7 @@ function chunkNames(distDir) {
       .filter((name) => CHUNK_NAME.test(name))
       .sort()
   } catch (err) {
-    throw new PatchError(`cannot read ${distDir}: ${err.code || err.message}`)
+    throw new PatchError(`cannot read ${quoteArg(distDir)}: ${err.code || oneLine(err)}`)
   }
 }
 
@@ -51,7 +52,7 @@ function readChunk(file, skipped = []) {
   try {
     return fs.readFileSync(file)
   } catch (err) {
-    throw new PatchError(`cannot read ${file}: ${err.code || err.message}`)
+    throw new PatchError(`cannot read ${quoteArg(file)}: ${err.code || oneLine(err)}`)
   }
 }
 
@@ -66,7 +67,9 @@ function ownDist(openclawDir) {
   }
   const inside = path.relative(fs.realpathSync(openclawDir), real)
   if (inside !== 'dist')
-    throw new PatchError(`${distDir} leads to ${real}, outside the openclaw package; not reading it`)
+    throw new PatchError(
+      `${quoteArg(distDir)} leads to ${quoteArg(real)}, outside the openclaw package; not reading it`,
+    )
   return distDir
 }
 

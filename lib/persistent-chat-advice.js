@@ -4,6 +4,7 @@
 // them to this package.
 const path = require('node:path')
 const { PACKAGE_NAME, asciiLiteral } = require('./patch-text')
+const { quoteArg } = require('./shell-quote')
 
 const SUMMARY_CALL = [
   '  return __occnPersistentChat.rebuildPersistentChatContinuitySummary({',
@@ -33,7 +34,7 @@ function persistentChatAdvice(openclawDir, files, addon) {
   return [
     '',
     'Your dist defines its own persistent-chat functions (this command does not modify them):',
-    ...files.map(({ file, functions }) => `  ${path.relative(openclawDir, file)}: ${functions.join(', ')}`),
+    ...files.map(({ file, functions }) => `  ${quoteArg(path.relative(openclawDir, file))}: ${functions.join(', ')}`),
     'To make them use the native versions, add at the top of each of those files:',
     '  import { createRequire as __occnCreateRequire } from "node:module";',
     addon
