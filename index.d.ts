@@ -552,6 +552,16 @@ export interface PersistentChatReadOptions {
    * Default `false`.
    */
   emptyIfMissing?: boolean
+  /**
+   * Each entry's text cut as the prompt builders' `maxEntryChars` cuts it
+   * (its first `maxEntryChars` units at a grapheme boundary, then
+   * `… [N more characters cut]`), in Rust as each line is read: the read's
+   * memory and the strings returned follow the cap, not the entries'
+   * sizes. A builder given such entries shows them as it shows whole ones
+   * with the same or a smaller cap. Default (also `NaN`, `Infinity`,
+   * `<= 0`): no cut.
+   */
+  maxEntryChars?: number
 }
 
 /** An item of the memory state given as an object: its text. */
@@ -571,10 +581,12 @@ export interface PersistentChatTimer {
 /**
  * The last `limit` valid entries of the perpetual log at `path`, oldest
  * first. Reads from the end of the file: the cost follows `limit` and the
- * entries' sizes, not the log's size. Invalid lines, entries without
- * `role`/`text` and an unfinished last line are skipped. The read stops
- * 16 MiB below the newest valid entry (or the end) without finding
- * another: a log of garbage of any size answers after reading 16 MiB.
+ * entries' sizes (with `options.maxEntryChars`, the cap), not the log's
+ * size. Invalid lines, entries without `role`/`text` and an unfinished
+ * last line are skipped. Lines that are not entries get one budget of
+ * 16 MiB for the whole read, which stops once it is spent: a log of
+ * garbage of any size, or entries each behind a gap, cost the entries
+ * returned and 16 MiB.
  *
  * Throws an `Error` with `code` and `path`: `ENOENT` for a missing file
  * (with `options.emptyIfMissing`, a missing file is `[]`: a log not

@@ -23,7 +23,7 @@ const {
   writeFakeInstall,
   callChunk,
 } = require('./fixtures/fake-openclaw-dist.js')
-const { planPatch } = require('../lib/patch-text')
+const v1 = require('./fixtures/patch-text-v1.js')
 const { onWindows, underWine, posixTest, testUnless } = require('./fixtures/platform.js')
 
 const BODY = HEADINGS.map((h, i) => `${h}\n- item ${i}`).join('\n\n')
@@ -107,14 +107,23 @@ describe('patch', () => {
   test('patches the chunk found by its text, atomically, keeping its mode', () => {
     const { code, stdout, stderr } = cli(['patch', install.pkg])
     expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
-    expect(stdout).toMatch(new RegExp(`^patched: ${escape(DIST_CHUNK)} .*loaded by name`, 'm'))
+    const addon = path.join(install.addon, 'index.js')
+    expect(stdout).toMatch(
+      new RegExp(
+        `^patched: ${escape(DIST_CHUNK)} .*loaded from ${escape(addon)} and from nowhere else \\(found by name from the dist\\)`,
+        'm',
+      ),
+    )
     const text = fs.readFileSync(install.chunk, 'utf8')
     expect(
       text.startsWith(
-        'import { createRequire as __occnCreateRequire } from "node:module"; /* openclaw-context-native patch v1 */\n',
+        'import { createRequire as __occnCreateRequire } from "node:module"; /* openclaw-context-native patch v2 */\n',
       ),
     ).toBe(true)
-    expect(text).toContain('/* openclaw-context-native patch v1 BEGIN')
+    expect(text).toContain('/* openclaw-context-native patch v2 BEGIN')
+    // The one file it resolved, as an absolute path: no package name is left to resolve later.
+    expect(text).toContain(`\tconst addon = ${JSON.stringify(addon)};`)
+    expect(text).not.toMatch(/candidates|"openclaw-context-native"/)
     expect(text).toContain(
       'function capCompactionSummaryPreservingSuffix(summaryBody, suffix, maxChars = MAX_COMPACTION_SUMMARY_CHARS) {',
     )
@@ -149,7 +158,9 @@ describe('patch', () => {
     const { code, stdout, stderr } = cli(['patch', '--check'], { cwd })
     expect(code).toBe(0)
     expect(stderr).toBe(`openclaw: ${fs.realpathSync(install.pkg)} (found by walking up from ${cwd})\n`)
-    expect(stdout).toMatch(/^patched: .*the addon loads from .*index\.js, the one the chunk loads \(by name; /m)
+    expect(stdout).toMatch(
+      /^patched: .*the addon loads from .*index\.js, the only file the chunk loads \(openclaw-context-native /m,
+    )
   })
 
   test('--check exits 0 when patched and the addon loads', () => {
@@ -438,13 +449,13 @@ describe('patch in other situations', () => {
     const original = bytes(install.chunk)
     fs.writeFileSync(
       install.chunk,
-      planPatch(original.toString('latin1'), ['openclaw-context-native', ROOT]).patched,
+      v1.planPatch(original.toString('latin1'), ['openclaw-context-native', ROOT]).patched,
       'latin1',
     )
     const check = cli(['patch', install.pkg, '--check'])
-    expect(check.code).toBe(0)
+    expect(check.code).toBe(1) // it also loads the package by name first (patch v1)
     expect(check.stderr).toMatch(
-      /^warning: .* is patched, but its original capCompactionSummaryPreservingSuffix was upstream's fix \(budgetCompactionSummary\); `openclaw-context patch .*` restores it\.\n$/,
+      /^patched by an earlier openclaw-context: .*\nwarning: .* is patched, but its original capCompactionSummaryPreservingSuffix was upstream's fix \(budgetCompactionSummary\); `openclaw-context patch .*` restores it\.\n$/,
     )
     const dry = cli(['patch', install.pkg, '--dry-run'])
     expect(dry.stdout).toMatch(/would get back its original capCompactionSummaryPreservingSuffix, upstream's fix/)
@@ -584,7 +595,11 @@ describe('patch in other situations', () => {
     expect(stdout).toContain(
       `${path.join('dist', 'dispatch-acp-FAKE.js')}: rebuildPersistentChatContinuitySummary, buildPersistentChatInjectedPrompt`,
     )
-    expect(stdout).toContain('__occnCreateRequire(import.meta.url)("openclaw-context-native")')
+    // The file patch resolved and checked, as for its own patch: never the package by name.
+    expect(stdout).toContain(
+      `__occnCreateRequire(import.meta.url)(${JSON.stringify(path.join(install.addon, 'index.js'))})`,
+    )
+    expect(stdout).not.toContain('("openclaw-context-native")')
     expect(stdout).toContain('__occnPersistentChat.buildPersistentChatInjectedPrompt({')
     expect(stdout).toContain('__occnPersistentChat.rebuildPersistentChatContinuitySummary({')
     expect(fs.readFileSync(path.join(install.dist, 'dispatch-acp-FAKE.js'), 'utf8')).toBe(extra['dispatch-acp-FAKE.js'])
@@ -599,7 +614,7 @@ describe('patch in other situations', () => {
   })
 
   test('the addon missing when the gateway runs: the chunk still loads, the function throws what to do', () => {
-    // Patch from a copy of this package (so its absolute path is the fallback), without
+    // Patch from a copy of this package (so its absolute path is the one written), without
     // the by-name link; then delete the copy, as when an npx cache is cleaned.
     const copy = tempDir('occn-cli-pkg-')
     for (const name of ['package.json', 'index.js', ...fs.readdirSync(ROOT).filter((n) => n.endsWith('.node'))]) {
@@ -609,28 +624,32 @@ describe('patch in other situations', () => {
     const install = fakeInstall({ link: false })
     const patched = cli(['patch', install.pkg], { cli: path.join(copy, 'cli', 'openclaw-context.js') })
     expect(patched.code).toBe(0)
-    const copyPath = fs.realpathSync(copy) // the fallback path embedded by that run
-    expect(patched.stdout).toContain(`from ${copyPath}`)
+    const copyAddon = path.join(fs.realpathSync(copy), 'index.js') // the path written by that run
+    expect(patched.stdout).toContain(`loaded from ${copyAddon} and from nowhere else (this command's own copy`)
     fs.rmSync(copy, { recursive: true, force: true })
 
     const { error, after } = callChunk(install.chunk, BODY, LONG_SUFFIX)
     expect(after).toBe('still here ✓')
-    expect(error).toMatch(/^openclaw-context-native could not be loaded \(openclaw-context-native: Cannot find module/)
+    expect(error).toMatch(
+      new RegExp(`^openclaw-context-native could not be loaded from ${escape(copyAddon)} \\(Cannot find module`),
+    )
     expect(error).toContain(
-      'run `npm install openclaw-context-native` next to OpenClaw or `openclaw-context patch --revert`',
+      'run `openclaw-context patch` again (it records where the package is) or `openclaw-context patch --revert`',
     )
 
     const check = cli(['patch', install.pkg, '--check'])
     expect(check.code).toBe(1)
-    expect(check.stderr).toMatch(/^patched, but openclaw-context-native does not load from /)
+    expect(check.stderr).toMatch(
+      new RegExp(`^patched, but openclaw-context-native does not load from ${escape(copyAddon)}: `),
+    )
 
     // Patching again from an installed copy updates the load path (only that line).
     const dry = cli(['patch', install.pkg, '--dry-run'])
     expect(dry.code).toBe(0)
     expect(dry.stdout).toMatch(/would be updated/)
     expect(dry.stdout.split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual([
-      `-\tconst candidates = ${JSON.stringify(['openclaw-context-native', copyPath])};`,
-      `+\tconst candidates = ${JSON.stringify(['openclaw-context-native', ROOT])};`,
+      `-\tconst addon = ${JSON.stringify(copyAddon)};`,
+      `+\tconst addon = ${JSON.stringify(path.join(ROOT, 'index.js'))};`,
     ])
     const updated = cli(['patch', install.pkg])
     expect(updated.code).toBe(0)
@@ -642,6 +661,132 @@ describe('patch in other situations', () => {
     expect(cli(['patch', install.pkg, '--revert']).code).toBe(0)
     expect(fs.readFileSync(install.chunk, 'utf8')).toBe(original)
   })
+})
+
+// The patched chunk loads the one file `patch` resolved and checked, by its absolute path:
+// a package planted later in a node_modules above the dist (by another user, where a folder
+// on the way up is writable) is never resolved, let alone loaded. A chunk patched by 0.1.0
+// (patch v1: the package name first, then a path) is recognised and updated.
+describe('the patched chunk loads only what patch trusted', () => {
+  /** A package that leaves LOADED beside it when anything loads it, at `dir`/node_modules/openclaw-context-native. */
+  function plantPackage(dir) {
+    const addon = path.join(dir, 'node_modules', 'openclaw-context-native')
+    const loaded = path.join(dir, 'LOADED')
+    fs.mkdirSync(addon, { recursive: true })
+    fs.writeFileSync(
+      path.join(addon, 'package.json'),
+      JSON.stringify({ name: 'openclaw-context-native', version: '6.6.6', main: 'index.js' }),
+    )
+    fs.writeFileSync(
+      path.join(addon, 'index.js'),
+      `require('node:fs').writeFileSync(${JSON.stringify(loaded)}, 'pwned'); module.exports = { capCompactionSummaryPreservingSuffix: () => 'planted' }`,
+    )
+    return loaded
+  }
+
+  test('a package planted after patch in a node_modules above the dist is never loaded: not at compaction, not by --check', () => {
+    // Patched with this command's own copy (nothing by name next to OpenClaw yet).
+    const above = tempDir('occn-above-')
+    const install = writeFakeInstall(path.join(above, 'gateway'), { link: false })
+    const patched = cli(['patch', install.pkg])
+    expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(patched.stdout).toContain(`loaded from ${path.join(ROOT, 'index.js')}`)
+    // Then someone plants the package where Node's resolution by name from the dist looks:
+    // the install's own node_modules, and a folder above it.
+    const loaded = [plantPackage(install.root), plantPackage(path.dirname(install.root))]
+    const { summary, after } = callChunk(install.chunk, BODY, LONG_SUFFIX)
+    expect(after).toBe('still here ✓')
+    expect(summary).toBe(native.capCompactionSummaryPreservingSuffix(BODY, LONG_SUFFIX, 16000))
+    const check = cli(['patch', install.pkg, '--check'])
+    expect({ code: check.code, stderr: check.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(check.stdout).toContain(`the addon loads from ${path.join(ROOT, 'index.js')}, the only file the chunk loads`)
+    for (const file of loaded) expect(fs.existsSync(file)).toBe(false)
+  })
+
+  test('a chunk patched by 0.1.0 (the package name first): --check says so and fails, patch updates it, --revert restores the original', () => {
+    const install = fakeInstall()
+    const original = bytes(install.chunk)
+    const oldPatch = v1.planPatch(original.toString('latin1'), ['openclaw-context-native', ROOT]).patched
+    fs.writeFileSync(install.chunk, oldPatch, 'latin1')
+
+    const check = cli(['patch', install.pkg, '--check'])
+    expect(check.code).toBe(1)
+    expect(check.stderr).toBe(
+      `patched by an earlier openclaw-context: ${DIST_CHUNK} loads openclaw-context-native by name first, which a package planted later in a node_modules above the dist would win; run \`openclaw-context patch ${fs.realpathSync(install.pkg)}\` to update it\n`,
+    )
+    // The plugin's start-up line (lib/compaction-status.js) says the same.
+    const { compactionStatus } = require('../lib/compaction-status')
+    expect(compactionStatus(install.pkg)).toMatchObject({
+      state: 'patched',
+      message: expect.stringMatching(
+        /is patched by an earlier openclaw-context, which loads openclaw-context-native by name first/,
+      ),
+    })
+
+    // --revert of the old patch gives the original back, byte for byte.
+    expect(cli(['patch', install.pkg, '--revert']).code).toBe(0)
+    expect(bytes(install.chunk).equals(original)).toBe(true)
+
+    // patch over the old patch: the same bytes as a patch of the original.
+    fs.writeFileSync(install.chunk, oldPatch, 'latin1')
+    const updated = cli(['patch', install.pkg])
+    expect({ code: updated.code, stderr: updated.stderr }).toEqual({ code: 0, stderr: '' })
+    expect(updated.stdout).toMatch(/^updated: /)
+    const viaOld = bytes(install.chunk)
+    expect(cli(['patch', install.pkg, '--revert']).code).toBe(0)
+    expect(cli(['patch', install.pkg]).stdout).toMatch(/^patched: /)
+    expect(bytes(install.chunk).equals(viaOld)).toBe(true)
+    expect(cli(['patch', install.pkg]).stdout).toMatch(/already patched/)
+    expect(cli(['patch', install.pkg, '--check']).code).toBe(0)
+  })
+
+  test('a path outside ASCII is written as \\u escapes (the chunk is edited byte for byte) and loads', () => {
+    const dir = tempDir('occn-cli-ünï-')
+    const copy = path.join(dir, 'пакет ✓')
+    fs.mkdirSync(copy)
+    for (const name of ['package.json', 'index.js', ...fs.readdirSync(ROOT).filter((n) => n.endsWith('.node'))]) {
+      fs.copyFileSync(path.join(ROOT, name), path.join(copy, name))
+    }
+    for (const name of ['cli', 'lib']) fs.cpSync(path.join(ROOT, name), path.join(copy, name), { recursive: true })
+    const install = fakeInstall({ link: false })
+    const patched = cli(['patch', install.pkg], { cli: path.join(copy, 'cli', 'openclaw-context.js') })
+    expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
+    const line = /\tconst addon = .*\n/.exec(bytes(install.chunk).toString('latin1'))[0]
+    expect(line).toMatch(/^[\x20-\x7e\t\n]*$/)
+    expect(line).toContain('\\u043f\\u0430\\u043a\\u0435\\u0442 \\u2713')
+    expect(callChunk(install.chunk, BODY, LONG_SUFFIX).summary).toContain('## Decisions')
+    expect(cli(['patch', install.pkg, '--check'], { cli: path.join(copy, 'cli', 'openclaw-context.js') }).code).toBe(0)
+  })
+})
+
+// A folder's name is the user's or anyone's who could name a folder above the install: printed
+// by `patch`, it is shell-quoted with its control characters escaped (lib/shell-quote.js), so it
+// can neither forge a line of the output nor add a command to one the user pastes back.
+describe('paths printed by patch', () => {
+  posixTest('no newline or $ in a Windows file name')(
+    'a folder named with $(…) and a newline: one line per message, and the command printed pastes back as that folder, running nothing',
+    () => {
+      const parent = tempDir('occn-cli-named-')
+      const hostile = path.join(parent, 'gw $(touch PWNED)\nproblem: none')
+      const install = writeFakeInstall(hostile)
+      const pkg = fs.realpathSync(install.pkg)
+      const lines = (result) => `${result.stdout}${result.stderr}`.split('\n').filter(Boolean)
+      const check = cli(['patch', install.pkg, '--check'], { cwd: parent })
+      expect(check.code).toBe(1)
+      expect(lines(check)).toHaveLength(1)
+      const command = /run `openclaw-context (patch .*)`\)$/.exec(check.stderr.trim())[1]
+      const run = spawnSync('bash', ['-c', `printf '%s\\0' ${command}`], { cwd: parent, encoding: 'utf8' })
+      expect(run.stdout.split('\0').slice(0, -1)).toEqual(['patch', pkg])
+      expect(fs.existsSync(path.join(parent, 'PWNED'))).toBe(false)
+      for (const args of [[], ['--check'], ['--dry-run'], ['--revert'], [path.join(hostile, 'missing')]]) {
+        const result = cli(['patch', ...(args[0]?.startsWith('/') ? args : [install.pkg, ...args])], { cwd: parent })
+        for (const line of lines(result))
+          expect([args, line]).not.toEqual([args, expect.stringMatching(/^problem: none/)])
+        expect(`${result.stdout}${result.stderr}`).not.toContain('\nproblem: none')
+      }
+      expect(fs.existsSync(path.join(parent, 'PWNED'))).toBe(false)
+    },
+  )
 })
 
 describe('usage', () => {

@@ -83,12 +83,12 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
       expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
       expect(patched.stdout).toMatch(
         new RegExp(
-          `^patched: dist\\\\selection-XYZ\\.js \\(openclaw 2026\\.7\\.2-beta\\.4\\); .* loaded by name \\(${escape(path.join(install.addon, 'index.js'))}\\)`,
+          `^patched: dist\\\\selection-XYZ\\.js \\(openclaw 2026\\.7\\.2-beta\\.4\\); .* loaded from ${escape(path.join(install.addon, 'index.js'))} and from nowhere else \\(found by name from the dist\\)`,
         ),
       )
       expect(strays(install.dist)).toEqual([])
 
-      // The gateway's import: file:///C:/… and createRequire(import.meta.url) by name.
+      // The gateway's import: file:///C:/… and createRequire(import.meta.url) of the absolute path patch wrote.
       const { summary, after, error } = callChunk(install.chunk, BODY, SUFFIX)
       expect(error).toBeUndefined()
       expect(after).toBe('still here ✓')

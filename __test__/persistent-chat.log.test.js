@@ -11,6 +11,7 @@
 // matched on `name`/`code`/`message`, never with `instanceof`.
 
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { posixTest } = require('./fixtures/platform.js')
 const { spawnSync, execFileSync } = require('node:child_process')
@@ -146,5 +147,75 @@ describe('readPersistentChatLogEntries', () => {
     const error = thrown(() => readLog(file, limit))
     expect(error).toEqual(expect.objectContaining({ name: 'RangeError', code: 'ERR_OUT_OF_RANGE' }))
     expect(error.message).toContain('"limit"')
+  })
+})
+
+// `maxEntryChars`: each entry's text cut in Rust as its line is read (a `reloadEntries: 500`
+// window of 8 MiB entries no longer reaches JavaScript whole), by the builders' rule, so
+// that a prompt built from the cut entries is the prompt built from the whole ones.
+describe('readPersistentChatLogEntries with maxEntryChars', () => {
+  const { readPersistentChatLogEntriesAsync: readLogAsync, buildPersistentChatInjectedPrompt: build } = native
+  const big = (n, fill) => `${fill.repeat(Math.ceil(n / fill.length)).slice(0, n)}`
+
+  test('an entry longer than the cap comes back cut at a grapheme boundary with what was left out; others whole; Async the same', async () => {
+    const file = tmpFile()
+    const entries = [user('short'), user(`${big(99, 'a')}e\u0301${big(200_000, 'x')}`), user(big(100, 'b'))]
+    writeLog(file, entries)
+    const expected = [
+      entries[0],
+      { ...entries[1], text: `${big(99, 'a')} … [200002 more characters cut]` }, // e + ◌́ is one grapheme
+      entries[2],
+    ]
+    expect(readLog(file, 3, { maxEntryChars: 100 })).toEqual(expected)
+    expect(await readLogAsync(file, 3, { maxEntryChars: 100 })).toEqual(expected)
+    // No cap: as written (the default, and NaN, Infinity or <= 0 as the builders read them).
+    for (const maxEntryChars of [undefined, Number.NaN, Infinity, 0, -5])
+      expect(readLog(file, 3, { maxEntryChars })).toEqual(entries)
+  })
+
+  test('a prompt from entries read with the cap is the prompt from entries read whole (the same or a larger builder cap)', () => {
+    const file = tmpFile()
+    const entries = [
+      user(big(30_000, 'long line of text ')),
+      { role: 'assistant', text: big(9_000, '👩‍💻 '), session: 'ses_B', status: 'ok' },
+      user(big(8_001, 'y')),
+      user('Are you there?'),
+    ]
+    writeLog(file, entries)
+    const whole = readLog(file, 10)
+    for (const [readCap, buildCap] of [
+      [8000, undefined], // the builder's default, 8000: what the plugin reads with
+      [8000, 8000],
+      [8000, 500],
+      [1000, 999],
+    ]) {
+      const cut = readLog(file, 10, { maxEntryChars: readCap })
+      const params = { userMessage: 'Hi', reload: true, maxEntryChars: buildCap }
+      expect([readCap, buildCap, build({ ...params, logEntries: cut })]).toEqual([
+        readCap,
+        buildCap,
+        build({ ...params, logEntries: whole }),
+      ])
+    }
+  })
+
+  test("the plugin's reader (ChatStore.readTurnWindow) cuts at the builder's default: its prompts are unchanged", async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-window-'))
+    fs.chmodSync(folder, 0o700)
+    const store = await native.ChatStore.open({ folder })
+    writeLog(store.logPath, [user(big(50_000, 'pasted log line\n')), user('Are you there?')])
+    fs.chmodSync(store.logPath, 0o600)
+    const { entries } = await store.readTurnWindow(50)
+    const whole = readLog(store.logPath, 50)
+    const prompt = (logEntries) => build({ userMessage: 'Hi', reload: true, logEntries })
+    expect(entries[0].text.length).toBeLessThan(8050)
+    expect(entries[1].text).toBe('Are you there?')
+    expect(prompt(entries)).toBe(prompt(whole))
+  })
+
+  test.each([['5'], [true], [{}], [5n]])('maxEntryChars %p → TypeError naming it', (maxEntryChars) => {
+    const file = tmpFile()
+    writeLog(file, [user('a')])
+    expectTypeError(() => readLog(file, 1, { maxEntryChars }), 'options.maxEntryChars')
   })
 })

@@ -14,14 +14,18 @@ const { writeAtomic, staleTempFiles } = require('../lib/write-atomic')
 const { probe } = require('../lib/probe-addon')
 const { unifiedDiff, differingSpan } = require('../lib/unified-diff')
 const { persistentChatAdvice } = require('../lib/persistent-chat-advice')
-const { quoteArg } = require('../lib/shell-quote')
+const { quoteArg, escapeControl } = require('../lib/shell-quote')
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..')
-/** How the patched chunk finds the addon: by name, else where this copy of the command lives. */
+/**
+ * Where `patch` looks for the addon, from the chunk's folder: by name (the copy installed next
+ * to OpenClaw), else where this copy of the command lives. The first that resolves, is
+ * trusted and works is written into the chunk as an absolute path, and is all it ever loads.
+ */
 const CANDIDATES = [PACKAGE_NAME, PACKAGE_ROOT]
 
 // A diff names files the way diffs do everywhere, with forward slashes.
-const diffLabel = (name) => name.split(path.sep).join('/')
+const diffLabel = (name) => escapeControl(name.split(path.sep).join('/'))
 
 /** --check: exit 0 only when patched and the addon loads, or when there is nothing to patch. */
 function checkChunk(ctx, chunk) {
@@ -30,35 +34,43 @@ function checkChunk(ctx, chunk) {
     return 0
   }
   if (chunk.state === 'buggy') {
-    ctx.err(`not patched: ${chunk.file} still has OpenClaw's own ${FUNCTION_NAME} (run \`${ctx.patchCommand}\`)`)
-    return 1
-  }
-  // The candidates the chunk itself holds: the probe loads what the chunk will load.
-  const result = probe(chunk.file, chunk.candidates || CANDIDATES, ctx.probeOptions)
-  if (!result.ok) {
     ctx.err(
-      `patched, but ${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)}: ${result.failures.join('; ')}`,
+      `not patched: ${quoteArg(chunk.file)} still has OpenClaw's own ${FUNCTION_NAME} (run \`${ctx.patchCommand}\`)`,
     )
     return 1
   }
+  if (chunk.candidates) {
+    // v1: it would resolve the package name again at every load; nothing is loaded to check it.
+    ctx.err(
+      `patched by an earlier openclaw-context: ${quoteArg(chunk.name)} loads ${PACKAGE_NAME} by name first, which a package planted later in a node_modules above the dist would win; run \`${ctx.patchCommand}\` to update it`,
+    )
+    if (chunk.replacedUpstreamFix) ctx.err(`warning: ${chunk.message}`)
+    return 1
+  }
+  // The one file the chunk loads: the probe loads that and nothing else.
+  const result = probe(chunk.file, [chunk.addon], ctx.probeOptions)
+  if (!result.ok) {
+    ctx.err(`patched, but ${PACKAGE_NAME} does not load from ${quoteArg(chunk.addon)}: ${result.failures.join('; ')}`)
+    return 1
+  }
   ctx.out(
-    `patched: ${chunk.name} (openclaw ${ctx.version}); the addon loads from ${result.resolved}, the one the chunk loads (${result.id === PACKAGE_NAME ? 'by name' : 'by path'}; ${PACKAGE_NAME} ${result.version})`,
+    `patched: ${quoteArg(chunk.name)} (openclaw ${ctx.version}); the addon loads from ${quoteArg(result.resolved)}, the only file the chunk loads (${PACKAGE_NAME} ${result.version})`,
   )
-  if (chunk.damaged) ctx.err(`warning: ${chunk.name}: ${chunk.damaged}; --revert will refuse`)
+  if (chunk.damaged) ctx.err(`warning: ${quoteArg(chunk.name)}: ${chunk.damaged}; --revert will refuse`)
   if (chunk.replacedUpstreamFix) ctx.err(`warning: ${chunk.message}`)
   return 0
 }
 
 function revertChunk(ctx, chunk) {
   if (chunk.state !== 'patched') {
-    ctx.out(`not patched: ${chunk.name} is OpenClaw's original; nothing to revert.`)
+    ctx.out(`not patched: ${quoteArg(chunk.name)} is OpenClaw's original; nothing to revert.`)
     return
   }
   if (chunk.damaged)
-    throw new PatchError(`${chunk.file}: ${chunk.damaged}; reinstall openclaw to get the original back`)
+    throw new PatchError(`${quoteArg(chunk.file)}: ${chunk.damaged}; reinstall openclaw to get the original back`)
   writeAtomic(chunk.file, chunk.original)
   ctx.out(
-    `reverted: ${chunk.name} restored byte for byte (sha256 ${sha256(chunk.original).slice(0, 16)}…). Restart the gateway to use it.`,
+    `reverted: ${quoteArg(chunk.name)} restored byte for byte (sha256 ${sha256(chunk.original).slice(0, 16)}…). Restart the gateway to use it.`,
   )
 }
 
@@ -67,13 +79,13 @@ function restoreUpstreamFix(ctx, chunk, text, dryRun) {
   if (dryRun) {
     ctx.out(unifiedDiff(diffLabel(chunk.name), text, [differingSpan(text, chunk.original)]))
     ctx.out(
-      `dry run: ${chunk.name} would get back its original ${FUNCTION_NAME}, upstream's fix (budgetCompactionSummary); nothing was written.`,
+      `dry run: ${quoteArg(chunk.name)} would get back its original ${FUNCTION_NAME}, upstream's fix (budgetCompactionSummary); nothing was written.`,
     )
     return
   }
   writeAtomic(chunk.file, chunk.original)
   ctx.out(
-    `restored: ${chunk.name}'s original ${FUNCTION_NAME} wraps budgetCompactionSummary, upstream's fix, which an earlier openclaw-context had replaced; nothing to patch. Restart the gateway to use it.`,
+    `restored: ${quoteArg(chunk.name)}'s original ${FUNCTION_NAME} wraps budgetCompactionSummary, upstream's fix, which an earlier openclaw-context had replaced; nothing to patch. Restart the gateway to use it.`,
   )
 }
 
@@ -85,42 +97,44 @@ function patchChunk(ctx, chunk, text, dryRun) {
   }
   if (chunk.state === 'patched' && chunk.damaged) {
     throw new PatchError(
-      `${chunk.file} carries a patch that is not intact (${chunk.damaged}); reinstall openclaw, then patch again`,
+      `${quoteArg(chunk.file)} carries a patch that is not intact (${chunk.damaged}); reinstall openclaw, then patch again`,
     )
   }
   if (chunk.replacedUpstreamFix) {
     restoreUpstreamFix(ctx, chunk, text, dryRun)
     return
   }
-  if (chunk.problem) throw new PatchError(`${chunk.file}: ${chunk.problem}; not patching`)
+  if (chunk.problem) throw new PatchError(`${quoteArg(chunk.file)}: ${chunk.problem}; not patching`)
   const patched = chunk.state === 'patched'
-  const plan = planPatch(patched ? chunk.original : text, CANDIDATES)
+  // The addon is resolved, checked and loaded first (a dry run too: it shows the path that
+  // would be written); the chunk then names that file alone.
+  const result = probe(chunk.file, CANDIDATES, ctx.probeOptions)
+  if (!result.ok) {
+    throw new PatchError(
+      `${PACKAGE_NAME} does not load from ${quoteArg(path.dirname(chunk.file))} (${result.failures.join('; ')}); not patching, since compaction would then fail`,
+    )
+  }
+  const plan = planPatch(patched ? chunk.original : text, result.resolved)
   if (patched && plan.patched === text) {
-    ctx.out(`already patched: ${chunk.name} (openclaw ${ctx.version}); nothing changed.`)
+    ctx.out(`already patched: ${quoteArg(chunk.name)} (openclaw ${ctx.version}); nothing changed.`)
     return
   }
   if (dryRun) {
     ctx.out(unifiedDiff(diffLabel(chunk.name), text, patched ? [differingSpan(text, plan.patched)] : plan.edits))
-    ctx.out(`dry run: ${chunk.name} would be ${patched ? 'updated' : 'patched'}; nothing was written.`)
+    ctx.out(`dry run: ${quoteArg(chunk.name)} would be ${patched ? 'updated' : 'patched'}; nothing was written.`)
     return
   }
   if (plan.text === 'other')
     ctx.err(
-      `note: ${chunk.name}: ${FUNCTION_NAME}'s body is neither released text; replacing it anyway (same signature: ${plan.signature})`,
+      `note: ${quoteArg(chunk.name)}: ${FUNCTION_NAME}'s body is neither released text; replacing it anyway (same signature: ${plan.signature})`,
     )
-  const result = probe(chunk.file, CANDIDATES, ctx.probeOptions)
-  if (!result.ok) {
-    throw new PatchError(
-      `${PACKAGE_NAME} does not load from ${path.dirname(chunk.file)} (${result.failures.join('; ')}); not patching, since compaction would then fail`,
-    )
-  }
   writeAtomic(chunk.file, plan.patched)
   const how =
     result.id === PACKAGE_NAME
-      ? `by name (${result.resolved})`
-      : `from ${result.resolved} (not resolvable by name from the dist; \`npm install ${PACKAGE_NAME}\` next to OpenClaw makes it so)`
+      ? 'found by name from the dist'
+      : `this command's own copy: not resolvable by name from the dist; \`npm install ${PACKAGE_NAME}\` next to OpenClaw installs one there`
   ctx.out(
-    `${patched ? 'updated' : 'patched'}: ${chunk.name} (openclaw ${ctx.version}); ${FUNCTION_NAME} now delegates to ${PACKAGE_NAME} ${result.version}, loaded ${how}. Restart the gateway to use it.`,
+    `${patched ? 'updated' : 'patched'}: ${quoteArg(chunk.name)} (openclaw ${ctx.version}); ${FUNCTION_NAME} now delegates to ${PACKAGE_NAME} ${result.version}, loaded from ${quoteArg(result.resolved)} and from nowhere else (${how}). Restart the gateway to use it.`,
   )
 }
 
@@ -136,28 +150,35 @@ function runPatch({ dir, mode }, out, err, { trust } = {}) {
   const ctx = {
     out,
     err,
-    version,
+    version: escapeControl(version),
     patchCommand: `openclaw-context patch ${quoteArg(openclawDir)}`,
     probeOptions: { trust },
   }
   for (const { file, reason } of scan.skipped)
-    err(`note: ${path.relative(openclawDir, file)} ${reason}; only regular files in dist/ are read or patched`)
+    err(
+      `note: ${quoteArg(path.relative(openclawDir, file))} ${reason}; only regular files in dist/ are read or patched`,
+    )
   // Leftovers of a run killed mid-write: removed by the runs that write, reported by the others.
   const writes = mode === 'apply' || mode === 'revert'
   for (const file of staleTempFiles(scan.distDir, { remove: writes })) {
     err(
       writes
-        ? `removed ${file}, left by an interrupted run`
-        : `note: ${file} was left by an interrupted run; the next patch or --revert removes it`,
+        ? `removed ${quoteArg(file)}, left by an interrupted run`
+        : `note: ${quoteArg(file)} was left by an interrupted run; the next patch or --revert removes it`,
     )
   }
   const advise = () => {
-    if (scan.persistentChat.length > 0 && mode !== 'revert') out(persistentChatAdvice(openclawDir, scan.persistentChat))
+    if (scan.persistentChat.length === 0 || mode === 'revert') return
+    // The addon as patch resolves it from the dist (a file there need not exist for that).
+    const addon = probe(path.join(scan.distDir, 'index.js'), CANDIDATES, ctx.probeOptions)
+    out(persistentChatAdvice(openclawDir, scan.persistentChat, addon.ok ? addon.resolved : undefined))
   }
 
   if (status.chunks.length === 0) {
     if (status.state === 'not-found' && mode !== 'revert') throw new PatchError(status.message)
-    out(`openclaw ${version} at ${openclawDir} ${status.reason}; nothing to ${mode === 'revert' ? 'revert' : 'patch'}.`)
+    out(
+      `openclaw ${ctx.version} at ${quoteArg(openclawDir)} ${status.reason}; nothing to ${mode === 'revert' ? 'revert' : 'patch'}.`,
+    )
     advise()
     return 0
   }

@@ -13,6 +13,7 @@ const PARTS = {
   releases: 'RELEASES_CACHE_DIR',
   cross: 'OCCN_CROSS_CACHE',
   bench: 'BENCH_CACHE_DIR',
+  fuzz: 'OCCN_FUZZ_CACHE',
 }
 
 function cacheRoot(env = process.env, platform = process.platform) {
@@ -28,7 +29,7 @@ function cacheRoot(env = process.env, platform = process.platform) {
   return path.join(base, 'openclaw-context-native')
 }
 
-/** The folder of one part (`oracle`, `releases`, `cross`, `bench`): its own variable, else under the root. */
+/** The folder of one part (`oracle`, `releases`, `cross`, `bench`, `fuzz`): its own variable, else under the root. */
 function cacheDir(part, env = process.env) {
   const variable = PARTS[part]
   if (!variable) throw new Error(`unknown cache part ${part}`)

@@ -1,5 +1,5 @@
 # Sourced: occn_cache_dir PART prints the cache folder of one part (oracle, releases, cross,
-# bench), by cache-dir.js's rule (its own variable, else $OCCN_CACHE_DIR, else
+# bench, fuzz), by cache-dir.js's rule (its own variable, else $OCCN_CACHE_DIR, else
 # $XDG_CACHE_HOME or ~/.cache, + /openclaw-context-native/PART). Outside the checkout, so that a
 # fresh clone reuses what an earlier one downloaded.
 occn_cache_dir() {
@@ -9,6 +9,7 @@ occn_cache_dir() {
     releases) override="${RELEASES_CACHE_DIR:-}" ;;
     cross) override="${OCCN_CROSS_CACHE:-}" ;;
     bench) override="${BENCH_CACHE_DIR:-}" ;;
+    fuzz) override="${OCCN_FUZZ_CACHE:-}" ;;
     *) echo "occn_cache_dir: unknown part $1" >&2; return 1 ;;
   esac
   if [[ -n "$override" ]]; then printf '%s\n' "$override"; return; fi

@@ -17,7 +17,7 @@ const { PatchError } = require('./errors')
 const { scanDist } = require('./dist-scan')
 const { openclawAt, openclawVersion } = require('./find-openclaw')
 const { FIRST_WITH_FUNCTION, UPSTREAM_WRAPPER, releaseWithoutFunction } = require('./openclaw-release')
-const { quoteArg } = require('./shell-quote')
+const { quoteArg, escapeControl } = require('./shell-quote')
 
 const TEXT_NAMES = {
   A: 'text A: its suffix cut is `.slice`',
@@ -28,14 +28,16 @@ const TEXT_NAMES = {
 /**
  * One chunk that defines the function or carries the patch:
  * `{ file, name, state: 'buggy' | 'patched' | 'upstream-wrapper', text?, problem?,
- *    damaged?, original?, candidates?, replacedUpstreamFix? }`.
+ *    damaged?, original?, addon?, candidates?, replacedUpstreamFix? }`: `addon` the absolute
+ * path the patched chunk loads; `candidates` instead for a chunk patched by v1, which loads
+ * the package by name first.
  * `text` is the (original) function's: 'A', 'B', 'upstream-fix' or 'other'.
  */
 function chunkStatus(openclawDir, chunk) {
   const name = path.relative(openclawDir, chunk.file)
   if (carriesPatch(chunk.text)) {
     try {
-      const { original, candidates } = planRevert(chunk.text)
+      const { original, candidates, addon } = planRevert(chunk.text)
       let text
       try {
         text = readFunction(original).text
@@ -48,7 +50,7 @@ function chunkStatus(openclawDir, chunk) {
         state: 'patched',
         text,
         original,
-        candidates,
+        ...(candidates ? { candidates } : { addon }),
         replacedUpstreamFix: text === 'upstream-fix',
       }
     } catch (err) {
@@ -83,15 +85,17 @@ function chunkMessage(where, openclawDir, chunk) {
   const patchCommand = `openclaw-context patch ${quoteArg(openclawDir)}`
   switch (chunk.state) {
     case 'upstream-wrapper':
-      return `${where}: ${chunk.name}'s ${FUNCTION_NAME} wraps budgetCompactionSummary, the upstream fix: nothing to patch.`
+      return `${where}: ${quoteArg(chunk.name)}'s ${FUNCTION_NAME} wraps budgetCompactionSummary, the upstream fix: nothing to patch.`
     case 'patched':
       if (chunk.damaged)
-        return `${where}: ${chunk.name} carries a patch that is not intact (${chunk.damaged}); reinstall openclaw, then run \`${patchCommand}\`.`
+        return `${where}: ${quoteArg(chunk.name)} carries a patch that is not intact (${chunk.damaged}); reinstall openclaw, then run \`${patchCommand}\`.`
       if (chunk.replacedUpstreamFix)
-        return `${where}: ${chunk.name} is patched, but its original ${FUNCTION_NAME} was upstream's fix (budgetCompactionSummary); \`${patchCommand}\` restores it.`
-      return `${where}: ${chunk.name} is patched: ${FUNCTION_NAME} delegates to ${PACKAGE_NAME}.`
+        return `${where}: ${quoteArg(chunk.name)} is patched, but its original ${FUNCTION_NAME} was upstream's fix (budgetCompactionSummary); \`${patchCommand}\` restores it.`
+      if (chunk.candidates)
+        return `${where}: ${quoteArg(chunk.name)} is patched by an earlier openclaw-context, which loads ${PACKAGE_NAME} by name first (a package planted in a node_modules above the dist would win); run \`${patchCommand}\` to update it.`
+      return `${where}: ${quoteArg(chunk.name)} is patched: ${FUNCTION_NAME} delegates to ${PACKAGE_NAME}.`
     default:
-      return `${where}: ${chunk.name} has OpenClaw's own ${FUNCTION_NAME} (${TEXT_NAMES[chunk.text]}), which drops the whole summary body when the preserved suffix fills the budget; run \`${patchCommand}\`, then restart the gateway.`
+      return `${where}: ${quoteArg(chunk.name)} has OpenClaw's own ${FUNCTION_NAME} (${TEXT_NAMES[chunk.text]}), which drops the whole summary body when the preserved suffix fills the budget; run \`${patchCommand}\`, then restart the gateway.`
   }
 }
 
@@ -101,7 +105,7 @@ function chunkMessage(where, openclawDir, chunk) {
  * `reason` is set when no chunk defines the function.
  */
 function statusFromScan(openclawDir, version, scan) {
-  const where = `openclaw ${version} at ${openclawDir}`
+  const where = `openclaw ${escapeControl(version)} at ${quoteArg(openclawDir)}`
   const chunks = scan.chunks.map((chunk) => chunkStatus(openclawDir, chunk))
   if (chunks.length === 0) {
     const state = absentState(version, scan.upstreamFix)

@@ -6,8 +6,9 @@
 // findChunk find chunks by any other text (the test oracles, the bench, the e2e drivers).
 const fs = require('node:fs')
 const path = require('node:path')
-const { FUNCTION_MARKER, BEGIN } = require('./patch-text')
-const { PatchError } = require('./errors')
+const { FUNCTION_MARKER, ANY_BEGIN_TEXT } = require('./patch-text')
+const { quoteArg } = require('./shell-quote')
+const { PatchError, oneLine } = require('./errors')
 
 const CHUNK_NAME = /\.m?js$/
 const UPSTREAM_FIX_MARKER = '\nfunction budgetCompactionSummary('
@@ -21,7 +22,7 @@ function chunkNames(distDir) {
       .filter((name) => CHUNK_NAME.test(name))
       .sort()
   } catch (err) {
-    throw new PatchError(`cannot read ${distDir}: ${err.code || err.message}`)
+    throw new PatchError(`cannot read ${quoteArg(distDir)}: ${err.code || oneLine(err)}`)
   }
 }
 
@@ -51,7 +52,7 @@ function readChunk(file, skipped = []) {
   try {
     return fs.readFileSync(file)
   } catch (err) {
-    throw new PatchError(`cannot read ${file}: ${err.code || err.message}`)
+    throw new PatchError(`cannot read ${quoteArg(file)}: ${err.code || oneLine(err)}`)
   }
 }
 
@@ -66,7 +67,9 @@ function ownDist(openclawDir) {
   }
   const inside = path.relative(fs.realpathSync(openclawDir), real)
   if (inside !== 'dist')
-    throw new PatchError(`${distDir} leads to ${real}, outside the openclaw package; not reading it`)
+    throw new PatchError(
+      `${quoteArg(distDir)} leads to ${quoteArg(real)}, outside the openclaw package; not reading it`,
+    )
   return distDir
 }
 
@@ -86,7 +89,8 @@ function scanDist(openclawDir) {
     const bytes = readChunk(file, skipped)
     if (bytes === null) continue
     // The markers are ASCII: a byte search finds them without decoding every chunk.
-    if (bytes.includes(FUNCTION_MARKER) || bytes.includes(BEGIN)) chunks.push({ file, text: bytes.toString('latin1') })
+    if (bytes.includes(FUNCTION_MARKER) || bytes.includes(ANY_BEGIN_TEXT))
+      chunks.push({ file, text: bytes.toString('latin1') })
     if (!upstreamFix && bytes.includes(UPSTREAM_FIX_MARKER)) upstreamFix = true
     const defined = PERSISTENT_CHAT_FUNCTIONS.filter((fn) => bytes.includes(`function ${fn}(`))
     if (defined.length > 0) persistentChat.push({ file, functions: defined })

@@ -4,6 +4,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { PatchError } = require('./errors')
+const { quoteArg } = require('./shell-quote')
 const { untrustedReason } = require('./trust')
 
 /** The folders `dir` may name the package by: itself, a folder above its node_modules, its dist/. */
@@ -73,11 +74,11 @@ function besideThisPackage(packageRoot = path.resolve(__dirname, '..'), paths = 
 /** The openclaw package that `dir` names (see candidatesFor), or a PatchError. */
 function openclawAt(dir) {
   const abs = path.resolve(dir)
-  if (!fs.existsSync(abs)) throw new PatchError(`${abs} does not exist`)
+  if (!fs.existsSync(abs)) throw new PatchError(`${quoteArg(abs)} does not exist`)
   const found = candidatesFor(abs).find(isOpenClaw)
   if (found) return fs.realpathSync(found)
   throw new PatchError(
-    `${abs} is not an openclaw package (no package.json named "openclaw" there or in its node_modules)`,
+    `${quoteArg(abs)} is not an openclaw package (no package.json named "openclaw" there or in its node_modules)`,
   )
 }
 
@@ -93,7 +94,7 @@ function trustedFound(candidate, how, trust) {
   const reason = untrustedReason(fs.existsSync(dist) ? dist : real, trust)
   if (reason) {
     throw new PatchError(
-      `found openclaw at ${real} (${how}), but ${reason}: another user could have put it there, so it is not used; if it is yours, pass its folder: openclaw-context patch ${real}`,
+      `found openclaw at ${quoteArg(real)} (${how}), but ${reason}: another user could have put it there, so it is not used; if it is yours, pass its folder: openclaw-context patch ${quoteArg(real)}`,
     )
   }
   return { dir: real, how }
@@ -120,11 +121,11 @@ function findOpenClaw(dir, { note = () => {}, trust, env = process.env } = {}) {
         ].filter(([c]) => isOpenClaw(c)))[0] || []
   const found = candidate && trustedFound(candidate, how, trust)
   if (found) {
-    note(`openclaw: ${found.dir} (${found.how})`)
+    note(`openclaw: ${quoteArg(found.dir)} (${found.how})`)
     return found.dir
   }
   throw new PatchError(
-    `no openclaw package found from ${cwd} or in the global npm folder (${globalRoots.join(', ')}); pass its folder: openclaw-context patch ${path.join(path.parse(cwd).root, 'path', 'to', 'node_modules', 'openclaw')}`,
+    `no openclaw package found from ${quoteArg(cwd)} or in the global npm folder (${globalRoots.map((root) => quoteArg(root)).join(', ')}); pass its folder: openclaw-context patch ${quoteArg(path.join(path.parse(cwd).root, 'path', 'to', 'node_modules', 'openclaw'))}`,
   )
 }
 

@@ -3,7 +3,8 @@
 // them), so `patch` does not edit them: it lists the files and prints the lines that route
 // them to this package.
 const path = require('node:path')
-const { PACKAGE_NAME } = require('./patch-text')
+const { PACKAGE_NAME, asciiLiteral } = require('./patch-text')
+const { quoteArg } = require('./shell-quote')
 
 const SUMMARY_CALL = [
   '  return __occnPersistentChat.rebuildPersistentChatContinuitySummary({',
@@ -23,16 +24,22 @@ const PROMPT_CALL = [
   '  });',
 ]
 
-/** The report for `files` (`[{ file, functions }]` from dist-scan.js), as one string. */
-function persistentChatAdvice(openclawDir, files) {
+/**
+ * The report for `files` (`[{ file, functions }]` from dist-scan.js), as one string. `addon`:
+ * the absolute path of the addon `patch` resolved and checked from the dist (as for its own
+ * patch, the lines load that file, never the package by name), or undefined when none loads.
+ */
+function persistentChatAdvice(openclawDir, files, addon) {
   const defined = new Set(files.flatMap(({ functions }) => functions))
   return [
     '',
     'Your dist defines its own persistent-chat functions (this command does not modify them):',
-    ...files.map(({ file, functions }) => `  ${path.relative(openclawDir, file)}: ${functions.join(', ')}`),
+    ...files.map(({ file, functions }) => `  ${quoteArg(path.relative(openclawDir, file))}: ${functions.join(', ')}`),
     'To make them use the native versions, add at the top of each of those files:',
     '  import { createRequire as __occnCreateRequire } from "node:module";',
-    `  const __occnPersistentChat = __occnCreateRequire(import.meta.url)("${PACKAGE_NAME}");`,
+    addon
+      ? `  const __occnPersistentChat = __occnCreateRequire(import.meta.url)(${asciiLiteral(addon)});`
+      : `  const __occnPersistentChat = __occnCreateRequire(import.meta.url)("/absolute/path/to/${PACKAGE_NAME}/index.js"); // ${PACKAGE_NAME} does not load from this dist yet: install it, then run patch again for the path`,
     'and make each function return the native result, mapping your variables to these parameters:',
     ...(defined.has('rebuildPersistentChatContinuitySummary') ? SUMMARY_CALL : []),
     ...(defined.has('buildPersistentChatInjectedPrompt') ? PROMPT_CALL : []),

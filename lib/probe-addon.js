@@ -9,6 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { oneLine } = require('./errors')
 const { FUNCTION_NAME } = require('./patch-text')
+const { quoteArg } = require('./shell-quote')
 const { untrustedReason } = require('./trust')
 
 /**
@@ -28,23 +29,23 @@ function probe(chunkFile, candidates, { trust } = {}) {
     try {
       resolved = fs.realpathSync(req.resolve(id))
     } catch (err) {
-      failures.push(`${id}: ${oneLine(err)}`)
+      failures.push(`${quoteArg(id)}: ${oneLine(err)}`)
       continue
     }
     const reason = untrustedReason(path.dirname(resolved), trust)
     if (reason) {
-      failures.push(`${id}: resolves to ${resolved}, but ${reason}; not loaded`)
+      failures.push(`${quoteArg(id)}: resolves to ${quoteArg(resolved)}, but ${reason}; not loaded`)
       return { ok: false, failures }
     }
     let binding
     try {
       binding = req(resolved)
     } catch (err) {
-      failures.push(`${id}: ${oneLine(err)}`)
+      failures.push(`${quoteArg(id)}: ${oneLine(err)}`)
       continue
     }
     if (!binding || typeof binding[FUNCTION_NAME] !== 'function') {
-      failures.push(`${id}: it has no ${FUNCTION_NAME}`)
+      failures.push(`${quoteArg(id)}: it has no ${FUNCTION_NAME}`)
       continue
     }
     try {
@@ -52,9 +53,9 @@ function probe(chunkFile, candidates, { trust } = {}) {
       if (typeof out === 'string' && out.length <= 80 && out.includes('## Decisions')) {
         return { ok: true, id, resolved, version: packageVersion(resolved) }
       }
-      failures.push(`${id} (${resolved}): it returned an unexpected result`)
+      failures.push(`${quoteArg(id)} (${quoteArg(resolved)}): it returned an unexpected result`)
     } catch (err) {
-      failures.push(`${id} (${resolved}): ${oneLine(err)}`)
+      failures.push(`${quoteArg(id)} (${quoteArg(resolved)}): ${oneLine(err)}`)
     }
     return { ok: false, failures }
   }

@@ -8,6 +8,8 @@
 // there (the folder is still printed).
 const fs = require('node:fs')
 const path = require('node:path')
+const { oneLine } = require('./errors')
+const { quoteArg } = require('./shell-quote')
 
 const GROUP_OR_OTHER_WRITE = 0o022
 const STICKY = 0o1000
@@ -25,15 +27,15 @@ function untrustedReason(dir, { stat = fs.statSync, uid = process.getuid?.(), pl
     try {
       st = stat(current)
     } catch (err) {
-      return `cannot stat ${current} (${err.code || err.message})`
+      return `cannot stat ${quoteArg(current)} (${err.code || oneLine(err)})`
     }
     if (st.uid !== uid && st.uid !== 0)
-      return `${current} belongs to ${ownerName(st.uid)}, not to you (uid ${uid}) or root`
+      return `${quoteArg(current)} belongs to ${ownerName(st.uid)}, not to you (uid ${uid}) or root`
     // A sticky folder others may write is safe above an entry of ours (checked one step down),
     // never as the folder found itself.
     const othersMayWrite = (st.mode & GROUP_OR_OTHER_WRITE) !== 0
     if (othersMayWrite && !(child !== null && st.mode & STICKY)) {
-      return `${current} is writable by ${st.mode & 0o002 ? 'every user' : 'its group'} (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')})`
+      return `${quoteArg(current)} is writable by ${st.mode & 0o002 ? 'every user' : 'its group'} (mode ${(st.mode & 0o7777).toString(8).padStart(4, '0')})`
     }
     if (path.dirname(current) === current) return null
   }

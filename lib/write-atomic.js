@@ -6,6 +6,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { PatchError } = require('./errors')
 const { TEMP_NAME, replaceFileSync } = require('./replace-file')
+const { quoteArg } = require('./shell-quote')
 
 function processIsAlive(pid) {
   try {
@@ -68,7 +69,8 @@ function writeFailure(err, platform = process.platform) {
 function writeAtomic(file, text) {
   const stat = fs.lstatSync(file)
   // The scan read only regular files; one swapped for a link since is not followed.
-  if (!stat.isFile()) throw new PatchError(`cannot write ${file}: it is no longer a regular file; nothing was changed`)
+  if (!stat.isFile())
+    throw new PatchError(`cannot write ${quoteArg(file)}: it is no longer a regular file; nothing was changed`)
   staleTempFiles(path.dirname(file), { remove: true })
   try {
     replaceFileSync(file, Buffer.from(text, 'latin1'), {
@@ -78,7 +80,7 @@ function writeAtomic(file, text) {
     })
   } catch (err) {
     const code = err.code ? ` (${err.code})` : ''
-    throw new PatchError(`cannot write ${file}${code}: ${writeFailure(err)}; nothing was changed`)
+    throw new PatchError(`cannot write ${quoteArg(file)}${code}: ${writeFailure(err)}; nothing was changed`)
   }
 }
 

@@ -3,8 +3,19 @@
 # a number of executions: scripts/fuzz.sh [SECONDS_EACH=30] [-- extra libFuzzer flags]
 # Installs cargo-fuzz from crates.io when missing. Targets build with -s none
 # (no sanitizer), which the stable toolchain supports.
+#
+# The coverage corpus a run grows is kept outside the checkout, in the cache's fuzz part
+# (dev/cache-dir.sh: $OCCN_FUZZ_CACHE, else ~/.cache/openclaw-context-native/fuzz): corpus/<target>.
+# Each run reads the committed seeds (fuzz/seeds/<target>: a few inputs, and every input a run
+# ever failed on) beside it, read-only; libFuzzer writes what it finds into the cache's folder, so
+# a first run starts from the seeds and later runs go on from where the earlier ones stopped.
+# A failing input is left under fuzz/artifacts/<target>/: fix it, then commit it to
+# fuzz/seeds/<target>/ as crash-<sha1> (crates/core/tests/fuzz_seeds.rs replays it in cargo test).
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
+# shellcheck source=../dev/cache-dir.sh
+source ../dev/cache-dir.sh
+corpus="$(occn_cache_dir fuzz)/corpus"
 seconds="${1:-30}"
 shift || true
 [[ "${1:-}" == "--" ]] && shift
@@ -21,11 +32,11 @@ trap 'rm -rf "$logs"' EXIT
 fuzz_one() { # TARGET: its run's own exit status decides (a crash, timeout, leak or OOM is non-zero)
   local target="$1" status=0
   shift
-  mkdir -p "corpus/$target"
-  cargo fuzz run -s none "$target" "corpus/$target" -- \
+  mkdir -p "$corpus/$target"
+  cargo fuzz run -s none "$target" "$corpus/$target" "seeds/$target" -- \
     -max_total_time="$seconds" -rss_limit_mb=2048 -print_final_stats=1 "$@" > "$logs/$target.log" 2>&1 || status=$?
   {
-    echo "== fuzz $target (${seconds}s)"
+    echo "== fuzz $target (${seconds}s; corpus $corpus/$target: $(find "$corpus/$target" -type f | wc -l) inputs)"
     # grep only shortens the log; finding no line to show is no failure.
     grep -E "^(Done|stat::number_of_executed_units)|panicked|ERROR|SUMMARY" "$logs/$target.log" || true
   } >&2

@@ -5,8 +5,9 @@
 #   1. a copy of the root package (what `npm pack` ships) and of npm/<platform>;
 #   2. `napi artifacts` moves each binary into its npm/<platform> package;
 #   3. `napi prepublish -t npm` publishes the eight platform packages and pins them in the root's
-#      optionalDependencies, then `npm publish --ignore-scripts` publishes the root, all to a
-#      registry on 127.0.0.1 (dev/local-registry.js: nothing else is reachable from it);
+#      optionalDependencies (the repository's package.json has none: this step is the only one
+#      that writes them, checked below), then `npm publish --ignore-scripts` publishes the root,
+#      all to a registry on 127.0.0.1 (dev/local-registry.js: nothing else is reachable from it);
 #   4. the root package is installed into fresh folders with no Rust on the PATH, once per
 #      platform flag set: npm itself picks the platform package by os, cpu and libc.
 #
@@ -56,7 +57,6 @@ if [[ ${#platforms[@]} -eq 1 ]]; then
   node -e '
     const fs = require("fs"), file = process.argv[1], p = JSON.parse(fs.readFileSync(file, "utf8"))
     p.napi.targets = ["x86_64-unknown-linux-gnu"]
-    for (const name of Object.keys(p.optionalDependencies)) if (!name.endsWith("-linux-x64-gnu")) delete p.optionalDependencies[name]
     fs.writeFileSync(file, JSON.stringify(p, null, 2) + "\n")
   ' "$work/release/package.json"
 fi
@@ -116,6 +116,11 @@ printf '//127.0.0.1:%s/:_authToken=local-only\nregistry=%s/\n' "$(cat "$work/por
 publish_env=(npm_config_userconfig="$work/npmrc" npm_config_registry="$registry/" npm_config_cache="$work/npm-cache" npm_config_provenance=false npm_config_loglevel=warn)
 (cd "$work/release" && env "${publish_env[@]}" "$napi" prepublish -t npm --no-gh-release >&2) || fail "napi prepublish failed"
 (cd "$work/release" && env "${publish_env[@]}" npm publish --ignore-scripts >/dev/null) || fail "npm publish of the root failed"
+# The root as the registry serves it pins each platform package at this version, and nothing else.
+published="$(env "${publish_env[@]}" npm view --json "openclaw-context-native@$version" optionalDependencies)"
+expected="$(printf '%s\n' "${platforms[@]}" | sort | sed "s/.*/openclaw-context-native-& $version/")"
+got="$(node -e 'for (const [k, v] of Object.entries(JSON.parse(process.argv[1] || "{}"))) console.log(k + " " + v)' "$published" | sort)"
+[[ "$got" == "$expected" ]] || fail "the published root's optionalDependencies: ${got:-none}; expected: $expected"
 ls -l "$work/tarballs"
 
 

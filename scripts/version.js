@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // One version for the nine packages. `npm version <x>` bumps package.json and package-lock.json,
 // then runs this (the `version` script): `napi version` writes the version into every
-// npm/<platform>/package.json, and the root's optionalDependencies (package.json and the lock's
-// root entry) are set to it; the changed files are staged for npm's version commit.
+// npm/<platform>/package.json; the changed files are staged for npm's version commit.
 // `--check` changes nothing and exits 1, naming each file that disagrees.
+// The root's optionalDependencies (the eight platform packages) are not in the repository: the
+// release's `napi prepublish` writes them, at this version, into the manifest it publishes, so
+// that package.json and package-lock.json never name a version the registry does not hold yet
+// (and `npm ci` works on a fresh clone).
 'use strict'
 const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
@@ -11,7 +14,6 @@ const path = require('node:path')
 
 const root = path.resolve(__dirname, '..')
 const read = (file) => JSON.parse(fs.readFileSync(path.join(root, file), 'utf8'))
-const write = (file, value) => fs.writeFileSync(path.join(root, file), `${JSON.stringify(value, null, 2)}\n`)
 
 /** Every place that must carry the root's version, as [file, where, the version found]. */
 function versions() {
@@ -24,21 +26,32 @@ function versions() {
   for (const dir of fs.readdirSync(path.join(root, 'npm')).sort()) {
     const manifest = read(`npm/${dir}/package.json`)
     found.push([`npm/${dir}/package.json`, 'version', manifest.version])
-    found.push(['package.json', `optionalDependencies["${manifest.name}"]`, pkg.optionalDependencies?.[manifest.name]])
-    found.push([
-      'package-lock.json',
-      `packages[""].optionalDependencies["${manifest.name}"]`,
-      lock.packages[''].optionalDependencies?.[manifest.name],
-    ])
   }
   return { version: pkg.version, found }
+}
+
+/** The root's optionalDependencies, in package.json and the lock's root entry: none (napi prepublish adds them). */
+function pinned() {
+  return [
+    ['package.json', 'optionalDependencies', read('package.json').optionalDependencies],
+    [
+      'package-lock.json',
+      'packages[""].optionalDependencies',
+      read('package-lock.json').packages[''].optionalDependencies,
+    ],
+  ].filter(([, , value]) => value !== undefined)
 }
 
 function check() {
   const { version, found } = versions()
   const wrong = found.filter(([, , value]) => value !== version)
   for (const [file, where, value] of wrong) console.error(`${file} ${where}: ${value ?? 'missing'}, not ${version}`)
-  return wrong.length === 0
+  const pins = pinned()
+  for (const [file, where] of pins)
+    console.error(
+      `${file} ${where}: present; the release's napi prepublish adds them (npm ci cannot lock unpublished versions)`,
+    )
+  return wrong.length === 0 && pins.length === 0
 }
 
 function bump() {
@@ -46,14 +59,6 @@ function bump() {
   const cli = path.join(path.dirname(napi), require(napi).bin.napi)
   const result = spawnSync(process.execPath, [cli, 'version'], { cwd: root, stdio: 'inherit' })
   if (result.status !== 0) process.exit(result.status ?? 1)
-  const pkg = read('package.json')
-  const lock = read('package-lock.json')
-  for (const name of Object.keys(pkg.optionalDependencies)) {
-    pkg.optionalDependencies[name] = pkg.version
-    lock.packages[''].optionalDependencies[name] = pkg.version
-  }
-  write('package.json', pkg)
-  write('package-lock.json', lock)
   // Staged for the commit `npm version` makes (a copy outside git has nothing to stage).
   if (fs.existsSync(path.join(root, '.git')))
     spawnSync('git', ['add', 'package.json', 'package-lock.json', 'npm'], { cwd: root, stdio: 'inherit' })
@@ -65,4 +70,4 @@ if (require.main === module) {
   bump()
 }
 
-module.exports = { versions, check }
+module.exports = { versions, pinned, check }

@@ -21,10 +21,9 @@ use napi_derive::napi;
 use openclaw_context_core::compaction::{self, CapReport, MAX_COMPACTION_SUMMARY_CHARS};
 use openclaw_context_core::mask::Masker;
 use openclaw_context_core::persistent_chat::log::{
-    read_log_tail_or_empty_with_links, read_log_tail_with_links, LogEntry,
+    entry_cap, read_log_tail_with_options, LogEntry, LogReadOptions,
 };
 use openclaw_context_core::persistent_chat::prompt::PromptReport;
-use openclaw_context_core::persistent_chat::Links;
 
 /// OpenClaw 2026.7.x's `capCompactionSummary`, bit for bit: the summary as
 /// is when `maxChars <= 0` or it fits; else its UTF-16-safe prefix plus a
@@ -179,10 +178,12 @@ pub fn cap_compaction_summary_report(
 
 /// The last `limit` valid entries of the perpetual log at `path`, oldest
 /// first. Reads from the end of the file: the cost follows `limit` and the
-/// entries' sizes, not the log's size. Invalid lines, entries without
-/// `role`/`text` and an unfinished last line are skipped. The read stops
-/// 16 MiB below the newest valid entry (or the end) without finding
-/// another: a log of garbage of any size answers after reading 16 MiB.
+/// entries' sizes (with `options.maxEntryChars`, the cap), not the log's
+/// size. Invalid lines, entries without `role`/`text` and an unfinished
+/// last line are skipped. Lines that are not entries get one budget of
+/// 16 MiB for the whole read, which stops once it is spent: a log of
+/// garbage of any size, or entries each behind a gap, cost the entries
+/// returned and 16 MiB.
 ///
 /// Throws an `Error` with `code` and `path`: `ENOENT` for a missing file
 /// (with `options.emptyIfMissing`, a missing file is `[]`: a log not
@@ -228,32 +229,29 @@ fn log_read(
 ) -> Result<Job<Vec<LogEntry>, Vec<PersistentChatLogEntry>>, Failure> {
     let path = Js::from(path).path("path")?;
     let limit = binding::count(Js::from(limit), "limit")?;
-    let (links, empty_if_missing) = match options.map(Js::from) {
-        None => (Links::Follow, false),
+    let read = match options.map(Js::from) {
+        None => LogReadOptions::default(),
         Some(options) => match options.optional_object("options")? {
-            None => (Links::Follow, false),
-            Some(options) => (
-                binding::persistent_chat::links(
+            None => LogReadOptions::default(),
+            Some(options) => LogReadOptions {
+                links: binding::persistent_chat::links(
                     options.get("refuseLinks")?,
                     "options.refuseLinks",
                 )?,
-                binding::persistent_chat::flag(
+                empty_if_missing: binding::persistent_chat::flag(
                     options.get("emptyIfMissing")?,
                     "options.emptyIfMissing",
                 )?,
-            ),
+                max_entry_chars: entry_cap(Some(budget(
+                    options.get("maxEntryChars")?,
+                    "options.maxEntryChars",
+                    f64::INFINITY,
+                )?)),
+            },
         },
     };
     Ok(Job::new(
-        move || {
-            let path = Path::new(&path);
-            let tail = if empty_if_missing {
-                read_log_tail_or_empty_with_links(path, limit, links)?
-            } else {
-                read_log_tail_with_links(path, limit, links)?
-            };
-            Ok(tail.entries)
-        },
+        move || Ok(read_log_tail_with_options(Path::new(&path), limit, read)?.entries),
         |entries| entries.into_iter().map(Into::into).collect(),
     ))
 }

@@ -152,6 +152,35 @@ describe.each(INSTALLS)(
       }
     })
 
+    test('a package planted after patch in a node_modules the dist resolves names from is never loaded: the compaction uses the file patch checked', () => {
+      // The by-name link gone (as for an install patched from a global copy), and a package
+      // planted where Node's resolution by name from the dist would find it, above the install.
+      const link = path.join(work, 'install', 'node_modules', 'openclaw-context-native')
+      fs.unlinkSync(link)
+      const planted = path.join(work, 'node_modules', 'openclaw-context-native')
+      const loaded = path.join(work, 'LOADED')
+      fs.mkdirSync(planted, { recursive: true })
+      fs.writeFileSync(
+        path.join(planted, 'package.json'),
+        JSON.stringify({ name: 'openclaw-context-native', main: 'index.js' }),
+      )
+      fs.writeFileSync(
+        path.join(planted, 'index.js'),
+        `require('node:fs').writeFileSync(${JSON.stringify(loaded)}, 'pwned'); module.exports = { capCompactionSummaryPreservingSuffix: () => 'planted' }`,
+      )
+      try {
+        const report = compact(openclawDir)
+        expect(report.cancelled).toBe(false)
+        expect(report.headings).toEqual(HEADINGS)
+        const check = cli(['patch', openclawDir, '--check'])
+        expect({ code: check.code, stderr: check.stderr }).toEqual({ code: 0, stderr: '' })
+        expect(fs.existsSync(loaded)).toBe(false)
+      } finally {
+        fs.rmSync(path.join(work, 'node_modules'), { recursive: true, force: true })
+        fs.symlinkSync(ROOT, link, 'dir')
+      }
+    })
+
     test('--revert restores the original bytes; --check then exits 1', () => {
       const { code, stdout } = cli(['patch', openclawDir, '--revert'])
       expect(code).toBe(0)
@@ -164,8 +193,8 @@ describe.each(INSTALLS)(
     })
 
     test('the addon gone at run time: the gateway still loads the chunk, and the safeguard cancels that compaction', () => {
-      // Patch from a throw-away copy of this package (the fallback path) with no by-name
-      // link, then delete both, as when an npx cache is cleaned.
+      // Patch from a throw-away copy of this package (the path then written into the chunk)
+      // with no by-name link, then delete both, as when an npx cache is cleaned.
       const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-patch-e2e-pkg-'))
       try {
         for (const name of ['package.json', 'index.js', ...fs.readdirSync(ROOT).filter((n) => n.endsWith('.node'))]) {
@@ -183,7 +212,7 @@ describe.each(INSTALLS)(
       expect(report.cancelled).toBe(true)
       expect(report.summary).toBeUndefined()
       expect(report.cancelReason).toMatch(
-        /openclaw-context-native could not be loaded .*npm install openclaw-context-native.*openclaw-context patch --revert/,
+        /openclaw-context-native could not be loaded from .*occn-patch-e2e-pkg-.*index\.js .*run `openclaw-context patch` again .*openclaw-context patch --revert/,
       )
       // OpenClaw first catches the provider path's error and retries through its LLM path
       // (the stub here; a real model request on a gateway), which fails the same way. Without

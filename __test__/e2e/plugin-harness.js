@@ -89,17 +89,45 @@ function run(command, args, cwd) {
 }
 
 /**
- * `npm pack` of the package (scripts ignored: the addon is built already) and of its
- * linux-x64-gnu platform package (npm/linux-x64-gnu with the built binary), into `dir`, as
- * they would be published. Returns `{ root, platform }`, the two tarballs' paths.
+ * The root package as the release publishes it (scripts ignored: the addon is built already) and
+ * its linux-x64-gnu platform package (npm/linux-x64-gnu with the built binary), packed into
+ * `dir`. Returns `{ root, platform }`, the two tarballs' paths.
  */
 function packedTarballs(dir) {
-  const root = pack(ROOT, dir)
+  const root = releasedRoot(dir)
   const platformDir = fs.mkdtempSync(path.join(dir, 'platform-'))
   addPlatformPackage(platformDir)
   const platform = pack(platformDir, dir)
   fs.rmSync(platformDir, { recursive: true, force: true })
   return { root, platform }
+}
+
+/**
+ * `npm pack` of the checkout, then the release's own step that adds the root's
+ * optionalDependencies (the repository's package.json has none): `napi prepublish`, as the
+ * workflow's publish job and scripts/pack-check.sh run it, here for linux-x64-gnu alone (the
+ * targets narrowed, as PACK_CHECK_HOST_ONLY does) and publishing nothing
+ * (--skip-optional-publish --no-gh-release); then `npm pack` of the result into `dir`. Returns
+ * the tarball's path.
+ */
+function releasedRoot(dir) {
+  const checkout = pack(ROOT, dir)
+  const stage = fs.mkdtempSync(path.join(dir, 'release-'))
+  run('tar', ['xzf', checkout, '-C', stage, '--strip-components=1'], stage)
+  fs.rmSync(checkout)
+  addPlatformPackage(path.join(stage, 'npm', 'linux-x64-gnu'))
+  const manifestPath = path.join(stage, 'package.json')
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'))
+  manifest.napi.targets = ['x86_64-unknown-linux-gnu']
+  fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`)
+  const napi = path.join(ROOT, 'node_modules', '.bin', 'napi')
+  run(napi, ['prepublish', '-t', 'npm', '--skip-optional-publish', '--no-gh-release'], stage)
+  const released = JSON.parse(fs.readFileSync(manifestPath, 'utf8'))
+  if (released.optionalDependencies?.[PLATFORM_PACKAGE] !== released.version)
+    throw new Error(`napi prepublish did not pin ${PLATFORM_PACKAGE}: ${JSON.stringify(released.optionalDependencies)}`)
+  const tarball = pack(stage, dir)
+  fs.rmSync(stage, { recursive: true, force: true })
+  return tarball
 }
 
 /** `npm pack` of the package in `cwd` into `dir`; the tarball's path. */
@@ -126,7 +154,7 @@ function addPlatformPackage(dir) {
  * one. Returns the package folder.
  */
 function packedPackage(dir, openclawDir) {
-  run('tar', ['xzf', pack(ROOT, dir), '-C', dir], dir)
+  run('tar', ['xzf', releasedRoot(dir), '-C', dir], dir)
   const packageDir = path.join(dir, 'package')
   addPlatformPackage(path.join(packageDir, 'node_modules', PLATFORM_PACKAGE))
   if (openclawDir) fs.symlinkSync(openclawDir, path.join(packageDir, 'node_modules', 'openclaw'), 'dir')

@@ -180,7 +180,7 @@ describe.each(releases.map((r) => [r.version, r.kind]))('openclaw %s (%s)', (ver
       expect({ code: patched.code, stderr: patched.stderr }).toEqual({ code: 0, stderr: '' })
       expect(patched.stdout).toMatch(
         new RegExp(
-          `^patched: ${escape(name)} \\(openclaw ${escape(version)}\\); capCompactionSummaryPreservingSuffix now delegates to openclaw-context-native [^ ]+, loaded by name`,
+          `^patched: ${escape(name)} \\(openclaw ${escape(version)}\\); capCompactionSummaryPreservingSuffix now delegates to openclaw-context-native [^ ]+, loaded from .* and from nowhere else \\(found by name from the dist\\)`,
         ),
       )
       const after = fingerprint(pkg)

@@ -1,15 +1,16 @@
 //! The fixed cap on arbitrary UTF-16 (lone surrogates included), with
 //! SPEC's invariants as assertions.
-#![no_main]
+// Built by cargo fuzz (`--cfg fuzzing`) as a libFuzzer target; crates/core/tests/fuzz_seeds.rs
+// loads the same file as a module and runs every committed seed through `run`.
+#![cfg_attr(fuzzing, no_main)]
 
 use arbitrary::Arbitrary;
-use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::compaction::{cap_compaction_summary, cap_preserving_suffix, CapOptions};
 
 mod digest;
 
 #[derive(Arbitrary, Debug)]
-struct Input {
+pub struct Input {
     body: Vec<u16>,
     suffix: Vec<u16>,
     /// Structure to splice in, so headings and items are common.
@@ -37,7 +38,11 @@ fn splice(mut text: Vec<u16>, pieces: &[(u8, u8)], which: u8) -> Vec<u16> {
     text
 }
 
-fuzz_target!(|input: Input| {
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|input: Input| run(input));
+
+/// One run of the target on one input (what libFuzzer's bytes decode to).
+pub fn run(input: Input) {
     let key = digest::enabled().then(|| format!("{input:?}"));
     let body = splice(input.body, &input.pieces, 0);
     let suffix = splice(input.suffix, &input.pieces, 1);
@@ -73,4 +78,4 @@ fuzz_target!(|input: Input| {
     if report.suffix_trimmed && !out_body.is_empty() && !out_suffix.is_empty() {
         assert_eq!(out_suffix[0], u16::from(b'\n'), "body and suffix share a line");
     }
-});
+}

@@ -3,11 +3,12 @@
 //! masked without a panic; with the built-in shapes, masking the result
 //! again changes nothing. The input: a first line of operator patterns
 //! separated by TAB, then the text as UTF-16LE.
-#![no_main]
+// Built by cargo fuzz (`--cfg fuzzing`) as a libFuzzer target; crates/core/tests/fuzz_seeds.rs
+// loads the same file as a module and runs every committed seed through `run`.
+#![cfg_attr(fuzzing, no_main)]
 
 use std::sync::LazyLock;
 
-use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::mask::Masker;
 
 /// Built once: compiling the automata is most of a run's time.
@@ -15,7 +16,11 @@ static BUILTIN: LazyLock<Masker> = LazyLock::new(Masker::default);
 
 mod digest;
 
-fuzz_target!(|data: &[u8]| {
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| run(data));
+
+/// One run of the target on one input (what libFuzzer's bytes decode to).
+pub fn run(data: &[u8]) {
     let (head, body) = match data.iter().position(|&b| b == b'\n') {
         Some(at) => (&data[..at], &data[at + 1..]),
         None => (&[][..], data),
@@ -45,4 +50,4 @@ fuzz_target!(|data: &[u8]| {
     }
     let once = BUILTIN.mask(&text);
     assert_eq!(BUILTIN.mask(&once), once);
-});
+}

@@ -4,17 +4,18 @@
 //! injected entry at most once. Entries carry one of
 //! three sessions or none (bits 2-3 of their role byte), and the current
 //! session is one of them or none (bits 6-7 of `continuous_entries`).
-#![no_main]
+// Built by cargo fuzz (`--cfg fuzzing`) as a libFuzzer target; crates/core/tests/fuzz_seeds.rs
+// loads the same file as a module and runs every committed seed through `run`.
+#![cfg_attr(fuzzing, no_main)]
 
 use arbitrary::Arbitrary;
-use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams, TurnMetadata, LIVE_TURN_SEPARATOR, QUOTED_MARKER};
 
 mod digest;
 
 #[derive(Arbitrary, Debug)]
-struct Input {
+pub struct Input {
     user_message: Vec<u16>,
     reload: bool,
     metadata: Option<Vec<u16>>,
@@ -54,7 +55,11 @@ fn lines(text: &[u16]) -> impl Iterator<Item = &[u16]> {
     text.split(|&u| u == u16::from(b'\n')).map(|l| l.strip_suffix(&[u16::from(b'\r')]).unwrap_or(l))
 }
 
-fuzz_target!(|input: Input| {
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|input: Input| run(input));
+
+/// One run of the target on one input (what libFuzzer's bytes decode to).
+pub fn run(input: Input) {
     let key = digest::enabled().then(|| format!("{input:?}"));
     let roles = [Role::User, Role::Assistant, Role::System, Role::Tool];
     let mut splices = input.splice_separators.iter();
@@ -121,4 +126,4 @@ fuzz_target!(|input: Input| {
     if let (Some(max), false) = (params.max_chars, report.over_budget) {
         assert!(prompt.len() <= max);
     }
-});
+}

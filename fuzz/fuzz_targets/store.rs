@@ -2,22 +2,23 @@
 //! (torn lines, garbage, NULs, no final line break), then appends, then the
 //! tail read. Never panics; every appended entry reads back exactly (lone
 //! surrogates included), whatever was in the file before.
-#![no_main]
+// Built by cargo fuzz (`--cfg fuzzing`) as a libFuzzer target; crates/core/tests/fuzz_seeds.rs
+// loads the same file as a module and runs every committed seed through `run`.
+#![cfg_attr(fuzzing, no_main)]
 
 use arbitrary::Arbitrary;
-use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::store::ChatStore;
 
 #[derive(Arbitrary, Debug)]
-struct Input {
+pub struct Input {
     before: Vec<u8>,
     entries: Vec<Entry>,
     limit: u8,
 }
 
 #[derive(Arbitrary, Debug)]
-struct Entry {
+pub struct Entry {
     role: u8,
     text: Vec<u16>,
     session: Option<Vec<u16>>,
@@ -25,7 +26,11 @@ struct Entry {
     ts: Option<f64>,
 }
 
-fuzz_target!(|input: Input| {
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|input: Input| run(input));
+
+/// One run of the target on one input (what libFuzzer's bytes decode to).
+pub fn run(input: Input) {
     let folder = std::env::temp_dir().join(format!("occn-fuzz-store-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
     let store = ChatStore::open_folder(&folder, None).unwrap();
@@ -66,4 +71,4 @@ fuzz_target!(|input: Input| {
         assert!(std::fs::read(store.log_path()).unwrap().ends_with(b"\n"));
     }
     let _ = std::fs::remove_dir_all(&folder);
-});
+}

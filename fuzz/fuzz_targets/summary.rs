@@ -1,9 +1,10 @@
 //! The continuity summary on arbitrary entries and state: never panics,
 //! stays within maxChars and is deterministic.
-#![no_main]
+// Built by cargo fuzz (`--cfg fuzzing`) as a libFuzzer target; crates/core/tests/fuzz_seeds.rs
+// loads the same file as a module and runs every committed seed through `run`.
+#![cfg_attr(fuzzing, no_main)]
 
 use arbitrary::Arbitrary;
-use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::persistent_chat::summary::{rebuild_continuity_summary, SummaryParams};
@@ -20,7 +21,7 @@ struct Entry {
 }
 
 #[derive(Arbitrary, Debug)]
-struct Input {
+pub struct Input {
     entries: Vec<Entry>,
     decisions: Vec<Vec<u16>>,
     notes: Vec<Vec<u16>>,
@@ -34,7 +35,11 @@ fn units(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()
 }
 
-fuzz_target!(|input: Input| {
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|input: Input| run(input));
+
+/// One run of the target on one input (what libFuzzer's bytes decode to).
+pub fn run(input: Input) {
     let key = digest::enabled().then(|| format!("{input:?}"));
     let roles = [Role::User, Role::Assistant, Role::System, Role::Tool];
     let params = SummaryParams {
@@ -70,4 +75,4 @@ fuzz_target!(|input: Input| {
     }
     assert!(summary.len() <= params.max_chars);
     assert_eq!(summary, rebuild_continuity_summary(&params));
-});
+}

@@ -1,17 +1,18 @@
 //! The tail reader over arbitrary file bytes: never panics, and returns
 //! exactly the last `limit` entries of the file's whole lines.
-#![no_main]
+// Built by cargo fuzz (`--cfg fuzzing`) as a libFuzzer target; crates/core/tests/fuzz_seeds.rs
+// loads the same file as a module and runs every committed seed through `run`.
+#![cfg_attr(fuzzing, no_main)]
 
 use std::io::Write;
 
 use arbitrary::Arbitrary;
-use libfuzzer_sys::fuzz_target;
 use openclaw_context_core::persistent_chat::log::{parse_log_line, read_log_tail};
 
 mod digest;
 
 #[derive(Arbitrary, Debug)]
-struct Input {
+pub struct Input {
     limit: u8,
     lines: Vec<Line>,
 }
@@ -22,7 +23,11 @@ enum Line {
     Raw(Vec<u8>),
 }
 
-fuzz_target!(|input: Input| {
+#[cfg(fuzzing)]
+libfuzzer_sys::fuzz_target!(|input: Input| run(input));
+
+/// One run of the target on one input (what libFuzzer's bytes decode to).
+pub fn run(input: Input) {
     let mut bytes = Vec::new();
     for line in &input.lines {
         match line {
@@ -50,7 +55,7 @@ fuzz_target!(|input: Input| {
     let entries: Vec<_> = whole_lines.filter_map(parse_log_line).collect();
     assert_eq!(tail.entries, entries[entries.len().saturating_sub(limit)..]);
     let _ = std::fs::remove_file(&file.0);
-});
+}
 
 fn tempfile() -> (std::path::PathBuf, std::fs::File) {
     let path = std::env::temp_dir().join(format!("occn-fuzz-tail-{}.jsonl", std::process::id()));

@@ -92,6 +92,14 @@ pub struct PersistentChatReadOptions {
     /// yet) rather than throwing `ENOENT`, as the builders read `logPath`.
     /// Default `false`.
     pub empty_if_missing: Option<bool>,
+    /// Each entry's text cut as the prompt builders' `maxEntryChars` cuts it
+    /// (its first `maxEntryChars` units at a grapheme boundary, then
+    /// `… [N more characters cut]`), in Rust as each line is read: the read's
+    /// memory and the strings returned follow the cap, not the entries'
+    /// sizes. A builder given such entries shows them as it shows whole ones
+    /// with the same or a smaller cap. Default (also `NaN`, `Infinity`,
+    /// `<= 0`): no cut.
+    pub max_entry_chars: Option<f64>,
 }
 
 /// A value of `turnMetadata` given as an object.

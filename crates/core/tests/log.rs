@@ -293,3 +293,48 @@ fn large_logs_cost_what_the_tail_costs() {
     );
     assert_eq!(tail.skipped_lines, 0);
 }
+
+#[test]
+fn a_read_with_an_entry_cap_holds_each_text_cut_as_the_builders_cut_it() {
+    let dir = TempDir::new("log-entry-cap");
+    let long = "x".repeat(3 << 20);
+    let log = format!(
+        "{{\"role\":\"user\",\"text\":\"{long}\"}}\n{{\"role\":\"user\",\"text\":\"short\"}}\n"
+    );
+    let path = dir.file("log.jsonl", log.as_bytes());
+    let capped = LogReadOptions {
+        max_entry_chars: Some(10),
+        ..LogReadOptions::default()
+    };
+    let tail = read_log_tail_with_options(&path, 10, capped).unwrap();
+    assert_eq!(
+        texts(&tail),
+        [
+            format!(
+                "xxxxxxxxxx \u{2026} [{} more characters cut]",
+                (3 << 20) - 10
+            ),
+            "short".to_owned()
+        ]
+    );
+    let whole = read_log_tail_with_options(&path, 10, LogReadOptions::default()).unwrap();
+    assert_eq!(whole.entries[0].text.len(), 3 << 20);
+    // The cap as a caller gives it: no cut for NaN, Infinity, <= 0; fractions round down.
+    assert_eq!(entry_cap(None), None);
+    assert_eq!(entry_cap(Some(f64::NAN)), None);
+    assert_eq!(entry_cap(Some(f64::INFINITY)), None);
+    assert_eq!(entry_cap(Some(0.0)), None);
+    assert_eq!(entry_cap(Some(-1.0)), None);
+    assert_eq!(entry_cap(Some(12.9)), Some(12));
+    // A missing file: ENOENT, or empty when asked.
+    let missing = dir.0.join("missing.jsonl");
+    assert!(read_log_tail_with_options(&missing, 10, capped).is_err());
+    let empty = LogReadOptions {
+        empty_if_missing: true,
+        ..capped
+    };
+    assert_eq!(
+        read_log_tail_with_options(&missing, 10, empty).unwrap(),
+        LogTail::default()
+    );
+}

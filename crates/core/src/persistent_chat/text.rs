@@ -1,5 +1,7 @@
 //! Small text helpers shared by the summary and the prompt builders.
 
+use std::borrow::Cow;
+
 use crate::utf16;
 
 /// `…`, the mark left where a line was cut.
@@ -80,6 +82,78 @@ pub(crate) fn cut_with_ellipsis(text: &[u16], max: usize) -> Vec<u16> {
     out
 }
 
+/// What an entry's cut text ends with: ` … [N more characters cut]`.
+const CUT_MARK_START: &str = " \u{2026} [";
+const CUT_MARK_END: &str = " more characters cut]";
+/// `N` has at most this many digits (a `u64`'s count always fits).
+const CUT_COUNT_MAX_DIGITS: usize = 19;
+
+/// An entry's text under the `maxEntryChars` rule: whole when it has at
+/// most `max` units, else its first `max` units (cut at a grapheme
+/// boundary) and ` … [N more characters cut]`, `N` the units left out. The
+/// prompt builders show entries so, and the tail reader keeps them so when
+/// asked (`readPersistentChatLogEntries`' `maxEntryChars`).
+///
+/// A text this rule already cut (a kept part, then its mark) counts as the
+/// text it was cut from: it is left as it is when its kept part has at most
+/// `max` units, else the kept part is cut again and the counts add up. So
+/// entries read with a cap and then shown with the same or a smaller one
+/// read exactly as entries read whole and shown with that one.
+pub(crate) fn shown_text(text: &[u16], max: Option<usize>) -> Cow<'_, [u16]> {
+    let Some(max) = max else {
+        return Cow::Borrowed(text);
+    };
+    if text.len() <= max {
+        return Cow::Borrowed(text);
+    }
+    let (whole, cut_before) = match already_cut(text) {
+        Some((kept, _)) if kept.len() <= max => return Cow::Borrowed(text),
+        Some((kept, count)) => (kept, count),
+        None => (text, 0),
+    };
+    let kept = utf16::grapheme_prefix(whole, max);
+    let cut = cut_before.saturating_add(whole.len() - kept.len());
+    let mut out = Vec::with_capacity(kept.len() + 40);
+    out.extend_from_slice(kept);
+    push_str(&mut out, CUT_MARK_START);
+    push_str(&mut out, &cut.to_string());
+    push_str(&mut out, CUT_MARK_END);
+    Cow::Owned(out)
+}
+
+/// `text` as [`shown_text`] leaves a cut text: the kept part and the count
+/// of units cut (a decimal `N` without leading zeros), or `None`.
+fn already_cut(text: &[u16]) -> Option<(&[u16], usize)> {
+    let rest = strip_ascii_suffix(text, CUT_MARK_END)?;
+    let digits = rest
+        .iter()
+        .rev()
+        .take(CUT_COUNT_MAX_DIGITS + 1)
+        .take_while(|&&unit| (u16::from(b'0')..=u16::from(b'9')).contains(&unit))
+        .count();
+    if digits == 0 || digits > CUT_COUNT_MAX_DIGITS {
+        return None;
+    }
+    let (rest, number) = rest.split_at(rest.len() - digits);
+    if number[0] == u16::from(b'0') {
+        return None;
+    }
+    let count = number.iter().try_fold(0usize, |count, &digit| {
+        count
+            .checked_mul(10)?
+            .checked_add(usize::from(digit - u16::from(b'0')))
+    })?;
+    let kept = strip_ascii_suffix(rest, CUT_MARK_START)?;
+    Some((kept, count))
+}
+
+/// `text` without `suffix` at its end (`suffix` as UTF-16), or `None`.
+fn strip_ascii_suffix<'t>(text: &'t [u16], suffix: &str) -> Option<&'t [u16]> {
+    let suffix: Vec<u16> = suffix.encode_utf16().collect();
+    text.ends_with(&suffix)
+        .then(|| &text[..text.len() - suffix.len()])
+}
+
 /// [`collapse_whitespace`] then [`cut_with_ellipsis`].
 pub(crate) fn one_line(text: &[u16], max: usize) -> Vec<u16> {
     cut_with_ellipsis(&collapse_whitespace(text), max)
@@ -136,6 +210,91 @@ pub(crate) fn trim_end_lines(text: &[u16]) -> &[u16] {
 mod tests {
     use super::*;
     use crate::utf16::encode as u;
+
+    fn shown(text: &str, max: usize) -> String {
+        String::from_utf16_lossy(&shown_text(&u(text), Some(max)))
+    }
+
+    #[test]
+    fn shown_text_cuts_at_a_grapheme_boundary_and_counts_what_it_left_out() {
+        assert_eq!(shown("abcdef", 6), "abcdef");
+        assert_eq!(
+            shown("abcdefgh", 6),
+            "abcdef \u{2026} [2 more characters cut]"
+        );
+        // e + combining acute is one grapheme: not split.
+        assert_eq!(
+            shown("abcde\u{301}fg", 5),
+            "abcd \u{2026} [4 more characters cut]"
+        );
+        assert_eq!(
+            String::from_utf16_lossy(&shown_text(&u("abcdefgh"), None)),
+            "abcdefgh"
+        );
+    }
+
+    #[test]
+    fn shown_text_leaves_a_cut_text_as_cut_and_adds_the_counts_when_cut_again() {
+        let original = "abcdefghijklmnopqrstuvwxyz";
+        let once = shown(original, 20);
+        assert_eq!(
+            once,
+            "abcdefghijklmnopqrst \u{2026} [6 more characters cut]"
+        );
+        // The same cap: unchanged (not "… [N more characters cut]" cut again).
+        assert_eq!(shown(&once, 20), once);
+        // A smaller cap: as one cut of the original.
+        assert_eq!(shown(&once, 10), shown(original, 10));
+        assert_eq!(
+            shown(&once, 10),
+            "abcdefghij \u{2026} [16 more characters cut]"
+        );
+        // Not a mark: a leading zero, no digits, too many digits, another text.
+        for text in [
+            "abcdefghijklmnopqrst \u{2026} [06 more characters cut]",
+            "abcdefghijklmnopqrst \u{2026} [ more characters cut]",
+            "abcdefghijklmnopqrst \u{2026} [12345678901234567890 more characters cut]",
+            "abcdefghijklmnopqrst ... [6 more characters cut]",
+        ] {
+            assert_eq!(
+                shown(text, 20),
+                format!(
+                    "abcdefghijklmnopqrst \u{2026} [{} more characters cut]",
+                    text.chars().count() - 20
+                )
+            );
+        }
+    }
+
+    proptest::proptest! {
+        /// Cutting at `first`, then at any `second <= first`, gives one cut
+        /// at `second`: graphemes of several units, lone surrogates and text
+        /// that already ends like a mark included.
+        #[test]
+        fn shown_text_twice_is_shown_text_once(
+            parts in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "a", "e\u{301}", "\u{1F469}\u{200D}\u{1F4BB}", "\u{1F1EB}\u{1F1F7}", "\n", "\r\n",
+                    " \u{2026} [", " more characters cut]", "7", "0",
+                ]),
+                0..60,
+            ),
+            lone in proptest::option::of(0usize..60),
+            first in 1usize..80,
+            smaller in 0usize..80,
+        ) {
+            let mut text = u(&parts.concat());
+            if let Some(at) = lone {
+                text.insert(at.min(text.len()), 0xD800);
+            }
+            let second = smaller.min(first).max(1);
+            let once = shown_text(&text, Some(first)).into_owned();
+            proptest::prop_assert_eq!(
+                shown_text(&once, Some(second)).into_owned(),
+                shown_text(&text, Some(second)).into_owned()
+            );
+        }
+    }
 
     #[test]
     fn collapses_whitespace_runs_and_line_breaks() {

@@ -34,6 +34,7 @@ pub use inspect::{inspect_folder, Inspection};
 
 use crate::error::CoreError;
 use crate::persistent_chat::log::{read_open_log_tail, LogEntry, LogTail, TailOptions};
+use crate::persistent_chat::prompt::DEFAULT_MAX_ENTRY_CHARS;
 use crate::persistent_chat::state::{parse_state_json, MemoryState, MAX_STATE_FILE_BYTES};
 use layout::{
     earlier_folder_names, folder_name, LAST_PROMPT_FILE, LOG_FILE, MEMORY_STATE_FILE, SUMMARY_FILE,
@@ -194,6 +195,17 @@ impl ChatStore {
     /// The last `limit` entries of the log, oldest first (a log not written
     /// yet is empty).
     pub fn read_entries(&self, limit: usize) -> Result<LogTail, CoreError> {
+        self.read_entries_cut(limit, None)
+    }
+
+    /// [`Self::read_entries`], each entry's text cut to `max_entry_chars`
+    /// units as its line is read (the builders' `maxEntryChars` rule), so
+    /// memory follows the cap, not the entries' sizes.
+    fn read_entries_cut(
+        &self,
+        limit: usize,
+        max_entry_chars: Option<usize>,
+    ) -> Result<LogTail, CoreError> {
         let folder = self.open()?;
         let Some((file, status, _)) = folder.open_file(LOG_FILE, Access::Read)? else {
             return Ok(LogTail::default());
@@ -203,7 +215,10 @@ impl ChatStore {
             status.size,
             &self.log_path(),
             limit,
-            TailOptions::default(),
+            TailOptions {
+                max_entry_chars,
+                ..TailOptions::default()
+            },
         )
     }
 
@@ -242,13 +257,15 @@ impl ChatStore {
     }
 
     /// The log window of a turn and whether the turn is a reload
-    /// ([`turn::is_reload`]).
+    /// ([`turn::is_reload`]). Each entry's text is cut as the prompt shows
+    /// it (the builders' default `maxEntryChars`): a window of 500 entries
+    /// of 8 MiB each never reaches the caller whole.
     pub fn read_turn_window(
         &self,
         limit: usize,
         current_session: Option<&[u16]>,
     ) -> Result<(LogTail, bool), CoreError> {
-        let tail = self.read_entries(limit)?;
+        let tail = self.read_entries_cut(limit, Some(DEFAULT_MAX_ENTRY_CHARS))?;
         let reload = turn::is_reload(&tail.entries, current_session);
         Ok((tail, reload))
     }

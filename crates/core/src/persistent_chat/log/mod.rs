@@ -5,7 +5,8 @@
 //! - `tail`: the checked tail read (`readPersistentChatLogEntries`), safe
 //!   against a writer;
 //! - `backward`: the block reader under it, lines from the end backwards;
-//! - `options`: how both read (line cap, gap, block sizes, links).
+//! - `options`: how both read (line cap, gap, block sizes, links, the
+//!   entries' text cap).
 
 mod backward;
 mod entry;
@@ -16,9 +17,9 @@ mod tail;
 pub(crate) use entry::bare_entry;
 pub use entry::{js_number_text, parse_log_line, LogEntry, Role, Timestamp};
 pub(crate) use options::TailOptions;
-pub use options::MAX_LINE_BYTES;
+pub use options::{entry_cap, LogReadOptions, MAX_LINE_BYTES};
 pub(crate) use tail::read_open_log_tail;
 pub use tail::{
     read_log_tail, read_log_tail_or_empty, read_log_tail_or_empty_with_links,
-    read_log_tail_with_links, LogTail,
+    read_log_tail_with_links, read_log_tail_with_options, LogTail,
 };

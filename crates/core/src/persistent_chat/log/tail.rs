@@ -3,13 +3,16 @@
 //!
 //! A pass reads lines backwards from the length the file had when opened
 //! (`backward`): its cost follows the entries read, never the log's size,
-//! and an append made meanwhile is not seen. It stops after
-//! [`MAX_GAP_BYTES`] without a valid entry, so a log of garbage (a sparse
-//! file of zeros, a binary) answers after reading that much, not all of it. A last line without its `\n`
+//! and an append made meanwhile is not seen. Lines that are not entries
+//! (garbage, torn, oversized or blank) get one budget for the whole pass,
+//! [`MAX_GAP_BYTES`]: once spent, the pass stops, so a log of garbage (a
+//! sparse file of zeros, a binary), or entries each behind a gap, costs the
+//! entries returned and that much, not the file. A last line without its `\n`
 //! is an append in progress: skipped and counted. What a pass cannot see by
 //! itself is a rewrite in place; [`TailRead::checked`] is where that is
 //! caught, and its comment tells how.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::hash::BuildHasher;
 use std::io;
@@ -18,9 +21,10 @@ use std::path::Path;
 use foldhash::quality::RandomState;
 
 use super::super::fs::{open_state_file, Links};
+use super::super::text::shown_text;
 use super::backward::{BackLine, BackwardLines};
 use super::entry::{parse_log_line, LogEntry};
-use super::options::TailOptions;
+use super::options::{LogReadOptions, TailOptions};
 use crate::error::CoreError;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -32,8 +36,9 @@ pub struct LogTail {
     pub skipped_lines: usize,
     /// Lines longer than the line cap, skipped without being buffered.
     pub oversized_lines: usize,
-    /// The read stopped [`MAX_GAP_BYTES`](super::options::MAX_GAP_BYTES) below the newest valid entry (or
-    /// the end) without finding another: what lies before was not read.
+    /// The read spent its budget of
+    /// [`MAX_GAP_BYTES`](super::options::MAX_GAP_BYTES) for lines that are
+    /// not entries before the start of the file: what lies before was not read.
     pub stopped_at_gap: bool,
 }
 
@@ -75,6 +80,30 @@ pub fn read_log_tail_or_empty_with_links(
 ) -> Result<LogTail, CoreError> {
     match read_log_tail_with_links(path, limit, links) {
         Err(CoreError::Io { code: "ENOENT", .. }) => Ok(LogTail::default()),
+        other => other,
+    }
+}
+
+/// [`read_log_tail`] as `options` ask: links refused or followed, a missing
+/// file read as empty or not, each entry's text cut to a cap or kept whole.
+pub fn read_log_tail_with_options(
+    path: &Path,
+    limit: usize,
+    options: LogReadOptions,
+) -> Result<LogTail, CoreError> {
+    let read = read_log_tail_with(
+        path,
+        limit,
+        TailOptions {
+            links: options.links,
+            max_entry_chars: options.max_entry_chars,
+            ..TailOptions::default()
+        },
+    );
+    match read {
+        Err(CoreError::Io { code: "ENOENT", .. }) if options.empty_if_missing => {
+            Ok(LogTail::default())
+        }
         other => other,
     }
 }
@@ -129,8 +158,7 @@ fn read_tail_once(
 ) -> io::Result<Option<LogTail>> {
     let hashes = RandomState::default();
     let lines = BackwardLines::new(file, end, options)?;
-    read_tail_lines(lines, end, limit, options.max_gap_bytes, &hashes)?
-        .checked(file, options, &hashes, last)
+    read_tail_lines(lines, end, limit, options, &hashes)?.checked(file, options, &hashes, last)
 }
 
 /// A pass's entries (newest first) and what is needed to check, once the
@@ -168,16 +196,23 @@ fn line_hash(hashes: &RandomState, start: u64, bytes: &[u8]) -> u64 {
 }
 
 /// The entries of one pass, newest first, from `end` backwards: at most
-/// `limit`, and no line that starts more than `max_gap` bytes below the
-/// newest entry (or `end`).
+/// `limit`, with one budget of `max_gap_bytes` for the bytes of lines that
+/// are not entries, for the whole pass. The floor below which nothing is
+/// read stays the unspent budget below the newest entry (or `end`): an
+/// entry is found when the bytes that are not entries above it, and its
+/// own, are within the budget (a longest line behind up to a line's worth
+/// of them in all, the budget being twice the line cap), and a pass reads
+/// at most the entries it returns and the budget. Each entry's text is cut
+/// to `max_entry_chars` as soon as its line is parsed: what the pass holds
+/// follows the cap.
 fn read_tail_lines(
     mut lines: BackwardLines,
     end: u64,
     limit: usize,
-    max_gap: usize,
+    options: TailOptions,
     hashes: &RandomState,
 ) -> io::Result<TailRead> {
-    let max_gap = max_gap as u64;
+    let max_gap = options.max_gap_bytes as u64;
     lines.set_floor(end.saturating_sub(max_gap));
     let mut read = TailRead {
         tail: LogTail::default(),
@@ -186,6 +221,9 @@ fn read_tail_lines(
         bytes_read: 0,
     };
     let tail = &mut read.tail;
+    // Bytes of the entries' lines (their `\n` included) handed out so far:
+    // every other byte between a line and `end` was spent from the budget.
+    let mut entry_bytes = 0u64;
     if lines.last_line_is_torn() {
         if let Some(line) = lines.prev_line()? {
             tail.count_skipped(&line);
@@ -215,13 +253,18 @@ fn read_tail_lines(
             continue;
         }
         match parse_log_line(&line.bytes) {
-            Some(entry) => {
+            Some(mut entry) => {
+                if let Cow::Owned(cut) = shown_text(&entry.text, options.max_entry_chars) {
+                    entry.text = cut;
+                }
                 tail.entries.push(entry);
                 read.entry_lines.push(LineHash {
                     start: line.start,
                     hash,
                 });
-                lines.set_floor(line.start.saturating_sub(max_gap));
+                entry_bytes += line.bytes.len() as u64 + 1;
+                let spent = (end - line.start).saturating_sub(entry_bytes);
+                lines.set_floor(line.start.saturating_sub(max_gap.saturating_sub(spent)));
             }
             None => tail.skipped_lines += 1,
         }
@@ -376,7 +419,7 @@ mod tests {
         std::fs::write(&path, old.as_bytes()).unwrap();
         let lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
         std::fs::write(&path, new.as_bytes()).unwrap();
-        let read = read_tail_lines(lines, old.len() as u64, 10, MAX_GAP_BYTES, &hashes).unwrap();
+        let read = read_tail_lines(lines, old.len() as u64, 10, options, &hashes).unwrap();
         assert_eq!(read.tail.entries.first(), Some(&glued_entry));
         assert!(read
             .checked(&file, options, &hashes, false)
@@ -395,7 +438,7 @@ mod tests {
 
     fn pass(file: &File, end: u64, hashes: &RandomState) -> TailRead {
         let lines = BackwardLines::new(file, end, TailOptions::default()).unwrap();
-        read_tail_lines(lines, end, 10, MAX_GAP_BYTES, hashes).unwrap()
+        read_tail_lines(lines, end, 10, TailOptions::default(), hashes).unwrap()
     }
 
     /// A pass whose lines no longer read the same is started again; on the
@@ -587,6 +630,83 @@ mod tests {
         assert_eq!(tail.entries.len(), 1);
     }
 
+    /// The budget is one for the whole pass, not one per entry: entries
+    /// each behind a gap smaller than the budget are read until the gaps
+    /// add up to it, and the pass then stops, having read no more than the
+    /// entries and the budget.
+    #[test]
+    fn one_gap_budget_for_the_whole_read() {
+        let dir = TempDir::new("log-gap-budget");
+        let options = TailOptions {
+            max_line_bytes: 1000,
+            first_block: 64,
+            max_block: 256,
+            max_gap_bytes: 2000,
+            ..TailOptions::default()
+        };
+        // 200 entries, each behind 3 garbage lines of 301 bytes (903 bytes).
+        let garbage = ("x".repeat(300) + "\n").repeat(3);
+        let content: String = (0..200).map(|n| garbage.clone() + &line(n)).collect();
+        let path = dir.file("log.jsonl", content.as_bytes());
+        let file = File::open(&path).unwrap();
+        let hashes = RandomState::default();
+        let end = content.len() as u64;
+        let lines = BackwardLines::new(&file, end, options).unwrap();
+        let read = read_tail_lines(lines, end, 500, options, &hashes).unwrap();
+        // The newest entry, then two more (2 × 903 garbage bytes <= 2000);
+        // the third gap would pass the budget.
+        let mut newest: Vec<String> = texts(&oldest_first(&read));
+        newest.reverse();
+        assert_eq!(newest, ["message 199", "message 198", "message 197"]);
+        assert!(read.tail.stopped_at_gap);
+        let entries: u64 = (197..200).map(|n| line(n).len() as u64).sum();
+        assert!(
+            read.bytes_read <= entries + 2000 + options.max_block as u64,
+            "{}",
+            read.bytes_read
+        );
+        // The whole read says the same.
+        let tail = read_log_tail_with(&path, 500, options).unwrap();
+        assert_eq!(tail.entries.len(), 3);
+        assert!(tail.stopped_at_gap);
+        // With no gaps at all, every entry is read whatever their number.
+        let content: String = (0..200).map(line).collect();
+        let path = dir.file("log2.jsonl", content.as_bytes());
+        let tail = read_log_tail_with(&path, 500, options).unwrap();
+        assert_eq!(tail.entries.len(), 200);
+        assert!(!tail.stopped_at_gap);
+    }
+
+    /// The case with the real budget: 200 entries each behind a
+    /// 4 MiB gap of zeros (a sparse file), every gap within the budget. Per
+    /// entry, that was all 800 MiB read; with one budget the read stops once
+    /// the gaps add up to 16 MiB: four entries, 16 MiB and a block read.
+    #[test]
+    fn entries_each_behind_a_gap_within_the_budget_cost_one_budget() {
+        use std::io::{Seek, SeekFrom, Write};
+        let dir = TempDir::new("log-gap-sparse");
+        let path = dir.file("log.jsonl", b"");
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        let gap = (MAX_GAP_BYTES / 4) as i64;
+        for n in 0..200 {
+            file.seek(SeekFrom::Current(gap)).unwrap();
+            file.write_all(format!("\n{}", line(n)).as_bytes()).unwrap();
+        }
+        drop(file);
+        let file = File::open(&path).unwrap();
+        let end = file.metadata().unwrap().len();
+        let hashes = RandomState::default();
+        let lines = BackwardLines::new(&file, end, TailOptions::default()).unwrap();
+        let read = read_tail_lines(lines, end, 500, TailOptions::default(), &hashes).unwrap();
+        assert_eq!(read.tail.entries.len(), 4);
+        assert!(read.tail.stopped_at_gap);
+        assert!(
+            read.bytes_read <= (MAX_GAP_BYTES + MAX_BLOCK_BYTES) as u64,
+            "{}",
+            read.bytes_read
+        );
+    }
+
     /// A 40 GiB sparse file of zeros (one line, no `\n`) and one with a
     /// valid entry before the zeros: each read stops after the gap, having
     /// read at most the gap and a block.
@@ -605,7 +725,7 @@ mod tests {
             let file = File::open(&path).unwrap();
             let hashes = RandomState::default();
             let lines = BackwardLines::new(&file, huge, TailOptions::default()).unwrap();
-            let read = read_tail_lines(lines, huge, 25, MAX_GAP_BYTES, &hashes).unwrap();
+            let read = read_tail_lines(lines, huge, 25, TailOptions::default(), &hashes).unwrap();
             assert!(read.tail.entries.is_empty());
             assert!(read.tail.stopped_at_gap);
             assert_eq!(read.tail.oversized_lines, 1);

@@ -2,8 +2,6 @@
 //! to `maxChars`: the oldest entries go first, then the summary shrinks by
 //! its own sections; the metadata and the live turn stay whole.
 
-use std::borrow::Cow;
-
 use super::references::reference_repeats;
 use super::separators::{
     join_lines, neutralise_continuation_into, neutralise_separators, reads_as_structure,
@@ -16,7 +14,8 @@ use crate::persistent_chat::budget::{fit_sections, parse_sections};
 use crate::persistent_chat::log::LogEntry;
 use crate::persistent_chat::status::is_ok_status;
 use crate::persistent_chat::text::{
-    collapse_whitespace, join_with_blank_lines, js_number_to_string, push_str, trim_end_lines,
+    collapse_whitespace, join_with_blank_lines, js_number_to_string, push_str, shown_text,
+    trim_end_lines,
 };
 use crate::utf16;
 
@@ -212,27 +211,6 @@ fn render_entry(
     }
     push_str(out, ": ");
     neutralise_continuation_into(out, &shown_text(&entry.text, max_entry_chars));
-}
-
-/// An entry's text as the excerpt shows it: whole, or its first `max` units
-/// (cut at a grapheme boundary) and `… [N more characters cut]`.
-pub(super) fn shown_text(text: &[u16], max: Option<usize>) -> Cow<'_, [u16]> {
-    match max {
-        Some(max) if text.len() > max => {
-            let kept = utf16::grapheme_prefix(text, max);
-            let mut out = Vec::with_capacity(kept.len() + 40);
-            out.extend_from_slice(kept);
-            push_str(
-                &mut out,
-                &format!(
-                    " \u{2026} [{} more characters cut]",
-                    text.len() - kept.len()
-                ),
-            );
-            Cow::Owned(out)
-        }
-        _ => Cow::Borrowed(text),
-    }
 }
 
 pub(super) fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
