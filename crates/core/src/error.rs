@@ -16,6 +16,13 @@ pub enum CoreError {
     /// socket, device): reading it could block or make no sense.
     #[error("ENOTREGULAR: not a regular file ({kind}), open '{path}'")]
     NotRegularFile { path: String, kind: &'static str },
+    /// A value of the right type outside its range (JS `RangeError`,
+    /// `ERR_OUT_OF_RANGE`); the message is Node's wording.
+    #[error("{message}")]
+    OutOfRange { message: String },
+    /// The OS's random source failed (the prompt's nonce is drawn from it).
+    #[error("ERR_RANDOM: the OS random source failed: {reason}")]
+    Random { reason: String },
 }
 
 impl CoreError {
@@ -33,13 +40,16 @@ impl CoreError {
         match self {
             CoreError::Io { code, .. } => code,
             CoreError::NotRegularFile { .. } => "ENOTREGULAR",
+            CoreError::OutOfRange { .. } => "ERR_OUT_OF_RANGE",
+            CoreError::Random { .. } => "ERR_RANDOM",
         }
     }
 
-    /// The path the error is about (every error is about a file).
+    /// The path the error is about ("" for an error about no file).
     pub fn path(&self) -> &str {
         match self {
             CoreError::Io { path, .. } | CoreError::NotRegularFile { path, .. } => path,
+            CoreError::OutOfRange { .. } | CoreError::Random { .. } => "",
         }
     }
 
@@ -47,7 +57,9 @@ impl CoreError {
     pub fn syscall(&self) -> Option<&'static str> {
         match self {
             CoreError::Io { syscall, .. } => Some(syscall),
-            CoreError::NotRegularFile { .. } => None,
+            CoreError::NotRegularFile { .. }
+            | CoreError::OutOfRange { .. }
+            | CoreError::Random { .. } => None,
         }
     }
 }
