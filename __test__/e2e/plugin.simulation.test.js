@@ -202,7 +202,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
         ...(withSession ? { currentSession: turn.sessionId } : {}),
         logEntries: turn.before,
         ...(turn.prompt.reload
-          ? { continuitySummary: turn.prompt.summary?.replace(/^## Rolling Continuity Summary\n/, '') ?? '' }
+          ? { continuitySummary: turn.prompt.summary?.replace(/^## Rolling Continuity Summary[^\n]*\n/, '') ?? '' }
           : {}),
       })
     const oldRule = turns.map((turn) => build(turn, false))
