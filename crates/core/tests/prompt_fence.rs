@@ -271,6 +271,16 @@ fn a_given_nonce_in_any_input_is_refused() {
         build_injected_prompt(&p).unwrap_err().code(),
         "ERR_OUT_OF_RANGE"
     );
+    // A numeric ts out of the time range shows as the number: looked at too.
+    let digits = Nonce::parse(&u("1234567890123456")).unwrap();
+    let mut p = params(true, 1, Fence::Given(digits));
+    p.log_entries[0].ts = Some(Timestamp::Number(12345678901234567890.0));
+    assert_eq!(
+        build_injected_prompt(&p).unwrap_err().code(),
+        "ERR_OUT_OF_RANGE"
+    );
+    p.log_entries[0].ts = Some(Timestamp::Number(1_747_303_200_000.0));
+    assert!(build_injected_prompt(&p).is_ok());
     // The legacy layout has no nonce to hold.
     let mut p = params(true, 3, Fence::Legacy);
     p.user_message = u(NONCE);

@@ -274,10 +274,18 @@ fn inputs_hold(
             .max_entry_chars
             .map_or(entry.text.len(), |max| entry.text.len().min(max));
         nonce.occurs_in(&entry.text[..shown])
-            || entry
-                .ts
-                .as_ref()
-                .is_some_and(|ts| nonce.occurs_in(&ts.display()))
+            || match &entry.ts {
+                None => false,
+                Some(Timestamp::Text(text)) => nonce.occurs_in(text),
+                // Shown as an ISO time (no run of 16 hex digits) or, out of
+                // its range, as the number: the number is looked at, which
+                // costs less than formatting the time.
+                Some(Timestamp::Number(number)) => nonce.occurs_in(
+                    &js_number_to_string(*number)
+                        .encode_utf16()
+                        .collect::<Vec<_>>(),
+                ),
+            }
             || entry
                 .status
                 .as_deref()
