@@ -157,8 +157,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     mine.forEach((entry, i) => {
       expect(entry.role).toBe(i % 2 === 0 ? 'user' : 'assistant')
       if (i % 2 === 0) return
-      if (failTurn(mine[i - 1].text))
-        expect(entry.text).toMatch(/^partial answer\n\nACP error \(ACP_TURN_FAILED\)/)
+      if (failTurn(mine[i - 1].text)) expect(entry.text).toMatch(/^partial answer\n\nACP error \(ACP_TURN_FAILED\)/)
       else expect(entry.text).toBe(`reply to: ${mine[i - 1].text}`)
     })
     expect(new Set(log.map((entry) => entry.id)).size).toBe(log.length)
