@@ -140,23 +140,31 @@ export declare class SecretMasker {
 /**
  * The text injected before a persistent chat's message.
  *
+ * Fenced (the default): every structural line carries a nonce drawn from
+ * the OS for this prompt (or `nonce`), e.g. `--- LIVE TURN 7f3a9c2e41b05d18 ---`,
+ * and the first line says that only lines carrying it are structure; no
+ * input can write such a line. `legacyLayout: true` gives the lines without
+ * a nonce.
+ *
  * `reload: false` (the backend remembers the conversation): turn metadata,
  * at most `continuousEntries` log entries (default 2, clamped to 0..2), then
- * `--- LIVE TURN ---` and the message. Given `currentSession`, the
+ * the live-turn separator and the message. Given `currentSession`, the
  * candidates are only the entries after that backend session's newest
  * entry, whoever wrote them: the backend holds the log up to there (its
  * turns, its reload's excerpt, what earlier prompts injected). Without it,
  * or when no entry has that `session`, the newest entries are injected.
  *
- * `reload: true`: turn metadata, `--- BOOTSTRAP CONTEXT (already resolved) ---`
- * with the continuity summary and the last `reloadEntries` log entries
- * (default 25; `currentSession` plays no part), then the live turn.
+ * `reload: true`: turn metadata, the bootstrap separator
+ * (`--- BOOTSTRAP CONTEXT (already resolved) … ---`) with the continuity
+ * summary and the last `reloadEntries` log entries (default 25;
+ * `currentSession` plays no part), then the live turn.
  *
  * Each entry appears once at most (repeats by `id`, or by role, text and ts;
  * the live message already appended to the log is not repeated); separator
- * look-alikes in injected text are neutralised; `userMessage` is last and
- * never cut. `maxChars` (default no cap) drops the oldest entries first, then
- * shrinks the summary. A `logPath` that does not exist yet reads as empty.
+ * look-alikes in injected text are neutralised as well; `userMessage` is
+ * last and never cut. `maxChars` (default no cap) drops the oldest entries
+ * first, then shrinks the summary. A `logPath` that does not exist yet
+ * reads as empty.
  */
 export declare function buildPersistentChatInjectedPrompt(params: InjectedPromptParams): string
 
@@ -415,11 +423,12 @@ export interface ContinuitySummaryParams {
 /** Parameters of `buildPersistentChatInjectedPrompt`. */
 export interface InjectedPromptParams {
   /**
-   * The live message: last in the prompt and never cut. A line of it
-   * that reads as one of the prompt's separators, headings or numbered
-   * entries (look-alike letters, invisible fillers and every Unicode line
-   * break included) gets `[quoted] ` in front, as in every other input;
-   * every other line is verbatim.
+   * The live message: never cut, between the live-turn separator and
+   * (fenced) the closing line. A line of it that reads as one of the
+   * prompt's separators, headings or numbered entries (look-alike
+   * letters, invisible fillers and every Unicode line break included)
+   * gets `[quoted] ` in front, as in every other input; every other line
+   * is verbatim.
    */
   userMessage: string
   /** `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session. */
@@ -440,7 +449,8 @@ export interface InjectedPromptParams {
    * Shown first: a string as is (lines reading as structure quoted), or a
    * `- key: value` line for each of the object's own enumerable string
    * keys, in `Object.keys` order; a key or value is put on one line (each
-   * line break a space) and quoted when it reads as structure.
+   * line break a space), cut to 256 units (at a grapheme boundary, with
+   * `…`) and quoted when it reads as structure.
    */
   turnMetadata?: string | Record<string, string | number | boolean | null>
   /** `continuity-summary.txt` (reload only); an old-format transcript block is stripped. */
@@ -472,6 +482,19 @@ export interface InjectedPromptParams {
    * `<= 0`: no cap.
    */
   maxEntryChars?: number
+  /**
+   * The nonce every structural line carries, for tests and reproducible
+   * output: 16 to 64 lowercase hex digits. Default: 16 drawn from the OS
+   * for each prompt. Another string, or one an input holds, is a
+   * `RangeError` (`ERR_OUT_OF_RANGE`).
+   */
+  nonce?: string
+  /**
+   * `true`: the legacy layout (no first line, no nonce, an entry on one
+   * line, no closing line) for a caller that parses it; with `nonce` a
+   * `RangeError`. Default `false`.
+   */
+  legacyLayout?: boolean
 }
 
 /**
@@ -536,6 +559,12 @@ export interface PersistentChatPromptReport {
    * whole anyway (the live message is never cut).
    */
   overBudget: boolean
+  /**
+   * The nonce every structural line of the prompt carries (16 lowercase
+   * hex digits drawn from the OS, or the caller's `nonce`); absent with
+   * `legacyLayout`.
+   */
+  nonce?: string
 }
 
 /** Options of `readPersistentChatLogEntries`. */

@@ -319,6 +319,19 @@ const errorShape = (err) =>
 
 const asyncCases = all.filter((c) => ASYNC_OF[c.exp.name])
 
+/**
+ * A result with its prompt's nonce (drawn for each prompt unless a case
+ * gives one) replaced by a placeholder, so that two builds compare.
+ */
+function withoutNonce(result) {
+  const prompt = typeof result.value === 'string' ? result.value : result.value?.prompt
+  const nonce = typeof prompt === 'string' && /^Only lines with ([0-9a-f]{16,64}) are structure\./.exec(prompt)?.[1]
+  if (!nonce) return result
+  const strip = (text) => text.split(nonce).join('<nonce>')
+  if (typeof result.value === 'string') return { value: strip(result.value) }
+  return { value: { ...result.value, prompt: strip(result.value.prompt), nonce: strip(result.value.nonce) } }
+}
+
 test(`the Promise variants: ${asyncCases.length} calls, same values and same errors`, async () => {
   const problems = []
   let rejected = 0
@@ -348,7 +361,7 @@ test(`the Promise variants: ${asyncCases.length} calls, same values and same err
       rejected++
       actual = { error: errorShape(err) }
     }
-    if (!isDeepStrictEqual(actual, expected)) {
+    if (!isDeepStrictEqual(withoutNonce(actual), withoutNonce(expected))) {
       problems.push(
         `${c.exp.name} ${c.where}=${c.label}: ${JSON.stringify(actual).slice(0, 200)} vs ${JSON.stringify(expected).slice(0, 200)}`,
       )

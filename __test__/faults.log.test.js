@@ -203,7 +203,9 @@ describe('missing, unreadable and linked files', () => {
     expect(error).toEqual(expect.objectContaining({ code: 'ENOENT', message: expect.stringContaining(missing) }))
     const report = buildReport({ userMessage: 'first message', reload: true, logPath: missing })
     expect(report).toEqual(expect.objectContaining({ entriesInjected: 0, skippedLogLines: 0 }))
-    expect(report.prompt.endsWith('--- LIVE TURN ---\nfirst message')).toBe(true)
+    expect(
+      report.prompt.endsWith(`--- LIVE TURN ${report.nonce} ---\nfirst message\n--- END ${report.nonce} ---`),
+    ).toBe(true)
     expect(rebuild({ logPath: missing, now: NOW })).toBe(rebuild({ entries: [], now: NOW }))
   })
 

@@ -100,9 +100,9 @@ describe('same results as the sync exports', () => {
       { userMessage: 'next', reload: true, logPath, continuitySummary, turnMetadata: { channel: 'tg' } },
       { userMessage: 'next', reload: true, logPath, continuitySummary, maxChars: 2000, reloadEntries: 40 },
       { userMessage: 'next', reload: false, logPath, currentSession: 'ses_B' },
-      { userMessage: 'next', reload: false, logPath, currentSession: 'ses_C' },
+      { userMessage: 'next', reload: false, logPath, currentSession: 'ses_C', legacyLayout: true },
       { userMessage: 'hi', reload: true, logEntries: [{ role: 'user', text: 'hi\ud800' }] },
-    ]) {
+    ].map((params) => (params.legacyLayout ? params : { ...params, nonce: 'f0e1d2c3b4a59687' }))) {
       expect(await native.buildPersistentChatInjectedPromptAsync(params)).toBe(
         native.buildPersistentChatInjectedPrompt(params),
       )

@@ -190,7 +190,8 @@ describe('readPersistentChatLogEntries with maxEntryChars', () => {
       [1000, 999],
     ]) {
       const cut = readLog(file, 10, { maxEntryChars: readCap })
-      const params = { userMessage: 'Hi', reload: true, maxEntryChars: buildCap }
+      // One nonce for both builds: the fence draws a new one per prompt otherwise.
+      const params = { userMessage: 'Hi', reload: true, maxEntryChars: buildCap, nonce: '0123456789abcdef' }
       expect([readCap, buildCap, build({ ...params, logEntries: cut })]).toEqual([
         readCap,
         buildCap,
@@ -207,7 +208,7 @@ describe('readPersistentChatLogEntries with maxEntryChars', () => {
     fs.chmodSync(store.logPath, 0o600)
     const { entries } = await store.readTurnWindow(50)
     const whole = readLog(store.logPath, 50)
-    const prompt = (logEntries) => build({ userMessage: 'Hi', reload: true, logEntries })
+    const prompt = (logEntries) => build({ userMessage: 'Hi', reload: true, logEntries, nonce: '0123456789abcdef' })
     expect(entries[0].text.length).toBeLessThan(8050)
     expect(entries[1].text).toBe('Are you there?')
     expect(prompt(entries)).toBe(prompt(whole))

@@ -33,6 +33,7 @@ const {
 } = require('./fixtures/chat.js')
 
 const { rebuildPersistentChatContinuitySummary: rebuild, buildPersistentChatInjectedPromptReport: buildReport } = native
+const FENCE_NONCE = 'f0e1d2c3b4a59687'
 
 const HISTORY_MESSAGES = 40 // written by the old gateway, session ses_0
 const TURNS = 300 // 600 messages by the new one
@@ -163,7 +164,14 @@ describe('a long persistent chat across backend reloads', () => {
 
       const continuitySummary = fs.readFileSync(summaryPath, 'utf8')
       const turnMetadata = metadataFor(turn, session)
-      const report = buildReport({ userMessage: live.text, reload, continuitySummary, logPath, turnMetadata })
+      const params = { userMessage: live.text, reload, continuitySummary, logPath, turnMetadata }
+      // The checks below parse the legacy layout; the fenced prompt (what the
+      // plugin sends) holds the same entries, and its size is the one compared.
+      const report = buildReport({ ...params, legacyLayout: true })
+      const fenced = buildReport({ ...params, nonce: FENCE_NONCE })
+      expect(fenced.injectedEntryIds).toEqual(report.injectedEntryIds)
+      expect(fenced.chars - report.chars).toBeGreaterThan(0)
+      expect(fenced.chars - report.chars).toBeLessThanOrEqual(reload ? 700 : 160)
       const prompt = report.prompt
       const context = `turn ${turn} (${reload ? 'reload' : 'continuous'}, ${session})`
 
@@ -262,7 +270,7 @@ describe('a long persistent chat across backend reloads', () => {
         })
         // The old layout repeats entries: the live message and the last 5 twice or more.
         expect(Math.max(...markerCounts(oldPrompt).values())).toBeGreaterThanOrEqual(3)
-        sizes.push({ turn, old: oldPrompt.length, new: prompt.length })
+        sizes.push({ turn, old: oldPrompt.length, new: fenced.prompt.length })
       } else {
         expect(report.entriesInjected).toBeLessThanOrEqual(2)
         expect(countLinesEqual(prompt, BOOT_SEP)).toBe(0)

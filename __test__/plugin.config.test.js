@@ -71,7 +71,13 @@ describe("the schema's defaults for the addon's settings are what the addon does
     ts: `2026-12-01T10:${String(i).padStart(2, '0')}:00Z`,
   }))
   const report = (extra) =>
-    native.buildPersistentChatInjectedPromptReport({ userMessage: 'now', logEntries: entries, ...extra })
+    // A given nonce: drawn ones differ from prompt to prompt.
+    native.buildPersistentChatInjectedPromptReport({
+      userMessage: 'now',
+      logEntries: entries,
+      nonce: 'f0e1d2c3b4a59687',
+      ...extra,
+    })
 
   test('reloadEntries', () => {
     const unset = report({ reload: true })

@@ -14,7 +14,7 @@ jest.setTimeout(60000)
 
 const posixTest = require('./fixtures/platform.js').posixTest('FIFOs and links at a state path are POSIX')
 const KEY = 'agent:codex:acp:turns'
-const LIVE_TURN = '--- LIVE TURN ---\n'
+const { nonceOf, liveTail } = require('./fixtures/chat.js')
 
 let dir
 beforeEach(() => {
@@ -88,14 +88,19 @@ describe('nothing lost', () => {
       { acp: 'backendSession: "be-2"' },
     )
     const prompt = next.dispatches[0].text
-    expect(prompt).toContain('--- BOOTSTRAP CONTEXT (already resolved) ---')
+    // The plugin always fences: every structural line carries the prompt's nonce.
+    const nonce = nonceOf(prompt)
+    expect(nonce).toMatch(/^[0-9a-f]{16}$/)
+    expect(prompt).toContain(`--- BOOTSTRAP CONTEXT (already resolved) ${nonce} ---`)
     // The summary points at the excerpt's entry rather than repeat it.
     expect(prompt).toContain('- Latest user request: (see log entry 1 below)')
     expect(prompt).toContain('- Latest assistant status: awaiting reply to the latest request')
     expect(prompt).toMatch(
-      /## Recent Perpetual Log Excerpt\n1\. \[[^\]]+\] user: Deploy to staging before the gateway dies\n/,
+      new RegExp(
+        `## Recent Perpetual Log Excerpt ${nonce}\\n1\\. \\[[^\\]]+\\] user ${nonce}\\nDeploy to staging before the gateway dies\\n`,
+      ),
     )
-    expect(prompt.endsWith(`${LIVE_TURN}Are you there?`)).toBe(true)
+    expect(prompt.endsWith(liveTail(prompt, 'Are you there?'))).toBe(true)
   })
 
   test('a torn last line: the next message is logged whole and read back', () => {
@@ -199,7 +204,7 @@ describe('stored copies are masked; the backend gets the live message as written
       { config: { redactPatterns: ['ACME-[0-9a-f]{10}'] } },
     )
     const [first, second] = out.dispatches
-    expect(first.text.endsWith(`${LIVE_TURN}my key is ${SECRET} and the vault code ${CUSTOM}`)).toBe(true)
+    expect(first.text.endsWith(liveTail(first.text, `my key is ${SECRET} and the vault code ${CUSTOM}`))).toBe(true)
     const stored = ['perpetual-log.jsonl', 'continuity-summary.txt', 'last-injected-preprompt.txt'].map((name) =>
       fs.readFileSync(path.join(out.files.dir, name), 'utf8'),
     )
@@ -222,7 +227,7 @@ describe('stored copies are masked; the backend gets the live message as written
       await turn(${JSON.stringify(KEY)}, "what was my PIN?");
       return { files, dispatches: acp.dispatches };`,
     )
-    expect(out.dispatches[0].text.endsWith(`${LIVE_TURN}${live}`)).toBe(true)
+    expect(out.dispatches[0].text.endsWith(liveTail(out.dispatches[0].text, live))).toBe(true)
     for (const name of ['perpetual-log.jsonl', 'continuity-summary.txt', 'last-injected-preprompt.txt'])
       expect(fs.readFileSync(path.join(out.files.dir, name), 'utf8')).not.toContain('4921')
     expect(readLog(out.files.log)[0].text).toBe('my card PIN is [redacted:private], remember the rest')

@@ -299,23 +299,31 @@ fn summary_rebuild(params: Unknown) -> Result<Job<Vec<u16>, Utf16String>, Failur
 
 /// The text injected before a persistent chat's message.
 ///
+/// Fenced (the default): every structural line carries a nonce drawn from
+/// the OS for this prompt (or `nonce`), e.g. `--- LIVE TURN 7f3a9c2e41b05d18 ---`,
+/// and the first line says that only lines carrying it are structure; no
+/// input can write such a line. `legacyLayout: true` gives the lines without
+/// a nonce.
+///
 /// `reload: false` (the backend remembers the conversation): turn metadata,
 /// at most `continuousEntries` log entries (default 2, clamped to 0..2), then
-/// `--- LIVE TURN ---` and the message. Given `currentSession`, the
+/// the live-turn separator and the message. Given `currentSession`, the
 /// candidates are only the entries after that backend session's newest
 /// entry, whoever wrote them: the backend holds the log up to there (its
 /// turns, its reload's excerpt, what earlier prompts injected). Without it,
 /// or when no entry has that `session`, the newest entries are injected.
 ///
-/// `reload: true`: turn metadata, `--- BOOTSTRAP CONTEXT (already resolved) ---`
-/// with the continuity summary and the last `reloadEntries` log entries
-/// (default 25; `currentSession` plays no part), then the live turn.
+/// `reload: true`: turn metadata, the bootstrap separator
+/// (`--- BOOTSTRAP CONTEXT (already resolved) … ---`) with the continuity
+/// summary and the last `reloadEntries` log entries (default 25;
+/// `currentSession` plays no part), then the live turn.
 ///
 /// Each entry appears once at most (repeats by `id`, or by role, text and ts;
 /// the live message already appended to the log is not repeated); separator
-/// look-alikes in injected text are neutralised; `userMessage` is last and
-/// never cut. `maxChars` (default no cap) drops the oldest entries first, then
-/// shrinks the summary. A `logPath` that does not exist yet reads as empty.
+/// look-alikes in injected text are neutralised as well; `userMessage` is
+/// last and never cut. `maxChars` (default no cap) drops the oldest entries
+/// first, then shrinks the summary. A `logPath` that does not exist yet
+/// reads as empty.
 #[napi(
     catch_unwind,
     ts_args_type = "params: InjectedPromptParams",

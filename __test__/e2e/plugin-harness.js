@@ -12,7 +12,6 @@ const ROOT = path.resolve(__dirname, '..', '..')
 const DRIVER = path.join(__dirname, 'plugin-gateway.mjs')
 const FAKE_ACPX = path.join(__dirname, 'fixtures', 'fake-acpx')
 const PLUGIN_ID = 'openclaw-context-native'
-const LIVE_TURN = '--- LIVE TURN ---\n'
 const BOOTSTRAP = '--- BOOTSTRAP CONTEXT (already resolved) ---'
 
 /** Whether OpenClaw `version` is `floor` or later (year.month[.day]; a prerelease counts as its release). */
@@ -417,24 +416,56 @@ function readLog(logPath) {
     .map((line) => JSON.parse(line))
 }
 
-/** The prompt's parts: the injected excerpt lines, the summary, the live turn. */
+/** The nonce of a fenced prompt (the plugin always fences), from its first line; null for the legacy layout. */
+function nonceOf(text) {
+  return /^Only lines with ([0-9a-f]{16,64}) are structure\.\n/.exec(text)?.[1] ?? null
+}
+
+/**
+ * The prompt's parts: the nonce, the injected excerpt lines, the summary (from
+ * its heading), the live turn. Reads the fenced layout (the nonce from the
+ * first line, each entry's header on a line of its own, its text's first line
+ * after it, the live message up to the closing line) and the legacy one.
+ */
 function parsePrompt(text) {
-  const at = text.lastIndexOf(LIVE_TURN)
-  const live = at < 0 ? text : text.slice(at + LIVE_TURN.length)
-  const head = at < 0 ? '' : text.slice(0, at)
+  const nonce = nonceOf(text)
+  const tag = nonce ? ` ${nonce}` : ''
+  const liveTurn = `--- LIVE TURN${tag} ---\n`
+  const end = nonce ? `\n--- END ${nonce} ---` : ''
+  const at = text.lastIndexOf(liveTurn)
+  let live = at < 0 ? text : text.slice(at + liveTurn.length)
+  if (at >= 0 && end && live.endsWith(end)) live = live.slice(0, -end.length)
+  let head = at < 0 ? '' : text.slice(0, at)
+  if (nonce) head = head.slice(head.indexOf('\n') + 1)
   const excerpt = []
-  const marker = head.indexOf('## Recent Perpetual Log Excerpt\n')
+  const marker = head.indexOf(`## Recent Perpetual Log Excerpt${tag}\n`)
   if (marker >= 0) {
-    for (const line of head.slice(marker).split('\n').slice(1)) {
+    const lines = head.slice(marker).split('\n').slice(1)
+    lines.forEach((line, index) => {
+      if (nonce) {
+        // `N. [ts] role NONCE`, or `role (STATUS) NONCE` for a failed turn's reply; the text next.
+        const match = /^\d+\. \[([^\]]*)\] (\w+)(?: \(([^)]*)\))? ([0-9a-f]+)$/.exec(line)
+        if (match && match[4] === nonce) {
+          excerpt.push({ ts: match[1], role: match[2], status: match[3], text: lines[index + 1] ?? '' })
+        }
+        return
+      }
       // `N. [ts] role: text`, or `role (STATUS)` for a failed turn's reply.
       const match = /^\d+\. \[([^\]]*)\] (\w+)(?: \(([^)]*)\))?: (.*)$/.exec(line)
       if (match) excerpt.push({ ts: match[1], role: match[2], status: match[3], text: match[4] })
-    }
+    })
   }
-  const summaryAt = head.indexOf('## Rolling Continuity Summary\n')
+  const summaryAt = head.indexOf(`## Rolling Continuity Summary${tag}\n`)
   const summary =
     summaryAt < 0 ? undefined : head.slice(summaryAt, marker >= 0 && marker > summaryAt ? marker : undefined)
-  return { live, excerpt, summary, reload: head.includes(BOOTSTRAP), metadata: head.startsWith('## Turn Metadata') }
+  return {
+    nonce,
+    live,
+    excerpt,
+    summary,
+    reload: head.includes(`--- BOOTSTRAP CONTEXT (already resolved)${tag} ---`),
+    metadata: head.startsWith(`## Turn Metadata${tag}`),
+  }
 }
 
 /** The log entry an excerpt line shows (its first line: entries can span lines). */
@@ -456,6 +487,7 @@ module.exports = {
   packedPackage,
   packedTarballs,
   parsePrompt,
+  nonceOf,
   readLog,
   readRecord,
   releaseNamed,

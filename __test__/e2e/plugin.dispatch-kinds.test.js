@@ -9,6 +9,7 @@ const {
   backendTurns,
   createWorld,
   readRecord,
+  parsePrompt,
   removeWorld,
   runGateway,
 } = require('./plugin-harness')
@@ -70,7 +71,8 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(acpx).toEqual([expect.objectContaining({ bodyForAgent: 'hello, plain session', handled: false })])
     const turns = backendTurns(world)
     expect(turns.map((t) => t.sessionKey)).toEqual([CHAT])
-    expect(turns[0].text).toMatch(/--- LIVE TURN ---\nhello, ACP session$/)
+    expect(parsePrompt(turns[0].text).nonce).toMatch(/^[0-9a-f]{16}$/)
+    expect(parsePrompt(turns[0].text).live).toBe('hello, ACP session')
     expect(run.pluginLines.filter((line) => line.includes(PLAIN))).toEqual([])
   })
 })

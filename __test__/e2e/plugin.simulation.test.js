@@ -25,6 +25,9 @@ const {
   runGateway,
 } = require('./plugin-harness')
 
+/** A prompt whose live message ends with the failure marker (fenced: before the closing line). */
+const failTurn = (text) => /\[fail-turn\](?:\n--- END [0-9a-f]+ ---)?$/.test(text)
+
 const CHAT = 'agent:codex:acp:long-chat'
 
 /** The eight gateway processes: what happens when each starts, and how many turns follow. */
@@ -146,7 +149,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     expect(turns).toHaveLength(TURNS)
     turns.forEach((turn, i) => {
       expect(turn.prompt.live).toBe(
-        `Turn ${i + 1}: message ${i + 1} of the long chat${turn.text.endsWith('[fail-turn]') ? ' [fail-turn]' : ''}`,
+        `Turn ${i + 1}: message ${i + 1} of the long chat${failTurn(turn.text) ? ' [fail-turn]' : ''}`,
       )
     })
     const mine = log.filter((entry) => !String(entry.id).startsWith('ext-'))
@@ -154,8 +157,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     mine.forEach((entry, i) => {
       expect(entry.role).toBe(i % 2 === 0 ? 'user' : 'assistant')
       if (i % 2 === 0) return
-      if (mine[i - 1].text.endsWith('[fail-turn]'))
-        expect(entry.text).toMatch(/^partial answer\n\nACP error \(ACP_TURN_FAILED\)/)
+      if (failTurn(mine[i - 1].text)) expect(entry.text).toMatch(/^partial answer\n\nACP error \(ACP_TURN_FAILED\)/)
       else expect(entry.text).toBe(`reply to: ${mine[i - 1].text}`)
     })
     expect(new Set(log.map((entry) => entry.id)).size).toBe(log.length)
@@ -202,7 +204,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
         ...(withSession ? { currentSession: turn.sessionId } : {}),
         logEntries: turn.before,
         ...(turn.prompt.reload
-          ? { continuitySummary: turn.prompt.summary?.replace(/^## Rolling Continuity Summary\n/, '') ?? '' }
+          ? { continuitySummary: turn.prompt.summary?.replace(/^## Rolling Continuity Summary[^\n]*\n/, '') ?? '' }
           : {}),
       })
     const oldRule = turns.map((turn) => build(turn, false))

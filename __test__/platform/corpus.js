@@ -251,8 +251,21 @@ function call(native, fn, args) {
 }
 
 /** One JSON line per case, in corpus order. */
+/**
+ * A prompt's params with a given nonce (the fenced layout, reproducible), or
+ * every third one in the legacy layout; bad input as it is.
+ */
+let promptCount = 0
+function reproducible(fn, args) {
+  if (!fn.startsWith('buildPersistentChatInjectedPrompt') || typeof args[0]?.userMessage !== 'string') return args
+  promptCount++
+  const fence = promptCount % 3 === 0 ? { legacyLayout: true } : { nonce: 'f0e1d2c3b4a59687' }
+  return [{ ...args[0], ...fence }, ...args.slice(1)]
+}
+
 function run(native, dir) {
-  return cases(dir).map(([name, fn, args]) => JSON.stringify({ name, ...call(native, fn, args) }))
+  promptCount = 0
+  return cases(dir).map(([name, fn, args]) => JSON.stringify({ name, ...call(native, fn, reproducible(fn, args)) }))
 }
 
 module.exports = { cases, run }

@@ -35,6 +35,7 @@ describe.each(texts)('%s comes back exactly', (_, text) => {
       userMessage: text,
       reload: false,
       turnMetadata: { [text]: text },
+      legacyLayout: true,
     })
     expect(units(prompt)).toEqual(units(`## Turn Metadata\n- ${text}: ${text}\n\n--- LIVE TURN ---\n${text}`))
   })

@@ -73,12 +73,17 @@ function cases({ root, native, quick, logFile }) {
     list.push(cap(`body-heavy ${fmtUnits(input.body.length)} + ${fmtUnits(input.suffix.length)}`, input, maxChars))
   }
   const chat = chatInputs({ native, root })
+  // A given nonce: a drawn one differs between the two builds' prompts.
+  const fenced = (params) => ({ ...params, nonce: 'f0e1d2c3b4a59687' })
   list.push(
     {
       label: 'reload prompt (25 entries + continuity summary)',
-      run: (m) => m.buildPersistentChatInjectedPrompt(chat.reloadParams),
+      run: (m) => m.buildPersistentChatInjectedPrompt(fenced(chat.reloadParams)),
     },
-    { label: 'continuous prompt (2 entries)', run: (m) => m.buildPersistentChatInjectedPrompt(chat.continuousParams) },
+    {
+      label: 'continuous prompt (2 entries)',
+      run: (m) => m.buildPersistentChatInjectedPrompt(fenced(chat.continuousParams)),
+    },
     {
       label: 'continuity summary (200 entries + state)',
       run: (m) => m.rebuildPersistentChatContinuitySummary(chat.summaryParams),
@@ -91,7 +96,7 @@ function cases({ root, native, quick, logFile }) {
   if (chat.reloadFromLog)
     list.push({
       label: 'reload prompt, entries read from `logPath` (10 MB log)',
-      run: (m) => m.buildPersistentChatInjectedPrompt(chat.reloadFromLog),
+      run: (m) => m.buildPersistentChatInjectedPrompt(fenced(chat.reloadFromLog)),
     })
   return list
 }

@@ -1,4 +1,4 @@
-//! The injected prompt on arbitrary params: exactly one `--- LIVE TURN ---`
+//! The injected prompt (legacy layout) on arbitrary params: exactly one `--- LIVE TURN ---`
 //! line (a live message's own is quoted), the live message last and whole
 //! (each of its lines as given or with `[quoted] ` in front), and each
 //! injected entry at most once. Entries carry one of
@@ -10,7 +10,7 @@
 
 use arbitrary::Arbitrary;
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
-use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, PromptParams, TurnMetadata, LIVE_TURN_SEPARATOR, QUOTED_MARKER};
+use openclaw_context_core::persistent_chat::prompt::{build_injected_prompt, Fence, PromptParams, TurnMetadata, LIVE_TURN_SEPARATOR, QUOTED_MARKER};
 
 mod digest;
 
@@ -86,8 +86,9 @@ pub fn run(input: Input) {
         reload_entries: usize::from(input.reload_entries),
         max_chars: input.max_chars.map(usize::from),
         max_entry_chars: input.max_entry_chars.map(usize::from),
+        fence: Fence::Legacy,
     };
-    let report = build_injected_prompt(&params);
+    let report = build_injected_prompt(&params).expect("a legacy prompt always builds");
     if let Some(key) = &key {
         let r = &report;
         let shape = (r.mode.as_str(), r.entries_injected, r.entries_omitted, r.entries_already_held, r.summary_trimmed, r.skipped_log_lines, r.chars, r.over_budget);

@@ -3,7 +3,15 @@
 // addon: the same generated calls go to both, and every result (value or
 // thrown error: name, code, message, path, syscall) must be identical.
 //
-//   node scripts/differential/chat.js OLD.node NEW.node [--cases N] [--seed S] [--verbose]
+//   node scripts/differential/chat.js OLD.node NEW.node [--cases N] [--seed S] [--fenced] [--verbose]
+//
+// Prompts are compared in the legacy layout (`legacyLayout: true`: a build
+// without the fence ignores the field and writes the same lines), or with
+// --fenced (both builds have the fence, issue 29) with one given `nonce`, so
+// two builds' prompts compare byte for byte either way. Against a build from
+// before the fence, a prompt also differs where the widened neutraliser
+// quotes a line (`N. word:`, rule lines, small capitals…) or a metadata
+// field is over 256 units: those differences are the change itself.
 //
 // Cases: prompts and reports (continuous and reload, currentSession, budgets),
 // summaries, log reads, from data and from files, with summaries that copy
@@ -22,8 +30,8 @@ const { paramKeys } = require('../../dev/param-shapes.js')
 const { rng } = require('../../dev/shapes.js')
 const { parseCommandLine, loadBuild, outcome, outcomeAsync } = require('./lib.js')
 
-const USAGE = 'node scripts/differential/chat.js OLD.node NEW.node [--cases N] [--seed S] [--verbose]'
-const args = parseCommandLine(USAGE, { counts: { cases: 30000, seed: 20260515 }, flags: ['verbose'] })
+const USAGE = 'node scripts/differential/chat.js OLD.node NEW.node [--cases N] [--seed S] [--fenced] [--verbose]'
+const args = parseCommandLine(USAGE, { counts: { cases: 30000, seed: 20260515 }, flags: ['verbose', 'fenced'] })
 const CASES = args.cases
 const SEED = args.seed
 const VERBOSE = args.verbose
@@ -357,7 +365,10 @@ function maybeHostile(params, fields) {
 }
 
 // The fields of each params object, from index.d.ts (dev/param-shapes.js).
-const PROMPT_FIELDS = paramKeys('InjectedPromptParams')
+// The fence's own fields get hostile values only when both builds have them.
+const FENCE_FIELDS = ['nonce', 'legacyLayout']
+const FENCE = args.fenced ? { nonce: 'f0e1d2c3b4a59687' } : { legacyLayout: true }
+const PROMPT_FIELDS = paramKeys('InjectedPromptParams').filter((key) => args.fenced || !FENCE_FIELDS.includes(key))
 const SUMMARY_FIELDS = paramKeys('ContinuitySummaryParams')
 
 function promptCase() {
@@ -386,6 +397,7 @@ function promptCase() {
   params.reloadEntries = count()
   params.maxChars = budget()
   for (const key of Object.keys(params)) if (params[key] === undefined && chance(0.5)) delete params[key]
+  Object.assign(params, FENCE)
   return maybeHostile(params, PROMPT_FIELDS)
 }
 

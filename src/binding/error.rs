@@ -26,7 +26,10 @@ pub enum Failure {
 
 impl From<CoreError> for Failure {
     fn from(err: CoreError) -> Self {
-        Failure::Core(err)
+        match err {
+            CoreError::OutOfRange { message } => Failure::Range(message),
+            err => Failure::Core(err),
+        }
     }
 }
 
@@ -98,7 +101,7 @@ pub(crate) fn error_value(env: sys::napi_env, failure: Failure) -> Option<sys::n
                 ErrorConstructor::Error,
                 err.code(),
                 err.to_string(),
-                Some(err.path().to_owned()),
+                Some(err.path().to_owned()).filter(|path| !path.is_empty()),
                 err.syscall(),
             ),
         };

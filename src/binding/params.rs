@@ -109,11 +109,12 @@ type MetadataField = Either4<String, f64, bool, Null>;
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]
 pub struct InjectedPromptParams {
-    /// The live message: last in the prompt and never cut. A line of it
-    /// that reads as one of the prompt's separators, headings or numbered
-    /// entries (look-alike letters, invisible fillers and every Unicode line
-    /// break included) gets `[quoted] ` in front, as in every other input;
-    /// every other line is verbatim.
+    /// The live message: never cut, between the live-turn separator and
+    /// (fenced) the closing line. A line of it that reads as one of the
+    /// prompt's separators, headings or numbered entries (look-alike
+    /// letters, invisible fillers and every Unicode line break included)
+    /// gets `[quoted] ` in front, as in every other input; every other line
+    /// is verbatim.
     pub user_message: String,
     /// `shouldInjectPersistentChatPrompt()`'s answer: a reload or a new backend session.
     pub reload: bool,
@@ -130,7 +131,8 @@ pub struct InjectedPromptParams {
     /// Shown first: a string as is (lines reading as structure quoted), or a
     /// `- key: value` line for each of the object's own enumerable string
     /// keys, in `Object.keys` order; a key or value is put on one line (each
-    /// line break a space) and quoted when it reads as structure.
+    /// line break a space), cut to 256 units (at a grapheme boundary, with
+    /// `…`) and quoted when it reads as structure.
     #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]
     pub turn_metadata: Option<Either<String, HashMap<String, MetadataField>>>,
     /// `continuity-summary.txt` (reload only); an old-format transcript block is stripped.
@@ -155,6 +157,15 @@ pub struct InjectedPromptParams {
     /// `… [N more characters cut]`. Default 8000 (also `NaN`); `Infinity` or
     /// `<= 0`: no cap.
     pub max_entry_chars: Option<f64>,
+    /// The nonce every structural line carries, for tests and reproducible
+    /// output: 16 to 64 lowercase hex digits. Default: 16 drawn from the OS
+    /// for each prompt. Another string, or one an input holds, is a
+    /// `RangeError` (`ERR_OUT_OF_RANGE`).
+    pub nonce: Option<String>,
+    /// `true`: the legacy layout (no first line, no nonce, an entry on one
+    /// line, no closing line) for a caller that parses it; with `nonce` a
+    /// `RangeError`. Default `false`.
+    pub legacy_layout: Option<bool>,
 }
 
 /// Options of `ChatStore.open`: either `folder` (and `summaryFile`), or

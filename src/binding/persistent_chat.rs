@@ -355,6 +355,8 @@ pub fn prompt_params(value: Js<'_>) -> Result<PromptRequest, Failure> {
         current_session: params
             .get("currentSession")?
             .optional_string("params.currentSession")?,
+        nonce: params.get("nonce")?.optional_string("params.nonce")?,
+        legacy_layout: flag(params.get("legacyLayout")?, "params.legacyLayout")?,
     })
 }
 
@@ -388,6 +390,10 @@ pub struct PersistentChatPromptReport {
     /// The metadata and the live turn alone exceed `maxChars`; they are sent
     /// whole anyway (the live message is never cut).
     pub over_budget: bool,
+    /// The nonce every structural line of the prompt carries (16 lowercase
+    /// hex digits drawn from the OS, or the caller's `nonce`); absent with
+    /// `legacyLayout`.
+    pub nonce: Option<String>,
 }
 
 fn count_u32(count: usize) -> u32 {
@@ -410,6 +416,7 @@ impl From<PromptReport> for PersistentChatPromptReport {
             skipped_log_lines: count_u32(report.skipped_log_lines),
             chars: count_u32(report.chars),
             over_budget: report.over_budget,
+            nonce: report.nonce,
             prompt: report.prompt.into(),
         }
     }

@@ -11,7 +11,7 @@ use openclaw_context_core::compaction::{
 use openclaw_context_core::mask::Masker;
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::prompt::{
-    build_injected_prompt, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
+    build_injected_prompt, Fence, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
 };
 
 const HEADINGS: [&str; 5] = REQUIRED_SUMMARY_SECTIONS;
@@ -153,6 +153,7 @@ fn prompt(c: &mut Criterion) {
             reload_entries: 25,
             max_chars: None,
             max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
+            fence: Fence::default(),
         };
         let name = if reload {
             "prompt/reload-25"
@@ -214,9 +215,18 @@ fn prompt_multiline(c: &mut Criterion) {
         reload_entries: 25,
         max_chars: None,
         max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
+        fence: Fence::default(),
     };
     c.bench_function("prompt/reload-25-multiline", |b| {
         b.iter(|| build_injected_prompt(black_box(&params)))
+    });
+    // The same, legacy layout: what the fence costs.
+    let legacy = PromptParams {
+        fence: Fence::Legacy,
+        ..params
+    };
+    c.bench_function("prompt/reload-25-multiline-legacy", |b| {
+        b.iter(|| build_injected_prompt(black_box(&legacy)))
     });
 }
 

@@ -2,14 +2,22 @@
 //! prompt with a continuity summary and 30 log entries, 200 times
 //! (`continuous` as the first argument: the continuous-session prompt).
 //! Given `LOG.jsonl SUMMARY.txt MESSAGE.txt`, the reload prompt from those
-//! (e.g. the inputs of `npm run bench`) instead.
+//! (e.g. the inputs of `npm run bench`) instead. `OCCN_LEGACY=1`: the
+//! legacy layout (what the fence costs, by `perf stat -e instructions:u`).
 
 use openclaw_context_core::persistent_chat::log::{read_log_tail, LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::prompt::{
-    build_injected_prompt, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
+    build_injected_prompt, Fence, PromptParams, DEFAULT_MAX_ENTRY_CHARS,
 };
 use openclaw_context_core::persistent_chat::state::MemoryState;
 use openclaw_context_core::persistent_chat::summary::{rebuild_continuity_summary, SummaryParams};
+
+fn fence() -> Fence {
+    match std::env::var("OCCN_LEGACY") {
+        Ok(value) if value == "1" => Fence::Legacy,
+        _ => Fence::Drawn,
+    }
+}
 
 fn units(text: &str) -> Vec<u16> {
     text.encode_utf16().collect()
@@ -66,13 +74,14 @@ fn main() {
             reload_entries: 25,
             max_chars: None,
             max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
+            fence: fence(),
         }
     } else {
         synthetic(entries, summary)
     };
     let mut total = 0;
     for _ in 0..200 {
-        total += build_injected_prompt(&params).prompt.len();
+        total += build_injected_prompt(&params).expect("builds").prompt.len();
     }
     println!("{total}");
 }
@@ -90,5 +99,6 @@ fn synthetic(entries: Vec<LogEntry>, summary: Vec<u16>) -> PromptParams {
         reload_entries: 25,
         max_chars: None,
         max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
+        fence: fence(),
     }
 }

@@ -22,6 +22,13 @@ pub enum CoreError {
     /// code for every refusal of the store, read or write.
     #[error("ENOTREGULAR: {what}, open '{path}'")]
     Refused { path: String, what: String },
+    /// A value of the right type outside its range (JS `RangeError`,
+    /// `ERR_OUT_OF_RANGE`); the message is Node's wording.
+    #[error("{message}")]
+    OutOfRange { message: String },
+    /// The OS's random source failed (the prompt's nonce is drawn from it).
+    #[error("ERR_RANDOM: the OS random source failed: {reason}")]
+    Random { reason: String },
 }
 
 impl CoreError {
@@ -39,15 +46,18 @@ impl CoreError {
         match self {
             CoreError::Io { code, .. } => code,
             CoreError::NotRegularFile { .. } | CoreError::Refused { .. } => "ENOTREGULAR",
+            CoreError::OutOfRange { .. } => "ERR_OUT_OF_RANGE",
+            CoreError::Random { .. } => "ERR_RANDOM",
         }
     }
 
-    /// The path the error is about (every error is about a file).
+    /// The path the error is about ("" for an error about no file).
     pub fn path(&self) -> &str {
         match self {
             CoreError::Io { path, .. }
             | CoreError::NotRegularFile { path, .. }
             | CoreError::Refused { path, .. } => path,
+            CoreError::OutOfRange { .. } | CoreError::Random { .. } => "",
         }
     }
 
@@ -55,7 +65,10 @@ impl CoreError {
     pub fn syscall(&self) -> Option<&'static str> {
         match self {
             CoreError::Io { syscall, .. } => Some(syscall),
-            CoreError::NotRegularFile { .. } | CoreError::Refused { .. } => None,
+            CoreError::NotRegularFile { .. }
+            | CoreError::Refused { .. }
+            | CoreError::OutOfRange { .. }
+            | CoreError::Random { .. } => None,
         }
     }
 }

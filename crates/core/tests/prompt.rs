@@ -40,11 +40,18 @@ fn params(user_message: &str, reload: bool, log_entries: Vec<LogEntry>) -> Promp
         reload_entries: DEFAULT_RELOAD_ENTRIES,
         max_chars: None,
         max_entry_chars: None,
+        fence: Fence::Legacy,
     }
 }
 
+/// These tests pin the legacy layout (`legacyLayout: true`), today's lines;
+/// `prompt_fence.rs` covers the fenced one.
+fn report_of(params: &PromptParams) -> PromptReport {
+    build_injected_prompt(params).expect("a legacy prompt always builds")
+}
+
 fn prompt(params: &PromptParams) -> String {
-    String::from_utf16(&build_injected_prompt(params).prompt).unwrap()
+    String::from_utf16(&report_of(params).prompt).unwrap()
 }
 
 fn count(haystack: &str, needle: &str) -> usize {
@@ -89,7 +96,7 @@ fn reload_layout_is_exact() {
     p.continuity_summary = Some(u(
         "Current thread / pending next action:\n- Latest user request: Now run the migrations\n- Latest assistant status: ACP_TURN_FAILED\n",
     ));
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     let expected = "## Turn Metadata\n\
 - channel: telegram\n\
 - attempt: 2\n\
@@ -123,7 +130,7 @@ fn continuous_layout_has_no_summary_and_at_most_two_entries() {
     let mut p = params("What's next?", false, conversation());
     p.continuity_summary = Some(u("Current thread / pending next action:\n- x"));
     p.continuous_entries = 6;
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     assert_eq!(
         String::from_utf16(&report.prompt).unwrap(),
         "## Recent Perpetual Log Excerpt\n\
@@ -167,13 +174,13 @@ fn text_metadata_is_kept_with_its_line_breaks_trimmed() {
 fn the_live_message_already_in_the_log_is_not_repeated() {
     let mut entries = conversation();
     entries.push(entry(Role::User, "What's next?", "2026-05-15T10:02:00Z"));
-    let report = build_injected_prompt(&params("What's next?", true, entries.clone()));
+    let report = report_of(&params("What's next?", true, entries.clone()));
     let text = String::from_utf16(&report.prompt).unwrap();
     assert_eq!(count(&text, "What's next?"), 1);
     assert!(text.ends_with("--- LIVE TURN ---\nWhat's next?"));
     assert_eq!(report.entries_injected, 4);
     // Continuous: the two entries before it are shown instead.
-    let report = build_injected_prompt(&params("  What's next?\n", false, entries));
+    let report = report_of(&params("  What's next?\n", false, entries));
     let text = String::from_utf16(&report.prompt).unwrap();
     assert_eq!(report.entries_injected, 2);
     assert!(
@@ -189,7 +196,7 @@ fn the_live_copy_left_out_does_not_shorten_the_excerpt() {
         .map(|n| with_id(entry(Role::User, &format!("m{n}"), ""), &format!("id{n}")))
         .collect();
     entries.push(with_id(entry(Role::User, "the live one", ""), "live"));
-    let report = build_injected_prompt(&params("the live one", true, entries));
+    let report = report_of(&params("the live one", true, entries));
     let text = String::from_utf16(&report.prompt).unwrap();
     let expected: Vec<String> = (5..30).map(|n| format!("id{n}")).collect();
     assert_eq!(ids(&report), expected);
@@ -219,7 +226,7 @@ fn repeated_copies_count_once_and_keep_their_first_place() {
         with_id(entry(Role::User, "twice", "t4"), "x1"),
         with_id(entry(Role::User, "twice", "t4"), "x2"),
     ];
-    let report = build_injected_prompt(&params("live", true, entries));
+    let report = report_of(&params("live", true, entries));
     let text = String::from_utf16(&report.prompt).unwrap();
     assert!(
         text.contains(
@@ -271,7 +278,7 @@ fn another_time_is_another_entry_and_repeats_do_not_shorten_the_excerpt() {
         base[3].clone(),
         with_id(base[3].clone(), "a-retried-append"),
     ];
-    let report = build_injected_prompt(&params("live", true, log));
+    let report = report_of(&params("live", true, log));
     assert_eq!(
         String::from_utf16(&report.prompt).unwrap(),
         "--- BOOTSTRAP CONTEXT (already resolved) ---\n\
@@ -305,17 +312,14 @@ live"
         })
         .collect();
     let expected: Vec<String> = (5..30).map(|n| format!("id{n}")).collect();
-    assert_eq!(
-        ids(&build_injected_prompt(&params("live", true, twice))),
-        expected
-    );
+    assert_eq!(ids(&report_of(&params("live", true, twice))), expected);
 }
 
 #[test]
 fn auto_ids_are_lowercase_hex_and_the_same_in_both_modes() {
     let log = vec![entry(Role::User, "no id", "T1")];
-    let reload = build_injected_prompt(&params("x", true, log.clone()));
-    let continuous = build_injected_prompt(&params("y", false, log));
+    let reload = report_of(&params("x", true, log.clone()));
+    let continuous = report_of(&params("y", false, log));
     assert_eq!(reload.injected_entry_ids, continuous.injected_entry_ids);
     let id = ids(&reload).remove(0);
     let hash = id.strip_prefix("auto:user:").unwrap_or_default();
@@ -356,7 +360,7 @@ fn reload_entries_limits_the_excerpt() {
         .collect();
     let mut p = params("live", true, entries);
     p.reload_entries = 25;
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     let text = String::from_utf16(&report.prompt).unwrap();
     assert_eq!(report.entries_injected, 25);
     assert_eq!(
@@ -603,7 +607,7 @@ fn references_follow_the_entries_actually_injected() {
     let roomy = prompt(&p);
     assert!(roomy.contains("- Latest user request: (see log entry 1 below)"));
     p.max_chars = Some(roomy.len() - 10);
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     let text = String::from_utf16(&report.prompt).unwrap();
     assert!(report.entries_omitted >= 1);
     // The entry left out for budget is still named once, by the summary.
@@ -705,9 +709,9 @@ fn oldest_entries_go_first_and_one_line_counts_them() {
     p.continuity_summary = Some(u(
         "Current thread / pending next action:\n- Latest user request: x",
     ));
-    let full = build_injected_prompt(&p);
+    let full = report_of(&p);
     p.max_chars = Some(full.chars - 100);
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     let text = String::from_utf16(&report.prompt).unwrap();
     assert!(report.chars <= full.chars - 100);
     assert!(report.entries_omitted >= 1);
@@ -731,7 +735,7 @@ fn then_the_summary_shrinks_by_sections() {
     let mut p = params("live question", true, many_entries(6));
     p.continuity_summary = Some(long_summary());
     p.max_chars = Some(700);
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     let text = String::from_utf16(&report.prompt).unwrap();
     assert!(report.chars <= 700, "{}", report.chars);
     assert_eq!(report.entries_injected, 0);
@@ -757,7 +761,7 @@ fn metadata_and_the_live_turn_are_never_cut() {
     p.turn_metadata = Some(TurnMetadata::Text(u("meta")));
     p.continuity_summary = Some(long_summary());
     p.max_chars = Some(100);
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     assert_eq!(
         String::from_utf16(&report.prompt).unwrap(),
         format!("meta\n\n--- LIVE TURN ---\n{message}")
@@ -772,12 +776,12 @@ fn a_cap_the_prompt_fits_changes_nothing() {
     let mut p = params("live", true, many_entries(30));
     p.turn_metadata = Some(TurnMetadata::Text(u("meta")));
     p.continuity_summary = Some(long_summary());
-    let full = build_injected_prompt(&p);
+    let full = report_of(&p);
     assert_eq!(full.entries_injected, DEFAULT_RELOAD_ENTRIES);
     p.max_chars = Some(full.chars);
-    assert_eq!(build_injected_prompt(&p), full);
+    assert_eq!(report_of(&p), full);
     p.max_chars = Some(full.chars - 1);
-    assert_eq!(build_injected_prompt(&p).entries_omitted, 1);
+    assert_eq!(report_of(&p).entries_omitted, 1);
 }
 
 #[test]
@@ -788,13 +792,13 @@ fn a_shrinking_budget_drops_entries_first_then_shrinks_the_summary() {
         MetadataValue::Text(u("tg")),
     )]));
     p.continuity_summary = Some(long_summary());
-    let full = build_injected_prompt(&p);
+    let full = report_of(&p);
     let bare = "## Turn Metadata\n- channel: tg\n\n--- LIVE TURN ---\nLIVE";
     let (mut previous, mut saw_trimmed_summary, mut saw_one_omitted) =
         (full.entries_injected, false, false);
     for max in (bare.len()..=full.chars).rev().step_by(7) {
         p.max_chars = Some(max);
-        let report = build_injected_prompt(&p);
+        let report = report_of(&p);
         let text = String::from_utf16(&report.prompt).unwrap();
         assert!(report.chars <= max && !report.over_budget, "max {max}");
         assert!(report.entries_injected <= previous, "max {max}");
@@ -825,11 +829,11 @@ fn a_shrinking_budget_drops_entries_first_then_shrinks_the_summary() {
     }
     assert!(saw_trimmed_summary && saw_one_omitted);
     p.max_chars = Some(bare.len());
-    let exact = build_injected_prompt(&p);
+    let exact = report_of(&p);
     assert!(!exact.over_budget);
     assert_eq!(String::from_utf16(&exact.prompt).unwrap(), bare);
     p.max_chars = Some(bare.len() - 1);
-    let below = build_injected_prompt(&p);
+    let below = report_of(&p);
     assert!(below.over_budget);
     assert_eq!(below.prompt, exact.prompt);
 }
@@ -862,7 +866,7 @@ fn every_budget_is_respected_and_cuts_are_grapheme_safe() {
         .count();
     for max in (0..4000).step_by(7) {
         p.max_chars = Some(max);
-        let report = build_injected_prompt(&p);
+        let report = report_of(&p);
         let text = String::from_utf16(&report.prompt).expect("no lone surrogate created");
         assert!(text.ends_with("--- LIVE TURN ---\nlive 👨‍👩‍👧 question"));
         assert!(text.starts_with("meta\n\n"));
@@ -892,7 +896,7 @@ fn lone_surrogates_crlf_and_nul_round_trip() {
         user_message: live.clone(),
         ..params("", true, vec![user.clone()])
     };
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     assert!(report.prompt.ends_with(&live));
     let contains = |needle: &[u16]| report.prompt.windows(needle.len()).any(|w| w == needle);
     assert!(contains(&user.text));
@@ -904,9 +908,9 @@ fn deterministic_output() {
     let mut p = params("q", true, many_entries(30));
     p.continuity_summary = Some(long_summary());
     p.max_chars = Some(2500);
-    let first = build_injected_prompt(&p);
+    let first = report_of(&p);
     for _ in 0..3 {
-        assert_eq!(build_injected_prompt(&p), first);
+        assert_eq!(report_of(&p), first);
     }
 }
 
@@ -914,7 +918,7 @@ fn deterministic_output() {
 fn report_passes_skipped_lines_through() {
     let mut p = params("q", false, vec![]);
     p.skipped_log_lines = 7;
-    let report = build_injected_prompt(&p);
+    let report = report_of(&p);
     assert_eq!(report.skipped_log_lines, 7);
     assert_eq!(report.mode.as_str(), "continuous");
     assert_eq!(PromptMode::Reload.as_str(), "reload");
@@ -989,7 +993,7 @@ fn multi_reload_scenario_never_duplicates_or_carries_stale_failures() {
     assert!(summary_text.contains("- Latest user request: Are you there?"));
     let mut p = params("Are you there?", true, log.clone());
     p.continuity_summary = Some(summary);
-    let first = build_injected_prompt(&p);
+    let first = report_of(&p);
     let text = String::from_utf16(&first.prompt).unwrap();
     assert_eq!(count(&text, "Are you there?"), 1, "{text}");
     assert!(text.contains("- Latest user request: (see the live turn below)"));
@@ -1012,7 +1016,7 @@ fn multi_reload_scenario_never_duplicates_or_carries_stale_failures() {
         "ses_B",
         None,
     ));
-    let continuous = build_injected_prompt(&params("Status?", false, log.clone()));
+    let continuous = report_of(&params("Status?", false, log.clone()));
     let text = String::from_utf16(&continuous.prompt).unwrap();
     assert_eq!(continuous.entries_injected, 2);
     assert!(!text.contains("BOOTSTRAP") && !text.contains("Rolling Continuity Summary"));
@@ -1041,7 +1045,7 @@ fn multi_reload_scenario_never_duplicates_or_carries_stale_failures() {
     let mut p = params("Retry the import", true, log.clone());
     p.continuity_summary = Some(u(&legacy));
     p.reload_entries = 4;
-    let second = build_injected_prompt(&p);
+    let second = report_of(&p);
     let text = String::from_utf16(&second.prompt).unwrap();
     assert_eq!(count(&text, "Retry the import"), 1, "{text}");
     assert_eq!(count(&text, "Status?"), 1);
@@ -1079,7 +1083,7 @@ fn in_session(role: Role, text: &str, session: Option<&str>) -> LogEntry {
 fn continuous(entries: Vec<LogEntry>, live: &str, session: Option<&str>) -> PromptReport {
     let mut p = params(live, false, entries);
     p.current_session = session.map(u);
-    build_injected_prompt(&p)
+    report_of(&p)
 }
 
 #[test]
@@ -1123,7 +1127,7 @@ fn entries_appended_since_the_backends_newest_one_are_shown() {
     let mut p = params("next", false, log.clone());
     p.current_session = Some(u("ses_B"));
     p.continuous_entries = 1;
-    assert_eq!(ids(&build_injected_prompt(&p)), ["cron writer"]);
+    assert_eq!(ids(&report_of(&p)), ["cron writer"]);
     // The continuous limit still holds.
     let mut many = log.clone();
     many.extend((0..5).map(|n| in_session(Role::System, &format!("w{n}"), None)));
@@ -1162,9 +1166,9 @@ fn a_reload_shows_the_last_entries_whatever_the_session() {
         .map(|n| in_session(Role::User, &format!("m{n}"), Some("ses_B")))
         .collect();
     let mut p = params("next", true, log);
-    let without = build_injected_prompt(&p);
+    let without = report_of(&p);
     p.current_session = Some(u("ses_B"));
-    let with = build_injected_prompt(&p);
+    let with = report_of(&p);
     assert_eq!(with, without);
     assert_eq!(with.entries_injected, DEFAULT_RELOAD_ENTRIES);
     assert_eq!(with.entries_already_held, 0);
@@ -1233,7 +1237,7 @@ fn a_long_chat_never_shows_one_backend_an_entry_twice() {
         let live = format!("turn {turn}");
         let mut p = params(&live, reload, log.clone());
         p.current_session = Some(u(&format!("ses{session}")));
-        let report = build_injected_prompt(&p);
+        let report = report_of(&p);
         for id in &report.injected_entry_ids {
             repeats_new_rule += usize::from(!seen.insert((session, id.clone())));
         }
@@ -1245,7 +1249,7 @@ fn a_long_chat_never_shows_one_backend_an_entry_twice() {
             }
         }
         p.current_session = None;
-        for id in &build_injected_prompt(&p).injected_entry_ids {
+        for id in &report_of(&p).injected_entry_ids {
             repeats_old_rule += usize::from(!seen_old.insert((session, id.clone())));
         }
         // The backend holds the turn it answered.

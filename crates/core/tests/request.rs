@@ -1,6 +1,7 @@
 //! The builders' input policy through the core's public API: data wins
 //! over a path, a missing file is the first run, the clock is the default
-//! now, the JS rules for budgets and counts.
+//! now, the JS rules for budgets and counts, the fence's params. The
+//! layout tests ask for the legacy layout (`legacy_layout`), which they pin.
 
 mod support;
 
@@ -57,6 +58,7 @@ fn a_log_path_is_read_unless_entries_are_given_and_a_missing_file_is_empty() {
         user_message: u("live"),
         reload: true,
         log_path: Some(log_path.clone()),
+        legacy_layout: true,
         ..PromptRequest::default()
     };
     let report = request.clone().build().unwrap();
@@ -93,6 +95,7 @@ fn budgets_and_counts_take_js_numbers() {
         continuity_summary: Some(u("Current thread / pending next action:\n- a")),
         max_chars,
         reload_entries,
+        legacy_layout: true,
         ..PromptRequest::default()
     };
     let full = request(None, None).build().unwrap();
@@ -121,6 +124,7 @@ fn continuous_entries_are_clamped_to_two_and_nan_is_the_default() {
             reload: false,
             log_entries: Some(numbered(6)),
             continuous_entries: given,
+            legacy_layout: true,
             ..PromptRequest::default()
         }
         .build()
@@ -141,6 +145,7 @@ fn reload_entries_default_to_the_newest_25_shown_oldest_first() {
             reload: true,
             log_entries: Some(entries),
             reload_entries,
+            legacy_layout: true,
             ..PromptRequest::default()
         }
         .build()
@@ -177,6 +182,7 @@ fn max_entry_chars_takes_js_numbers() {
                 reload: true,
                 log_entries: Some(vec![bare_entry(Role::User, &long)]),
                 max_entry_chars,
+                legacy_layout: true,
                 ..PromptRequest::default()
             }
             .build()
@@ -223,10 +229,103 @@ fn a_continuous_turn_from_a_log_file_shows_what_the_backend_does_not_hold() {
         reload: false,
         current_session: Some(u("ses_B")),
         log_path: Some(dir.file("log.jsonl", lines.as_bytes())),
+        legacy_layout: true,
         ..PromptRequest::default()
     }
     .build()
     .unwrap();
     assert_eq!(ids(&report), ["x1"]);
     assert_eq!(text(&report).matches("next").count(), 1);
+}
+
+#[test]
+fn the_prompt_is_fenced_with_a_drawn_nonce_unless_told_otherwise() {
+    let request = PromptRequest {
+        user_message: u("live"),
+        reload: true,
+        log_entries: Some(numbered(2)),
+        ..PromptRequest::default()
+    };
+    let first = request.clone().build().unwrap();
+    let nonce = first.nonce.clone().expect("fenced by default");
+    assert_eq!(nonce.len(), 16);
+    assert!(nonce
+        .bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)));
+    assert!(text(&first).starts_with(&format!("Only lines with {nonce} are structure.\n")));
+    assert_ne!(
+        request.clone().build().unwrap().nonce,
+        first.nonce,
+        "drawn per prompt"
+    );
+
+    let given = "0123456789abcdef0123";
+    let report = PromptRequest {
+        nonce: Some(u(given)),
+        ..request.clone()
+    }
+    .build()
+    .unwrap();
+    assert_eq!(report.nonce.as_deref(), Some(given));
+    assert!(text(&report).ends_with(&format!(
+        "--- LIVE TURN {given} ---\nlive\n--- END {given} ---"
+    )));
+
+    let legacy = PromptRequest {
+        legacy_layout: true,
+        ..request.clone()
+    }
+    .build()
+    .unwrap();
+    assert_eq!(legacy.nonce, None);
+    assert!(text(&legacy).ends_with("\n--- LIVE TURN ---\nlive"));
+}
+
+#[test]
+fn a_bad_nonce_or_one_an_input_holds_is_out_of_range() {
+    let request = |nonce: &str, legacy_layout| PromptRequest {
+        user_message: u("live 0123456789ABCDEF."),
+        reload: true,
+        log_entries: Some(vec![bare_entry(Role::User, "see fedcba9876543210fedcba")]),
+        nonce: Some(u(nonce)),
+        legacy_layout,
+        ..PromptRequest::default()
+    };
+    for bad in [
+        "0123456789abcde",
+        "0123456789ABCDEF",
+        "0123456789abcdeg",
+        "",
+        &"a".repeat(65),
+    ] {
+        let err = request(bad, false).build().unwrap_err();
+        assert_eq!(err.code(), "ERR_OUT_OF_RANGE", "{bad:?}");
+        assert!(
+            err.to_string().contains("16 to 64 lowercase hex digits"),
+            "{err}"
+        );
+    }
+    let both = request("1111111111111111", true).build().unwrap_err();
+    assert_eq!(both.code(), "ERR_OUT_OF_RANGE");
+    assert!(both.to_string().contains("legacyLayout"), "{both}");
+    // In the live message (any case) and in an entry, read from a file too.
+    for held in ["0123456789abcdef", "9876543210fedcba"] {
+        let err = request(held, false).build().unwrap_err();
+        assert_eq!(err.code(), "ERR_OUT_OF_RANGE", "{held}");
+        assert!(err.to_string().contains("occur in no input"), "{err}");
+    }
+    let dir = TempDir::new("nonce");
+    let log_path = dir.file(
+        "log.jsonl",
+        b"{\"role\":\"assistant\",\"text\":\"x\",\"status\":\"E_5555555555555555\"}\n",
+    );
+    let from_file = PromptRequest {
+        user_message: u("live"),
+        reload: true,
+        log_path: Some(log_path),
+        nonce: Some(u("5555555555555555")),
+        ..PromptRequest::default()
+    };
+    assert_eq!(from_file.build().unwrap_err().code(), "ERR_OUT_OF_RANGE");
+    assert!(request("2222222222222222", false).build().is_ok());
 }

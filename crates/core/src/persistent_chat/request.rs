@@ -21,9 +21,9 @@ use std::path::{Path, PathBuf};
 use super::fs::Links;
 use super::log::{read_log_tail_or_empty_with_links, LogEntry, LogTail};
 use super::prompt::{
-    build_injected_prompt, log_entries_to_read, PromptParams, PromptReport, TurnMetadata,
-    DEFAULT_CONTINUOUS_ENTRIES, DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RELOAD_ENTRIES,
-    MAX_CONTINUOUS_ENTRIES,
+    build_injected_prompt, log_entries_to_read, Fence, Nonce, PromptParams, PromptReport,
+    TurnMetadata, DEFAULT_CONTINUOUS_ENTRIES, DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RELOAD_ENTRIES,
+    MAX_CONTINUOUS_ENTRIES, NONCE_MAX_DIGITS, NONCE_MIN_DIGITS,
 };
 use super::state::{read_state_file_or_empty_with_links, MemoryState};
 use super::summary::{
@@ -92,11 +92,16 @@ pub struct PromptRequest {
     /// As given: `None` or `NaN` for [`DEFAULT_MAX_ENTRY_CHARS`]; `<= 0` and
     /// `Infinity`: no cap.
     pub max_entry_chars: Option<f64>,
+    /// As given: the caller's nonce, checked by [`PromptRequest::build`].
+    pub nonce: Option<Vec<u16>>,
+    /// Today's layout, without a nonce.
+    pub legacy_layout: bool,
 }
 
 impl PromptRequest {
     /// The prompt and its report; reads the end of the log the request names.
     pub fn build(self) -> Result<PromptReport, CoreError> {
+        let fence = fence(self.nonce.as_deref(), self.legacy_layout)?;
         let continuous_entries = clamped_count(
             self.continuous_entries,
             DEFAULT_CONTINUOUS_ENTRIES,
@@ -108,7 +113,7 @@ impl PromptRequest {
             self.log_path.as_deref(),
             log_entries_to_read(self.reload, continuous_entries, reload_entries),
         )?;
-        Ok(build_injected_prompt(&PromptParams {
+        build_injected_prompt(&PromptParams {
             user_message: self.user_message,
             reload: self.reload,
             current_session: self.current_session,
@@ -120,7 +125,27 @@ impl PromptRequest {
             reload_entries,
             max_chars: char_budget(self.max_chars, None),
             max_entry_chars: char_budget(self.max_entry_chars, Some(DEFAULT_MAX_ENTRY_CHARS)),
-        }))
+            fence,
+        })
+    }
+}
+
+/// How the prompt is fenced: `nonce` and `legacyLayout` as given.
+fn fence(nonce: Option<&[u16]>, legacy_layout: bool) -> Result<Fence, CoreError> {
+    match (nonce, legacy_layout) {
+        (None, false) => Ok(Fence::Drawn),
+        (None, true) => Ok(Fence::Legacy),
+        (Some(_), true) => Err(CoreError::OutOfRange {
+            message: "The value of \"params.nonce\" is out of range. It must be absent with \"params.legacyLayout\" (a legacy prompt has no nonce).".into(),
+        }),
+        (Some(text), false) => Nonce::parse(text).map(Fence::Given).ok_or_else(|| {
+            let shown: String = String::from_utf16_lossy(text).chars().take(80).collect();
+            CoreError::OutOfRange {
+                message: format!(
+                    "The value of \"params.nonce\" is out of range. It must be {NONCE_MIN_DIGITS} to {NONCE_MAX_DIGITS} lowercase hex digits. Received '{shown}'"
+                ),
+            }
+        }),
     }
 }
 

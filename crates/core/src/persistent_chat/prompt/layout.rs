@@ -3,27 +3,32 @@
 //! its own sections; the metadata and the live turn stay whole.
 
 use super::references::reference_repeats;
+use super::separators::fence::{
+    Structure, BOOTSTRAP_WORDS, EXCERPT_TITLE, LIVE_TURN_WORDS, METADATA_TITLE, SUMMARY_TITLE,
+};
 use super::separators::{
-    join_lines, neutralise_continuation_into, neutralise_separators, reads_as_structure,
+    join_lines, neutralise_continuation_into, neutralise_separators, neutralise_separators_into,
+    neutralise_summary, reads_as_structure,
 };
-use super::{
-    MetadataValue, PromptMode, TurnMetadata, BOOTSTRAP_SEPARATOR, EXCERPT_HEADING,
-    LIVE_TURN_SEPARATOR, METADATA_HEADING, QUOTED_MARKER, SUMMARY_HEADING,
-};
+use super::{MetadataValue, PromptMode, TurnMetadata, MAX_METADATA_FIELD_CHARS, QUOTED_MARKER};
 use crate::persistent_chat::budget::{fit_sections, parse_sections};
 use crate::persistent_chat::log::LogEntry;
 use crate::persistent_chat::status::is_ok_status;
 use crate::persistent_chat::text::{
-    collapse_whitespace, join_with_blank_lines, js_number_to_string, push_str, shown_text,
+    collapse_whitespace, cut_with_ellipsis, join_with_blank_lines, js_number_to_string, push_str,
+    shown_text,
     trim_end_lines,
 };
 use crate::utf16;
 
 pub(super) struct Layout<'a> {
     pub(super) mode: PromptMode,
+    /// Writes the structural lines (fenced or legacy).
+    pub(super) structure: Structure<'a>,
     /// Rendered and neutralised.
     pub(super) metadata: Option<Vec<u16>>,
-    /// Legacy transcript stripped; references and neutralising come per layout.
+    /// Legacy transcript stripped, not blank; references and neutralising
+    /// come per layout.
     pub(super) summary: Option<Vec<u16>>,
     /// Oldest first; the excerpt shows a newest suffix of them.
     pub(super) candidates: Vec<&'a LogEntry>,
@@ -86,7 +91,7 @@ impl Layout<'_> {
     fn summary_for(&self, injected: &[&LogEntry]) -> Option<Vec<u16>> {
         let summary = self.summary.as_ref()?;
         let referenced = reference_repeats(summary, injected, self.user_message);
-        Some(neutralise_separators(trim_end_lines(&referenced)))
+        Some(neutralise_summary(trim_end_lines(&referenced)))
     }
 
     /// No entries, and the summary shortened by its own rules (sections
@@ -98,7 +103,7 @@ impl Layout<'_> {
         // words alone read like a heading.
         let shrunk = summary
             .map(|summary| {
-                neutralise_separators(
+                neutralise_summary(
                     fit_sections(&parse_sections(&summary), max.saturating_sub(overhead)).text,
                 )
             })
@@ -119,20 +124,17 @@ impl Layout<'_> {
     fn render(&self, injected: &[&LogEntry], summary: Option<&[u16]>) -> Vec<u16> {
         let omitted = self.candidates.len() - injected.len();
         let excerpt = (!injected.is_empty() || omitted > 0)
-            .then(|| render_excerpt(injected, omitted, self.max_entry_chars));
+            .then(|| render_excerpt(self.structure, injected, omitted, self.max_entry_chars));
         let mut blocks: Vec<Vec<u16>> = self.metadata.iter().cloned().collect();
         match self.mode {
             PromptMode::Reload if summary.is_some() || excerpt.is_some() => {
-                let mut bootstrap: Vec<u16> = BOOTSTRAP_SEPARATOR.encode_utf16().collect();
-                bootstrap.reserve(
-                    SUMMARY_HEADING.len()
-                        + 3
-                        + summary.map_or(0, <[u16]>::len)
-                        + excerpt.as_ref().map_or(0, Vec::len),
+                let mut bootstrap = Vec::with_capacity(
+                    160 + summary.map_or(0, <[u16]>::len) + excerpt.as_ref().map_or(0, Vec::len),
                 );
+                self.structure.separator(&mut bootstrap, BOOTSTRAP_WORDS);
                 if let Some(summary) = summary {
                     push_str(&mut bootstrap, "\n");
-                    push_str(&mut bootstrap, SUMMARY_HEADING);
+                    self.structure.heading(&mut bootstrap, SUMMARY_TITLE);
                     push_str(&mut bootstrap, "\n");
                     bootstrap.extend_from_slice(summary);
                 }
@@ -153,72 +155,89 @@ impl Layout<'_> {
         self.finish(self.metadata.iter().cloned().collect())
     }
 
+    /// The blocks, the live turn last, after the first line (fenced).
     fn finish(&self, mut blocks: Vec<Vec<u16>>) -> Vec<u16> {
-        let mut live: Vec<u16> = LIVE_TURN_SEPARATOR.encode_utf16().collect();
+        let mut live = Vec::with_capacity(self.live_turn.len() + 64);
+        self.structure.separator(&mut live, LIVE_TURN_WORDS);
         push_str(&mut live, "\n");
         live.extend_from_slice(&self.live_turn);
+        self.structure.live_end(&mut live);
         blocks.push(live);
-        join_with_blank_lines(blocks)
+        if !self.structure.fenced() {
+            return join_with_blank_lines(blocks);
+        }
+        let mut out =
+            Vec::with_capacity(64 + blocks.iter().map(|block| block.len() + 2).sum::<usize>());
+        self.structure.preamble(&mut out);
+        for (index, block) in blocks.iter().enumerate() {
+            if index > 0 {
+                push_str(&mut out, "\n\n");
+            }
+            out.extend_from_slice(block);
+        }
+        out
     }
 }
 
 fn render_excerpt(
+    structure: Structure,
     injected: &[&LogEntry],
     omitted: usize,
     max_entry_chars: Option<usize>,
 ) -> Vec<u16> {
-    let mut out: Vec<u16> = EXCERPT_HEADING.encode_utf16().collect();
+    let mut out = Vec::new();
+    structure.heading(&mut out, EXCERPT_TITLE);
     if omitted > 0 {
-        let noun = if omitted == 1 { "entry" } else { "entries" };
-        push_str(
-            &mut out,
-            &format!("\n({omitted} earlier log {noun} omitted to fit the prompt budget)"),
-        );
+        push_str(&mut out, "\n");
+        structure.omitted(&mut out, omitted);
     }
     for (index, entry) in injected.iter().enumerate() {
         push_str(&mut out, "\n");
-        render_entry(&mut out, index + 1, entry, max_entry_chars);
+        render_entry(structure, &mut out, index + 1, entry, max_entry_chars);
     }
     out
 }
 
-/// `N. [ts] role: text`, with ` (status)` after an assistant role whose
-/// status is not ok. The timestamp and status are put on one line; the
-/// text's lines after its first are neutralised, and a text longer than
-/// `max_entry_chars` is cut (see [`shown_text`]).
+/// The entry's header (`N. [ts] role`, with ` (status)` after a role whose
+/// status is not ok; timestamp and status on one line) and its text: on the
+/// header's line in the legacy layout (its lines after the first
+/// neutralised), on lines of its own when fenced (all neutralised). A text
+/// longer than `max_entry_chars` is cut (see [`shown_text`]).
 fn render_entry(
+    structure: Structure,
     out: &mut Vec<u16>,
     number: usize,
     entry: &LogEntry,
     max_entry_chars: Option<usize>,
 ) {
-    push_str(out, &number.to_string());
-    push_str(out, ". ");
-    if let Some(ts) = &entry.ts {
-        push_str(out, "[");
-        out.extend(join_lines(&ts.display()));
-        push_str(out, "] ");
-    }
-    push_str(out, entry.role.as_str());
-    if let Some(status) = entry
+    let ts = entry.ts.as_ref().map(|ts| join_lines(&ts.display()));
+    let status = entry
         .status
         .as_deref()
         .filter(|status| !is_ok_status(status))
-    {
-        push_str(out, " (");
-        out.extend(join_lines(&collapse_whitespace(status)));
-        push_str(out, ")");
+        .map(|status| join_lines(&collapse_whitespace(status)));
+    structure.entry_header(
+        out,
+        number,
+        ts.as_deref(),
+        entry.role.as_str(),
+        status.as_deref(),
+    );
+    let text = shown_text(&entry.text, max_entry_chars);
+    if structure.fenced() {
+        neutralise_separators_into(out, &text);
+    } else {
+        neutralise_continuation_into(out, &text);
     }
-    push_str(out, ": ");
-    neutralise_continuation_into(out, &shown_text(&entry.text, max_entry_chars));
 }
 
-pub(super) fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
+pub(super) fn render_metadata(metadata: &TurnMetadata, structure: Structure) -> Option<Vec<u16>> {
     let text = match metadata {
         TurnMetadata::Text(text) => trim_end_lines(text).to_vec(),
         TurnMetadata::Fields(fields) if fields.is_empty() => return None,
         TurnMetadata::Fields(fields) => {
-            let mut out: Vec<u16> = METADATA_HEADING.encode_utf16().collect();
+            let mut out = Vec::new();
+            structure.heading(&mut out, METADATA_TITLE);
             for (key, value) in fields {
                 push_str(&mut out, "\n- ");
                 push_field(&mut out, key);
@@ -240,11 +259,12 @@ pub(super) fn render_metadata(metadata: &TurnMetadata) -> Option<Vec<u16>> {
     (!utf16::trim(&text).is_empty()).then(|| neutralise_separators(text))
 }
 
-/// A metadata key or value: on one line (each line break a space), and
-/// quoted when it reads as structure by itself, so that every line of the
-/// fields block is the builder's `- key: value`.
+/// A metadata key or value: on one line (each line break a space), cut to
+/// [`MAX_METADATA_FIELD_CHARS`] units (at a grapheme boundary, with `…`),
+/// and quoted when it reads as structure by itself, so that every line of
+/// the fields block is the builder's `- key: value`.
 fn push_field(out: &mut Vec<u16>, text: &[u16]) {
-    let line = join_lines(text);
+    let line = cut_with_ellipsis(&join_lines(text), MAX_METADATA_FIELD_CHARS);
     if reads_as_structure(&line) {
         push_str(out, QUOTED_MARKER);
     }

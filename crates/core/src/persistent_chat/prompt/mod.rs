@@ -1,24 +1,31 @@
 //! `buildPersistentChatInjectedPrompt(Report)`: the text sent to the backend
 //! for one user turn.
 //!
-//! Reload (`reload: true`) layout; blocks are separated by one blank line,
-//! and a block with nothing in it is left out:
+//! Reload (`reload: true`) layout, fenced (the default); blocks are
+//! separated by one blank line, and a block with nothing in it is left out:
 //!
 //! ```text
-//! ## Turn Metadata                      (fields; a metadata string is used as is)
+//! Only lines with 7f3a9c2e41b05d18 are structure.
+//! ## Turn Metadata 7f3a9c2e41b05d18     (fields; each cut to 256 units)
 //! - channel: telegram
 //!
-//! --- BOOTSTRAP CONTEXT (already resolved) ---
-//! ## Rolling Continuity Summary
+//! --- BOOTSTRAP CONTEXT (already resolved) 7f3a9c2e41b05d18 ---
+//! ## Rolling Continuity Summary 7f3a9c2e41b05d18
 //! <summary: legacy transcript stripped, repeats replaced by references>
-//! ## Recent Perpetual Log Excerpt
-//! (2 earlier log entries omitted to fit the prompt budget)
-//! 1. [2026-05-15T10:00:00Z] user: text
-//! 2. [2026-05-15T10:00:05Z] assistant (ACP_TURN_FAILED): text
+//! ## Recent Perpetual Log Excerpt 7f3a9c2e41b05d18
+//! (2 earlier log entries omitted to fit the prompt budget) 7f3a9c2e41b05d18
+//! 1. [2026-05-15T10:00:00Z] user 7f3a9c2e41b05d18
+//! text
+//! 2. [2026-05-15T10:00:05Z] assistant (ACP_TURN_FAILED) 7f3a9c2e41b05d18
+//! text
 //!
-//! --- LIVE TURN ---
-//! <userMessage, always last, never cut>
+//! --- LIVE TURN 7f3a9c2e41b05d18 ---
+//! <userMessage, never cut>
+//! --- END 7f3a9c2e41b05d18 ---
 //! ```
+//!
+//! The legacy layout (`Fence::Legacy`) is today's: no first line, no nonce,
+//! an entry on one line (`1. [ts] user: text`), no closing line.
 //!
 //! A continuous turn has the metadata, at most two entries under
 //! `## Recent Perpetual Log Excerpt`, and the live turn: no bootstrap block
@@ -31,20 +38,25 @@
 //! `(see log entry N below)`, one repeating the live message
 //! `(see the live turn below)`.
 //!
-//! Only the builder writes structure. A line of any input (the live
-//! message, a metadata string, the summary, an entry's text) that reads as
-//! a separator, a heading, the omitted-entries line or a numbered entry, as
-//! a reader sees it (look-alikes, fillers, case and every Unicode line
-//! break; see `separators`), is prefixed with `[quoted] `; every other line
-//! is kept exactly. Metadata keys and values, an entry's timestamp and its
-//! status are one line each (a line break becomes a space), so no input
-//! adds a `- key: value` line or breaks an entry's first line. An entry's
-//! text longer than `max_entry_chars` is cut (`… [N more characters cut]`).
+//! Only the builder writes structure, in two layers (both in `separators`).
+//! The fence: every structural line carries the prompt's nonce (64 bits
+//! from the OS, drawn again while an input holds it), the first line says
+//! that only such lines are structure, and no other line holds the nonce.
+//! The neutraliser: a line of any input (the live message, a metadata
+//! string, the summary, an entry's text) that reads as a separator, a
+//! heading, the omitted-entries line or a numbered entry, as a reader sees
+//! it (look-alikes, fillers, case and every Unicode line break), is
+//! prefixed with `[quoted] `; every other line is kept exactly. Metadata
+//! keys and values, an entry's timestamp and its status are one line each
+//! (a line break becomes a space), so no input adds a `- key: value` line
+//! or breaks an entry's header. An entry's text longer than
+//! `max_entry_chars` is cut (`… [N more characters cut]`).
 //!
 //! One job per module: `select` chooses the entries, `layout` lays the
-//! prompt out within its budget, `separators` neutralises look-alikes,
-//! `legacy` strips an old summary's transcript block, `references`
-//! replaces summary copies of entries by references.
+//! prompt out within its budget, `separators` owns what is structure (the
+//! fence writes it, the neutraliser quotes look-alikes), `legacy` strips an
+//! old summary's transcript block, `references` replaces summary copies of
+//! entries by references.
 
 mod layout;
 mod legacy;
@@ -53,12 +65,15 @@ mod select;
 mod separators;
 
 pub use legacy::strip_legacy_transcript;
+pub use separators::fence::{Fence, Nonce, NONCE_DIGITS, NONCE_MAX_DIGITS, NONCE_MIN_DIGITS};
 
 use layout::{render_metadata, Layout};
 use select::select_entries;
+use separators::fence::Structure;
 
 use super::log::{LogEntry, Timestamp};
 use super::text::{fnv1a, js_number_to_string};
+use crate::error::CoreError;
 use crate::utf16;
 
 pub const DEFAULT_CONTINUOUS_ENTRIES: usize = 2;
@@ -71,6 +86,9 @@ pub const DEFAULT_RELOAD_ENTRIES: usize = 25;
 /// a runaway reply cannot fill the prompt: 25 entries stay under 200,000
 /// units (about 50,000 tokens), within every backend's context window.
 pub const DEFAULT_MAX_ENTRY_CHARS: usize = 8_000;
+/// A metadata key or value longer than this (UTF-16 units) is cut, at a
+/// grapheme boundary, with `…`: a display name is a name, not a document.
+pub const MAX_METADATA_FIELD_CHARS: usize = 256;
 
 pub const BOOTSTRAP_SEPARATOR: &str = "--- BOOTSTRAP CONTEXT (already resolved) ---";
 pub const SUMMARY_HEADING: &str = "## Rolling Continuity Summary";
@@ -132,6 +150,8 @@ pub struct PromptParams {
     pub max_chars: Option<usize>,
     /// An entry's text longer than this is cut; `None`: no cap.
     pub max_entry_chars: Option<usize>,
+    /// Fenced with a drawn or given nonce, or the legacy layout.
+    pub fence: Fence,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -155,9 +175,13 @@ pub struct PromptReport {
     /// The metadata and the live turn alone exceed `max_chars`; they are
     /// sent whole anyway (the user's message is never cut).
     pub over_budget: bool,
+    /// The nonce every structural line carries; `None` for the legacy layout.
+    pub nonce: Option<String>,
 }
 
-pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
+/// The prompt and its report. Fails only for a given nonce that an input
+/// holds (`ERR_OUT_OF_RANGE`) or an OS random source that fails.
+pub fn build_injected_prompt(params: &PromptParams) -> Result<PromptReport, CoreError> {
     let mode = if params.reload {
         PromptMode::Reload
     } else {
@@ -173,17 +197,26 @@ pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
         PromptMode::Reload => None,
     };
     let selection = select_entries(&params.log_entries, &params.user_message, wanted, held_by);
+    let summary = match mode {
+        PromptMode::Reload => params
+            .continuity_summary
+            .as_deref()
+            .map(strip_legacy_transcript),
+        PromptMode::Continuous => None,
+    }
+    .filter(|summary| !utf16::trim(summary).is_empty());
+    let nonce = params
+        .fence
+        .resolve(|nonce| inputs_hold(nonce, params, summary.as_deref(), &selection.entries))?;
+    let structure = Structure::new(nonce.as_ref());
     let layout = Layout {
         mode,
-        metadata: params.turn_metadata.as_ref().and_then(render_metadata),
-        summary: match mode {
-            PromptMode::Reload => params
-                .continuity_summary
-                .as_deref()
-                .map(strip_legacy_transcript),
-            PromptMode::Continuous => None,
-        }
-        .filter(|summary| !utf16::trim(summary).is_empty()),
+        structure,
+        metadata: params
+            .turn_metadata
+            .as_ref()
+            .and_then(|metadata| render_metadata(metadata, structure)),
+        summary,
         candidates: selection.entries,
         user_message: &params.user_message,
         live_turn: separators::neutralise_separators(&params.user_message),
@@ -191,7 +224,7 @@ pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
     };
     let fitted = layout.fit(params.max_chars);
     let injected = &layout.candidates[layout.candidates.len() - fitted.entries..];
-    PromptReport {
+    Ok(PromptReport {
         chars: fitted.prompt.len(),
         over_budget: params
             .max_chars
@@ -204,7 +237,64 @@ pub fn build_injected_prompt(params: &PromptParams) -> PromptReport {
         injected_entry_ids: injected.iter().map(|entry| entry_key(entry)).collect(),
         summary_trimmed: fitted.summary_trimmed,
         skipped_log_lines: params.skipped_log_lines,
-    }
+        nonce: nonce.map(|nonce| nonce.as_str().to_owned()),
+    })
+}
+
+/// Whether any text that can reach the prompt holds `nonce`: the live
+/// message, the metadata, the summary, and each candidate entry's text (as
+/// far as it can be shown), timestamp and status. Conservative: a text is
+/// looked at before it is cut or joined, and those only add separators.
+fn inputs_hold(
+    nonce: &Nonce,
+    params: &PromptParams,
+    summary: Option<&[u16]>,
+    candidates: &[&LogEntry],
+) -> bool {
+    let metadata = || -> bool {
+        match &params.turn_metadata {
+            None => false,
+            Some(TurnMetadata::Text(text)) => nonce.occurs_in(text),
+            Some(TurnMetadata::Fields(fields)) => fields.iter().any(|(key, value)| {
+                nonce.occurs_in(key)
+                    || match value {
+                        MetadataValue::Text(text) => nonce.occurs_in(text),
+                        MetadataValue::Number(number) => nonce.occurs_in(
+                            &js_number_to_string(*number)
+                                .encode_utf16()
+                                .collect::<Vec<_>>(),
+                        ),
+                        MetadataValue::Bool(_) | MetadataValue::Null => false,
+                    }
+            }),
+        }
+    };
+    let entry = |entry: &&LogEntry| {
+        let shown = params
+            .max_entry_chars
+            .map_or(entry.text.len(), |max| entry.text.len().min(max));
+        nonce.occurs_in(&entry.text[..shown])
+            || match &entry.ts {
+                None => false,
+                Some(Timestamp::Text(text)) => nonce.occurs_in(text),
+                // Shown as an ISO time (no run of 16 hex digits) or, out of
+                // its range, as the number: the number is looked at, which
+                // costs less than formatting the time.
+                Some(Timestamp::Number(number)) => nonce.occurs_in(
+                    &js_number_to_string(*number)
+                        .encode_utf16()
+                        .collect::<Vec<_>>(),
+                ),
+            }
+            || entry
+                .status
+                .as_deref()
+                .is_some_and(|status| nonce.occurs_in(status))
+    };
+    nonce.occurs_in(&params.user_message)
+        || metadata()
+        || summary.is_some_and(|summary| nonce.occurs_in(summary))
+        || candidates.iter().any(entry)
 }
 
 /// How many log entries to read (from the end) for a builder given a log
