@@ -8,12 +8,14 @@
 //!   `capCompactionSummaryPreservingSuffix`;
 //! - [`persistent_chat`]: the perpetual log, the continuity summary and the
 //!   injected prompt;
+//! - [`search`]: ranked search over a perpetual log and a window read;
 //! - [`utf16`]: JS string semantics (surrogate- and grapheme-safe cuts);
 //! - [`error`]: the errors the binding maps to JS errors with `code`.
 
 pub mod compaction;
 pub mod error;
 pub mod persistent_chat;
+pub mod search;
 pub mod utf16;
 
 // The test helpers, one file shared with the integration tests (their `mod support;`),

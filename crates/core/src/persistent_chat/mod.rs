@@ -13,7 +13,7 @@
 
 mod budget;
 pub mod fields;
-mod fs;
+pub(crate) mod fs;
 pub use fs::Links;
 mod json;
 pub mod log;
