@@ -8,6 +8,7 @@ mod numbers;
 pub mod params;
 pub mod persistent_chat;
 pub mod promise;
+pub mod search;
 pub mod text;
 
 pub use compaction::cap_options;
