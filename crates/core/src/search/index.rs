@@ -181,6 +181,13 @@ struct Builder {
 }
 
 const STOP: u32 = u32::MAX;
+/// Past this many distinct terms a new term is not indexed: a log of random tokens cannot grow the index
+/// in memory without bound (about 100 bytes a term). A real chat history of
+/// 100 MB has well under a million.
+#[cfg(not(test))]
+pub(crate) const MAX_TERMS: usize = 1 << 21;
+#[cfg(test)]
+pub(crate) const MAX_TERMS: usize = 1000;
 /// The word memo starts over past this many words (a log of random ids).
 const MAX_WORDS: usize = 1 << 18;
 
@@ -196,6 +203,9 @@ impl Sink<'_> {
     fn number(&mut self, term: &str) -> u32 {
         if let Some(&number) = self.terms.get(term) {
             return number;
+        }
+        if self.postings.len() >= MAX_TERMS {
+            return STOP;
         }
         let number = self.postings.len() as u32;
         self.terms.insert(term.into(), number);
@@ -227,7 +237,9 @@ impl Words for Sink<'_> {
 
     fn gram(&mut self, gram: &str, _at: Range<usize>, _unigram: bool) {
         let number = self.number(gram);
-        self.scratch.push(number);
+        if number != STOP {
+            self.scratch.push(number);
+        }
     }
 }
 
@@ -273,5 +285,32 @@ fn doc_of(entry: &LogEntry, line: &[u8], offset: u64, number: u64, terms: u32) -
         hash: hash64(line),
         id_hash: id_hash(entry.id.as_deref()),
         role: role_code(entry.role),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TempDir;
+
+    #[test]
+    fn distinct_terms_are_capped_and_the_first_kept() {
+        let dir = TempDir::new("search-index");
+        let mut log = String::new();
+        for n in 0..1500 {
+            log.push_str(&format!(
+                "{{\"role\":\"user\",\"text\":\"id{n:05} common\"}}\n"
+            ));
+        }
+        let path = dir.file("log.jsonl", log.as_bytes());
+        let file = File::open(path).unwrap();
+        let mut index = Index::default();
+        index.extend(&file, file.metadata().unwrap().len()).unwrap();
+        assert_eq!(index.terms.len(), MAX_TERMS);
+        assert_eq!(index.docs.len(), 1500);
+        assert!(index.terms.contains_key("id00000"));
+        assert!(!index.terms.contains_key("id01499"));
+        let common = index.terms["common"] as usize;
+        assert_eq!(index.postings[common].count, 1500);
     }
 }
