@@ -432,8 +432,8 @@ export declare function rebuildPersistentChatContinuitySummaryAsync(params: Cont
  * Unicode word boundaries, case- and accent-insensitively, English words by
  * their stem, and text in scripts without spaces (Chinese, Japanese, Thai)
  * by pairs of characters; query words found nowhere are ignored, and an
- * empty or wordless query gives `[]`. Ranked by BM25, an entry also getting
- * half the score of the one before it (the answer after a matching
+ * empty or wordless query gives `[]`. Ranked by BM25+, an entry also getting
+ * 0.7 of the score of the one before it (the answer after a matching
  * question).
  *
  * The index is a cache kept beside the log (`<path>.search-index`): built
