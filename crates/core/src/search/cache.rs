@@ -74,10 +74,9 @@ pub(crate) fn with_index<T>(
     }
     if cached.index.covered == 0 && !rebuild {
         // Nothing in memory: the file, if it is whole and of this version.
-        if let Some(index) = file
-            .load(log_len.max(1 << 20))?
-            .and_then(|b| format::decode(&b))
-        {
+        // An index is about a third of its log: twice the log is no index of ours.
+        let cap = log_len.saturating_mul(2).saturating_add(1 << 20);
+        if let Some(index) = file.load(cap)?.and_then(|b| format::decode(&b)) {
             let covered = index.covered;
             *cached = Cached {
                 index,
