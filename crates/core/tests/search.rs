@@ -468,3 +468,22 @@ fn windows_by_line_and_by_id() {
     assert_eq!(window(WindowAt::Id(u("m0")), 0, 500).len(), 20);
     assert!(window(WindowAt::Id(u("nope")), 5, 5).is_empty());
 }
+
+/// An index file another user owns (planted in a shared folder) is refused,
+/// never read. Needs root to give a file away; skipped otherwise.
+#[cfg(unix)]
+#[test]
+fn an_index_of_another_user_is_refused() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: chown needs root");
+        return;
+    }
+    let dir = TempDir::new("search");
+    let log = owned_log(&dir, &filler(5));
+    std::fs::write(index_path(&log), b"planted").unwrap();
+    std::os::unix::fs::chown(index_path(&log), Some(4242), Some(4242)).unwrap();
+    let err = search_log(&log, &u("note"), &SearchOptions::default()).unwrap_err();
+    assert_eq!(err.code(), "ENOTREGULAR");
+    assert!(err.to_string().contains("another user"), "{err}");
+}
