@@ -514,6 +514,36 @@ export interface PersistentChatLogEntry {
   id?: string
 }
 
+/** A search hit: the entry's fields, its line, its score, and an excerpt. */
+export interface PersistentChatLogHit {
+  role: 'user' | 'assistant' | 'system' | 'tool'
+  /**
+   * At most `excerptChars` UTF-16 units of the entry's text around the
+   * best match (cut on grapheme boundaries, `…` where text was left out).
+   */
+  text: string
+  ts?: string | number
+  session?: string
+  status?: string
+  id?: string
+  /** The entry's 1-based line number in the log. */
+  line: number
+  /** Higher is better (BM25; comparable within one search only). */
+  score: number
+}
+
+/** An entry of a window read, with its line. */
+export interface PersistentChatLogWindowEntry {
+  role: 'user' | 'assistant' | 'system' | 'tool'
+  text: string
+  ts?: string | number
+  session?: string
+  status?: string
+  id?: string
+  /** The entry's 1-based line number in the log. */
+  line: number
+}
+
 /**
  * The memory state (also the JSON the Python memory script writes).
  * Items are strings or objects with a `text` field.
@@ -593,6 +623,18 @@ export interface PersistentChatReadOptions {
   maxEntryChars?: number
 }
 
+/** `searchPersistentChatLog`'s options. */
+export interface PersistentChatSearchOptions {
+  /** Hits wanted: an integer from 1 to 100 (default 10). */
+  limit?: number
+  /** The excerpt's length in UTF-16 units, an integer >= 1 (default 600). */
+  excerptChars?: number
+  /** Refuse a symlink or hard-linked file at `path` (`ENOTREGULAR`). */
+  refuseLinks?: boolean
+  /** A missing log is `[]`, not `ENOENT`. */
+  emptyIfMissing?: boolean
+}
+
 /** An item of the memory state given as an object: its text. */
 export interface PersistentChatStateItem {
   text: string
@@ -605,6 +647,18 @@ export interface PersistentChatTimer {
   status?: string
   /** ISO-8601 string or epoch milliseconds. */
   due?: string | number
+}
+
+/** Where `readPersistentChatLogWindow` looks: exactly one of `id` and `line`. */
+export interface PersistentChatWindowAt {
+  /** The last entry with this id. */
+  id?: string
+  /** The entry at this 1-based line. */
+  line?: number
+  /** Entries before it (default 5, at most 50). */
+  before?: number
+  /** Entries after it (default 5, at most 50). */
+  after?: number
 }
 
 /**
@@ -634,6 +688,19 @@ export declare function readPersistentChatLogEntries(path: string, limit: number
 export declare function readPersistentChatLogEntriesAsync(path: string, limit: number, options?: PersistentChatReadOptions): Promise<PersistentChatLogEntry[]>
 
 /**
+ * The entries around one entry of the perpetual log at `path`, oldest
+ * first, on the libuv thread pool: `at.before` entries before it (default
+ * 5, at most 50), the entry, and `at.after` after it (default 5, at most
+ * 50). The entry is the last one whose `id` is `at.id`, or the one at
+ * `at.line` (1-based; when that line holds no entry, the window is the
+ * entries around where it would be). An id no entry has gives `[]`. Uses
+ * and keeps the search's index; every entry is read again from the log.
+ * Rejects as `searchPersistentChatLog` does; a `TypeError` unless `at` has
+ * exactly one of `id` and `line`.
+ */
+export declare function readPersistentChatLogWindow(path: string, at: PersistentChatWindowAt, options?: PersistentChatReadOptions): Promise<PersistentChatLogWindowEntry[]>
+
+/**
  * The contents of `continuity-summary.txt`: state and memory only, never a
  * transcript. Sections: current thread (latest user request, the status of
  * the turn that answered it, actionable notes), active decisions and
@@ -652,6 +719,27 @@ export declare function rebuildPersistentChatContinuitySummary(params: Continuit
  * same result, and the same errors as a rejection (never a throw).
  */
 export declare function rebuildPersistentChatContinuitySummaryAsync(params: ContinuitySummaryParams): Promise<string>
+
+/**
+ * Ranked full-text search over the perpetual log at `path`, on the libuv
+ * thread pool: the best `options.limit` entries (default 10, 1–100) for
+ * `query`, best first, each with an excerpt of at most `options.excerptChars`
+ * UTF-16 units (default 600) around its best match. Words are matched by
+ * Unicode word boundaries, case- and accent-insensitively, English words by
+ * their stem, and text in scripts without spaces (Chinese, Japanese, Thai)
+ * by pairs of characters; query words found nowhere are ignored, and an
+ * empty or wordless query gives `[]`. Ranked by BM25+, an entry also getting
+ * 0.7 of the score of the one before it (the answer after a matching
+ * question).
+ *
+ * The index is a cache kept beside the log (`<path>.search-index`): built
+ * on the first search, extended on later ones, checked against the log and
+ * rebuilt when it does not match; every hit is read again from the log.
+ * Rejects as `readPersistentChatLogEntries` throws (`ENOENT`,
+ * `ENOTREGULAR`…, `options.emptyIfMissing`, `options.refuseLinks`), and
+ * with a `RangeError` for a bad `limit` or `excerptChars`.
+ */
+export declare function searchPersistentChatLog(path: string, query: string, options?: PersistentChatSearchOptions): Promise<PersistentChatLogHit[]>
 
 /** Options of `new SecretMasker(options)`. */
 export interface SecretMaskerOptions {

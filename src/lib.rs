@@ -13,17 +13,20 @@ use std::sync::Arc;
 use binding::mask::SecretMaskerRefusal;
 use binding::persistent_chat::{PersistentChatLogEntry, PersistentChatPromptReport};
 use binding::promise::{spawn, Job};
+use binding::search::{PersistentChatLogHit, PersistentChatLogWindowEntry};
 use binding::text::Utf16String;
 use binding::{budget, run, Failure, Js};
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::Env;
 use napi_derive::napi;
 use openclaw_context_core::compaction::{self, CapReport, MAX_COMPACTION_SUMMARY_CHARS};
+use openclaw_context_core::error::CoreError;
 use openclaw_context_core::mask::Masker;
 use openclaw_context_core::persistent_chat::log::{
     entry_cap, read_log_tail_with_options, LogEntry, LogReadOptions,
 };
 use openclaw_context_core::persistent_chat::prompt::PromptReport;
+use openclaw_context_core::search;
 
 /// OpenClaw 2026.7.x's `capCompactionSummary`, bit for bit: the summary as
 /// is when `maxChars <= 0` or it fits; else its UTF-16-safe prefix plus a
@@ -254,6 +257,118 @@ fn log_read(
         move || Ok(read_log_tail_with_options(Path::new(&path), limit, read)?.entries),
         |entries| entries.into_iter().map(Into::into).collect(),
     ))
+}
+
+/// Ranked full-text search over the perpetual log at `path`, on the libuv
+/// thread pool: the best `options.limit` entries (default 10, 1–100) for
+/// `query`, best first, each with an excerpt of at most `options.excerptChars`
+/// UTF-16 units (default 600) around its best match. Words are matched by
+/// Unicode word boundaries, case- and accent-insensitively, English words by
+/// their stem, and text in scripts without spaces (Chinese, Japanese, Thai)
+/// by pairs of characters; query words found nowhere are ignored, and an
+/// empty or wordless query gives `[]`. Ranked by BM25+, an entry also getting
+/// 0.7 of the score of the one before it (the answer after a matching
+/// question).
+///
+/// The index is a cache kept beside the log (`<path>.search-index`): built
+/// on the first search, extended on later ones, checked against the log and
+/// rebuilt when it does not match; every hit is read again from the log.
+/// Rejects as `readPersistentChatLogEntries` throws (`ENOENT`,
+/// `ENOTREGULAR`…, `options.emptyIfMissing`, `options.refuseLinks`), and
+/// with a `RangeError` for a bad `limit` or `excerptChars`.
+#[napi(
+    catch_unwind,
+    ts_args_type = "path: string, query: string, options?: PersistentChatSearchOptions",
+    ts_return_type = "Promise<PersistentChatLogHit[]>"
+)]
+pub fn search_persistent_chat_log<'scope>(
+    env: Env,
+    path: Unknown<'scope>,
+    query: Unknown<'scope>,
+    options: Option<Unknown<'scope>>,
+) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogHit>>> {
+    spawn(&env, || {
+        let path = Js::from(path).path("path")?;
+        let query = Js::from(query).string("query")?;
+        let (options, empty_if_missing) = binding::search::search_options(options)?;
+        Ok(Job::new(
+            move || {
+                let path = Path::new(&path);
+                if empty_if_missing {
+                    search::search_log_or_empty(path, &query, &options)
+                } else {
+                    search::search_log(path, &query, &options)
+                }
+            },
+            |hits| hits.into_iter().map(Into::into).collect(),
+        ))
+    })
+}
+
+/// The entries around one entry of the perpetual log at `path`, oldest
+/// first, on the libuv thread pool: `at.before` entries before it (default
+/// 5, at most 50), the entry, and `at.after` after it (default 5, at most
+/// 50). The entry is the last one whose `id` is `at.id`, or the one at
+/// `at.line` (1-based; when that line holds no entry, the window is the
+/// entries around where it would be). An id no entry has gives `[]`. Uses
+/// and keeps the search's index; every entry is read again from the log.
+/// Rejects as `searchPersistentChatLog` does; a `TypeError` unless `at` has
+/// exactly one of `id` and `line`.
+#[napi(
+    catch_unwind,
+    ts_args_type = "path: string, at: PersistentChatWindowAt, options?: PersistentChatReadOptions",
+    ts_return_type = "Promise<PersistentChatLogWindowEntry[]>"
+)]
+pub fn read_persistent_chat_log_window<'scope>(
+    env: Env,
+    path: Unknown<'scope>,
+    at: Unknown<'scope>,
+    options: Option<Unknown<'scope>>,
+) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogWindowEntry>>> {
+    spawn(&env, || {
+        let path = Js::from(path).path("path")?;
+        let (at, before, after, files) = binding::search::window_request(at, options)?;
+        Ok(Job::new(
+            move || {
+                let path = Path::new(&path);
+                match search::read_log_window(path, &at, before, after, files.links) {
+                    Err(CoreError::Io { code: "ENOENT", .. })
+                        if files.empty_if_missing && !path.exists() =>
+                    {
+                        Ok(Vec::new())
+                    }
+                    other => other,
+                }
+            },
+            |entries| entries.into_iter().map(Into::into).collect(),
+        ))
+    })
+}
+
+/// `searchPersistentChatLog`'s options.
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatSearchOptions {
+    /// Hits wanted: an integer from 1 to 100 (default 10).
+    pub limit: Option<f64>,
+    /// The excerpt's length in UTF-16 units, an integer >= 1 (default 600).
+    pub excerpt_chars: Option<f64>,
+    /// Refuse a symlink or hard-linked file at `path` (`ENOTREGULAR`).
+    pub refuse_links: Option<bool>,
+    /// A missing log is `[]`, not `ENOENT`.
+    pub empty_if_missing: Option<bool>,
+}
+
+/// Where `readPersistentChatLogWindow` looks: exactly one of `id` and `line`.
+#[napi(object, object_to_js = false)]
+pub struct PersistentChatWindowAt {
+    /// The last entry with this id.
+    pub id: Option<String>,
+    /// The entry at this 1-based line.
+    pub line: Option<f64>,
+    /// Entries before it (default 5, at most 50).
+    pub before: Option<f64>,
+    /// Entries after it (default 5, at most 50).
+    pub after: Option<f64>,
 }
 
 /// The contents of `continuity-summary.txt`: state and memory only, never a

@@ -9,6 +9,7 @@ mod numbers;
 pub mod params;
 pub mod persistent_chat;
 pub mod promise;
+pub mod search;
 pub mod store;
 pub mod text;
 

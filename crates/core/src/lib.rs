@@ -10,6 +10,7 @@
 //!   injected prompt;
 //! - [`store`]: a chat's folder and its files (layout, file rules, append,
 //!   atomic replace, inspect), the one owner of their bytes;
+//! - [`search`]: ranked search over a perpetual log and a window read;
 //! - [`utf16`]: JS string semantics (surrogate- and grapheme-safe cuts);
 //! - [`mask`]: secrets and `<private>` spans masked in linear time;
 //! - [`error`]: the errors the binding maps to JS errors with `code`.
@@ -18,6 +19,7 @@ pub mod compaction;
 pub mod error;
 pub mod mask;
 pub mod persistent_chat;
+pub mod search;
 pub mod store;
 pub mod utf16;
 

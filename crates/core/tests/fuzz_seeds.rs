@@ -28,6 +28,9 @@ mod mask;
 #[path = "../../../fuzz/fuzz_targets/prompt.rs"]
 #[rustfmt::skip]
 mod prompt;
+#[path = "../../../fuzz/fuzz_targets/search_index.rs"]
+#[rustfmt::skip]
+mod search_index;
 #[path = "../../../fuzz/fuzz_targets/store.rs"]
 #[rustfmt::skip]
 mod store;
@@ -39,11 +42,12 @@ mod summary;
 mod tail_reader;
 
 /// Every target this file replays; a target of fuzz/Cargo.toml missing here fails a test.
-const TARGETS: [&str; 7] = [
+const TARGETS: [&str; 8] = [
     "cap",
     "log_line",
     "mask",
     "prompt",
+    "search_index",
     "store",
     "summary",
     "tail_reader",
@@ -112,6 +116,13 @@ fn log_line_seeds() {
 fn mask_seeds() {
     for (path, bytes) in seeds("mask") {
         run_one(&path, || mask::run(&bytes));
+    }
+}
+
+#[test]
+fn search_index_seeds() {
+    for (path, bytes) in seeds("search_index") {
+        run_one(&path, || search_index::run(&bytes));
     }
 }
 

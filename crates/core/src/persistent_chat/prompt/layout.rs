@@ -16,8 +16,7 @@ use crate::persistent_chat::log::LogEntry;
 use crate::persistent_chat::status::is_ok_status;
 use crate::persistent_chat::text::{
     collapse_whitespace, cut_with_ellipsis, join_with_blank_lines, js_number_to_string, push_str,
-    shown_text,
-    trim_end_lines,
+    shown_text, trim_end_lines,
 };
 use crate::utf16;
 

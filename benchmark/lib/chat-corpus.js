@@ -1,0 +1,264 @@
+'use strict'
+// Long multi-session chats with planted facts, and questions about them in other words: the
+// needle-in-the-log and paraphrase set for the search (benchmark/search-quality.mjs) and the
+// realistic text of the search bench's 100 MB log (benchmark/search.mjs). Deterministic per seed.
+//
+// Each planted fact is a pair of turns: a user turn that names a subject ("can we settle the
+// staging database migration?") and the reply that holds the answer ("Decided: Postgres 16 on
+// Friday…"); the question asks about the subject in other words (synonyms, inflections, another
+// word order: "what did we decide about migrating the staging DB?"). The evidence is the reply
+// for half the facts (the turn after the one the question matches) and the user turn itself for
+// the others (a user stating a fact). The filler around them talks about the same subjects, so
+// finding the words is not enough: the ranking must pick the right turn out of many that share them.
+
+const { rng } = require('../../dev/shapes.js')
+
+// Subjects, each with several ways to say it: the planted turn uses one, the question another.
+const SUBJECTS = [
+  ['staging database', 'staging DB', 'database on staging', 'staging databases'],
+  ['payment webhook', 'payments webhook', 'webhook for payments', 'payment webhooks'],
+  ['release checklist', 'checklist for releases', 'release check list', 'releasing checklist'],
+  ['nightly backup', 'nightly backups', 'backup that runs every night', 'night backup job'],
+  ['login page', 'sign-in page', 'login screen', 'page for logging in'],
+  ['invoice export', 'exporting invoices', 'invoices export', 'export of the invoices'],
+  ['search latency', 'latency of search', 'slow searches', 'search response time'],
+  ['onboarding email', 'welcome email', 'onboarding emails', 'email for onboarding'],
+  ['CI pipeline', 'build pipeline', 'CI pipelines', 'continuous integration pipeline'],
+  ['mobile app crash', 'crashes in the mobile app', 'app crashing on mobile', 'mobile crash'],
+  ['rate limiter', 'rate limiting', 'rate limits', 'limiter for requests'],
+  ['error budget', 'error budgets', 'budget for errors', 'SLO error budget'],
+  ['cache invalidation', 'invalidating the cache', 'cache invalidations', 'cache purge'],
+  ['feature flag', 'feature flags', 'feature toggle', 'flag for the feature'],
+  ['dark mode', 'dark theme', 'night mode', 'dark color scheme'],
+  ['quarterly report', 'quarter report', 'quarterly reports', 'report for the quarter'],
+  ['team offsite', 'offsite meeting', 'team retreat', 'offsite'],
+  ['vacation plan', 'holiday plans', 'vacation plans', 'planned vacation'],
+  ['dentist appointment', 'appointment with the dentist', 'dental appointment', 'dentist visit'],
+  ['birthday party', 'birthday celebration', 'party for the birthday', 'birthday parties'],
+  ['apartment lease', 'lease for the apartment', 'flat lease', 'rental lease'],
+  ['car insurance', 'insurance for the car', 'auto insurance', 'car insurance policy'],
+  ['marathon training', 'training for the marathon', 'marathon prep', 'running plan'],
+  ['sourdough recipe', 'recipe for sourdough', 'sourdough bread', 'sourdough starter'],
+  ['garden irrigation', 'watering the garden', 'garden watering', 'irrigation system'],
+  ['laptop upgrade', 'upgrading the laptop', 'new laptop', 'laptop replacement'],
+  ['tax return', 'tax filing', 'filing taxes', 'tax returns'],
+  ['kubernetes cluster', 'k8s cluster', 'kubernetes clusters', 'cluster on kubernetes'],
+  ['log retention', 'retention of logs', 'keeping logs', 'log retention policy'],
+  ['password rotation', 'rotating passwords', 'password rotations', 'credential rotation'],
+  ['dependency update', 'updating dependencies', 'dependency updates', 'upgrading the deps'],
+  ['customer survey', 'survey of customers', 'customer surveys', 'user survey'],
+  ['pricing page', 'page with prices', 'pricing pages', 'plans page'],
+  ['data migration', 'migrating the data', 'data migrations', 'moving the data'],
+  ['alerting rules', 'alert rules', 'alerting rule', 'rules for alerts'],
+  ['hiring plan', 'plan for hiring', 'recruiting plan', 'hiring plans'],
+  ['book club', 'reading club', 'book group', 'book clubs'],
+  ['piano lessons', 'piano lesson', 'lessons for piano', 'piano classes'],
+  ['flight to Lisbon', 'Lisbon flight', 'flying to Lisbon', 'trip to Lisbon'],
+  ['wedding gift', 'gift for the wedding', 'wedding present', 'wedding gifts'],
+]
+
+// What was decided or stated: an answer the question's words do not contain.
+const ANSWERS = [
+  'we go with Postgres 16 and run it on Friday after the backup window',
+  'keep it behind the flag until the 14th, then ramp to 25% of traffic',
+  'Maria owns it from now on, with Kenji as the backup reviewer',
+  'the budget is 4,800 euros, approved by finance last Tuesday',
+  'it moves to Thursday at 9:30, in the small room on the third floor',
+  'we drop the old vendor and sign with Northwind for two years',
+  'retry three times with exponential backoff, capped at 30 seconds',
+  'the root cause was a missing index on the events table',
+  'it ships in version 4.2, not 4.1, because of the audit',
+  'we keep 90 days hot and move the rest to cold storage',
+  'use the blue palette from the brand kit, not the purple one',
+  'book the 7:15 morning slot, window seat, with one checked bag',
+  'the code is ORCHID-7731 and it expires at the end of the month',
+  'we chose the cheaper plan, 12 dollars per seat, billed yearly',
+  'my sister Clara will handle it while I am in Osaka',
+  'the limit is 600 requests per minute per API key',
+  'it failed because the certificate expired on the 3rd',
+  'postpone it to spring; the contractor is booked until March',
+  'the winner was option B, the one with the shorter form',
+  'Dr. Okafor at 4 pm on the 21st, bring the x-rays',
+]
+
+const QUESTION_FORMS = [
+  (s) => `what did we decide about the ${s}?`,
+  (s) => `remind me what we settled on for the ${s}`,
+  (s) => `what was the conclusion on ${s}?`,
+  (s) => `do you remember what happened with the ${s}?`,
+  (s) => `what's the plan for ${s} again?`,
+  (s) => `what did I tell you regarding the ${s}?`,
+]
+
+const ASK_FORMS = [
+  (s) => `Can we settle the ${s} question today?`,
+  (s) => `Quick one about the ${s}: where did we land?`,
+  (s) => `I need a decision on the ${s}.`,
+  (s) => `Let's finalize the ${s}, please.`,
+]
+
+const STATE_FORMS = [
+  (s, a) => `For the record, about the ${s}: ${a}.`,
+  (s, a) => `Note on the ${s} — ${a}.`,
+  (s, a) => `Update regarding the ${s}: ${a}.`,
+]
+
+const REPLY_FORMS = [(a) => `Decided: ${a}.`, (a) => `Agreed, ${a}.`, (a) => `Done. Summary: ${a}.`]
+
+// Filler: the same subjects in passing, and everyday chat.
+const FILLER = [
+  (s) => `I looked at the ${s} again this morning, nothing new yet.`,
+  (s) => `Can you draft a short note about the ${s} for the team?`,
+  (s) => `Here is a draft: "Heads-up on the ${s}: still in progress, details to follow."`,
+  (s) => `The ${s} came up in the standup, people asked for a timeline.`,
+  (s) => `Let me check the ${s} and get back to you.`,
+  (s) => `No blockers on the ${s} for now.`,
+  (s) => `Could you summarise the open questions about the ${s}?`,
+  (s) => `Open questions on the ${s}: owner, timing, and cost. None answered yet.`,
+  () => 'Thanks, that helps.',
+  () => 'Sure, give me a minute to look into it.',
+  () => 'Here is the output of the last build: tests passed, lint has 3 warnings in src/lib.rs:42:5.',
+  () => 'Please rerun the tests on node 24 and then ship it if green.',
+  () => 'I pushed the fix in PR #1187, can you review it?',
+  () => 'The p95 regressed by 12% after the deploy; rolling back now.',
+  () => 'Reminder set for tomorrow at 10.',
+  () => 'Good morning! What is on the agenda today?',
+  () => 'Let us pick this up after lunch.',
+  () => 'I will be offline for an hour.',
+  () => 'Can you translate this to French: "the meeting is moved to Monday"?',
+  () => 'La réunion est déplacée à lundi.',
+  () => '请把这个发给团队，谢谢。',
+  () => 'テストは全部通りました。',
+  () => 'Sounds good 👍',
+  () => 'Weather looks rainy for the weekend, maybe reschedule the hike.',
+  () => 'The invoice INC-20261128-0914 was sent to accounting.',
+  () => 'See https://ci.example.com/builds/8841?tab=logs for the full log.',
+]
+
+function pick(next, list) {
+  return list[Math.floor(next() * list.length)]
+}
+
+/**
+ * One chat: `turns` entries over `sessions` sessions, with `facts` planted facts. Returns
+ * `{ entries, questions }`: entries are log entry objects; each question is `{ query, evidence }`
+ * with `evidence` the 0-based index of the entry that holds the answer.
+ */
+function makeChat(seed, { turns = 600, sessions = 12, facts = 30 } = {}) {
+  const next = rng(seed)
+  const entries = []
+  const questions = []
+  const subjects = SUBJECTS.slice().sort(() => next() - 0.5)
+  const plantAt = new Set()
+  while (plantAt.size < Math.min(facts, subjects.length)) {
+    // Even positions (a user turn), never in the last 25 entries: what a reload already shows.
+    plantAt.add(2 * Math.floor(next() * ((turns - 30) / 2)))
+  }
+  let fact = 0
+  const start = Date.UTC(2026, 0, 5, 9)
+  let session = 0
+  for (let i = 0; i < turns; i++) {
+    if (i > 0 && i % Math.ceil(turns / sessions) === 0) session++
+    const ts = new Date(start + session * 86400000 * 3 + i * 45000).toISOString()
+    const role = i % 2 === 0 ? 'user' : 'assistant'
+    let text
+    if (role === 'user' && plantAt.has(i)) {
+      const variants = subjects[fact % subjects.length]
+      const answer = pick(next, ANSWERS)
+      const planted = pick(next, variants)
+      const asked = pick(
+        next,
+        variants.filter((v) => v !== planted),
+      )
+      const query = pick(next, QUESTION_FORMS)(asked)
+      if (next() < 0.5) {
+        text = pick(next, ASK_FORMS)(planted)
+        entries.push({ ts, role, text, session: `s${session}`, id: `m${i}` })
+        i++
+        entries.push({
+          ts: new Date(Date.parse(ts) + 30000).toISOString(),
+          role: 'assistant',
+          text: pick(next, REPLY_FORMS)(answer),
+          session: `s${session}`,
+          id: `m${i}`,
+        })
+        questions.push({ query, evidence: i, kind: 'reply' })
+      } else {
+        text = pick(next, STATE_FORMS)(planted, answer)
+        entries.push({ ts, role, text, session: `s${session}`, id: `m${i}` })
+        questions.push({ query, evidence: i, kind: 'stated' })
+      }
+      fact++
+      continue
+    }
+    const filler = pick(next, FILLER)
+    text = filler(pick(next, pick(next, subjects)))
+    entries.push({ ts, role, text, session: `s${session}`, id: `m${i}` })
+  }
+  return { entries, questions }
+}
+
+// Prose for the bench's big log: a vocabulary as large as a real chat history's (common English
+// words, then 40,000 made-up words drawn with a Zipf-like law: a few very frequent, most rare), so
+// that the index's dictionary and posting lists have a realistic size.
+const COMMON = (
+  'time year people way day man thing woman life child world school state family student group ' +
+  'country problem hand part place case week company system program question work government ' +
+  'number night point home water room mother area money story fact month lot right study book ' +
+  'eye job word business issue side kind head house service friend father power hour game line ' +
+  'end member law car city community name president team minute idea kid body information back ' +
+  'parent face others level office door health person art war history party result change ' +
+  'morning reason research girl guy moment air teacher force education make know take see come ' +
+  'think look want give use find tell ask seem feel try leave call good new first last long great ' +
+  'little own other old right big high different small large next early young important few ' +
+  'public bad same able server client request response deploy build test release branch commit ' +
+  'merge review ticket bug fix patch config cluster node pod container image registry token'
+).split(' ')
+const SYLLABLES = 'ka lo mi ne ru sa ti vo be da fe gi ho ju ke li mo nu pa qe ri so tu ve wa xi yo ze'.split(' ')
+
+function madeUpWord(rank) {
+  let word = ''
+  let n = rank + 1
+  while (n > 0) {
+    word += SYLLABLES[n % SYLLABLES.length]
+    n = Math.floor(n / SYLLABLES.length)
+  }
+  return word
+}
+
+const MADE_UP = Array.from({ length: 40000 }, (_, i) => madeUpWord(i))
+
+/** `count` words of prose: common words half the time, else a made-up word of Zipf-like rank. */
+function prose(next, count) {
+  const out = []
+  for (let i = 0; i < count; i++) {
+    if (next() < 0.5) out.push(COMMON[Math.floor(next() * next() * COMMON.length)])
+    else out.push(MADE_UP[Math.floor(Math.exp(next() * Math.log(MADE_UP.length))) - 1])
+  }
+  return out.join(' ')
+}
+
+/**
+ * Lines of a long log for the bench: chats of `makeChat` one after the other (each a few sessions),
+ * each entry's text followed by 10-80 words of prose. Calls `onChat(questions, firstLine)` for
+ * each chat (lines are 1-based); returns a function giving the next line (without its newline).
+ */
+function benchLines(seed, onChat = () => {}) {
+  const next = rng(seed)
+  let chat = 0
+  let line = 0
+  let pending = []
+  return () => {
+    if (pending.length === 0) {
+      const { entries, questions } = makeChat(seed * 7919 + chat++, { turns: 600, facts: 20 })
+      onChat(questions, line + 1)
+      pending = entries
+    }
+    const entry = pending.shift()
+    line++
+    entry.text = `${entry.text} ${prose(next, 10 + Math.floor(next() * 70))}`
+    return JSON.stringify(entry)
+  }
+}
+
+module.exports = { makeChat, prose, benchLines, SUBJECTS, FILLER }

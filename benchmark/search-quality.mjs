@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// The search's recall on a needle-in-the-log and paraphrase set (benchmark/lib/chat-corpus.js):
+// ten long multi-session chats, each question asking in other words about a planted fact, the
+// evidence often the turn after the one its words match. Prints top-10 and top-25 recall of
+// searchPersistentChatLog and of SQLite FTS5 (python3's sqlite3; default unicode61 tokenizer,
+// and with the porter stemmer) on the same logs.
+//
+//   node benchmark/search-quality.mjs [--chats=10] [--turns=600] [--facts=40] [--seed=1]
+
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import os from 'node:os'
+import path from 'node:path'
+
+const require = createRequire(import.meta.url)
+const native = require('../index.js')
+const { makeChat } = require('./lib/chat-corpus.js')
+
+const arg = (name, fallback) => {
+  const hit = process.argv.find((a) => a.startsWith(`--${name}=`))
+  return hit ? Number(hit.split('=')[1]) : fallback
+}
+const chats = arg('chats', 10)
+const turns = arg('turns', 600)
+const facts = arg('facts', 40)
+const seed = arg('seed', 1)
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-search-quality-'))
+const logs = []
+for (let c = 0; c < chats; c++) {
+  const { entries, questions } = makeChat(seed * 1000 + c, { turns, facts })
+  const file = path.join(dir, `chat-${c}.jsonl`)
+  fs.writeFileSync(file, entries.map((e) => `${JSON.stringify(e)}\n`).join(''))
+  logs.push({ file, questions })
+}
+
+function score(rankings) {
+  // rankings: per log, per question, the 1-based lines returned.
+  const totals = { n: 0, top10: 0, top25: 0, reply: [0, 0], stated: [0, 0] }
+  logs.forEach((log, l) => {
+    log.questions.forEach((q, i) => {
+      const lines = rankings[l][i]
+      const at = lines.indexOf(q.evidence + 1)
+      totals.n++
+      if (at >= 0 && at < 10) totals.top10++
+      if (at >= 0 && at < 25) totals.top25++
+      totals[q.kind][1]++
+      if (at >= 0 && at < 10) totals[q.kind][0]++
+    })
+  })
+  const pct = (a, b) => `${((100 * a) / b).toFixed(1)} %`
+  return {
+    top10: pct(totals.top10, totals.n),
+    top25: pct(totals.top25, totals.n),
+    'top10 (answer is the next turn)': pct(...totals.reply),
+    'top10 (answer is the turn)': pct(...totals.stated),
+  }
+}
+
+const ours = []
+for (const log of logs) {
+  const perQuestion = []
+  for (const q of log.questions) {
+    const hits = await native.searchPersistentChatLog(log.file, q.query, { limit: 25 })
+    perQuestion.push(hits.map((h) => h.line))
+  }
+  ours.push(perQuestion)
+}
+
+function fts5(tokenize) {
+  const request = {
+    tokenize,
+    limit: 25,
+    logs: logs.map((l) => ({ path: l.file, queries: l.questions.map((q) => q.query) })),
+  }
+  const out = execFileSync('python3', [path.join(import.meta.dirname, 'lib', 'fts5.py')], {
+    input: JSON.stringify(request),
+    maxBuffer: 1 << 28,
+  })
+  return JSON.parse(out).map((log) => log.results.map((r) => r.lines))
+}
+
+const rows = {
+  searchPersistentChatLog: score(ours),
+  'FTS5 (unicode61)': score(fts5('unicode61')),
+  'FTS5 (porter unicode61)': score(fts5('porter unicode61')),
+}
+const questions = logs.reduce((n, l) => n + l.questions.length, 0)
+console.log(`${chats} chats × ${turns} turns, ${questions} questions (seed ${seed})`)
+console.table(rows)
+fs.rmSync(dir, { recursive: true, force: true })

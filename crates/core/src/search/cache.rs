@@ -1,0 +1,115 @@
+//! The parsed indexes of this process, so that a warm search reads no index
+//! file: a few, the most recently used kept. Each is checked against the log
+//! on every use (the covered prefix's size and its fingerprints) and
+//! extended to the log's end, so it is exactly what a fresh load would give;
+//! the file is rewritten when the index has grown by an eighth (or 1 MiB)
+//! since it was last written, so a search after a small append stays cheap
+//! and a new process finds most of the work done.
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use super::format;
+use super::index::{fingerprint, Index};
+use super::storage::IndexFile;
+use crate::error::CoreError;
+
+const KEPT: usize = 4;
+const MIN_REWRITE_BYTES: u64 = 1 << 20;
+
+pub(crate) struct Cached {
+    pub index: Index,
+    /// `covered` of the file on disk when it holds this index's prefix.
+    written: Option<u64>,
+}
+
+type Slot = Arc<Mutex<Cached>>;
+
+static CACHE: Mutex<Vec<(PathBuf, Slot)>> = Mutex::new(Vec::new());
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn slot(file: &dyn IndexFile) -> Slot {
+    let mut cache = lock(&CACHE);
+    let key = file.key();
+    if let Some(at) = cache.iter().position(|(path, _)| path == key) {
+        let entry = cache.remove(at);
+        let slot = entry.1.clone();
+        cache.insert(0, entry);
+        return slot;
+    }
+    let slot: Slot = Arc::new(Mutex::new(Cached {
+        index: Index::default(),
+        written: None,
+    }));
+    cache.insert(0, (key.to_owned(), slot.clone()));
+    cache.truncate(KEPT);
+    slot
+}
+
+/// Runs `f` on the index of `log` (`log_len` bytes now), loaded, checked,
+/// rebuilt or extended as needed. `rebuild` drops whatever was there first
+/// (a hit did not match the log).
+pub(crate) fn with_index<T>(
+    log: &File,
+    log_len: u64,
+    file: &dyn IndexFile,
+    rebuild: bool,
+    f: impl FnOnce(&Index) -> T,
+) -> Result<T, CoreError> {
+    let slot = slot(file);
+    let mut cached = lock(&slot);
+    let shown = || file.key().to_string_lossy().into_owned();
+    let io = |err: std::io::Error| CoreError::io(&err, "read", &shown());
+    if rebuild {
+        *cached = Cached {
+            index: Index::default(),
+            written: None,
+        };
+    }
+    if cached.index.covered == 0 && !rebuild {
+        // Nothing in memory: the file, if it is whole and of this version.
+        // An index is about a third of its log: twice the log is no index of ours.
+        let cap = log_len.saturating_mul(2).saturating_add(1 << 20);
+        if let Some(index) = file.load(cap)?.and_then(|b| format::decode(&b)) {
+            let covered = index.covered;
+            *cached = Cached {
+                index,
+                written: Some(covered),
+            };
+        }
+    }
+    if !matches_log(&cached.index, log, log_len).map_err(io)? {
+        *cached = Cached {
+            index: Index::default(),
+            written: None,
+        };
+    }
+    cached.index.extend(log, log_len).map_err(io)?;
+    let covered = cached.index.covered;
+    let stale = match cached.written {
+        None => true,
+        Some(written) => covered - written.min(covered) >= MIN_REWRITE_BYTES.max(written / 8),
+    };
+    if stale {
+        // A cache: a failed write (a read-only folder) costs a rebuild in
+        // the next process, not this search; it is tried again when the
+        // index has grown as much again.
+        let _ = file.save(&format::encode(&cached.index));
+        cached.written = Some(covered);
+    }
+    Ok(f(&cached.index))
+}
+
+/// Whether the log still starts with the prefix `index` covers.
+fn matches_log(index: &Index, log: &File, log_len: u64) -> std::io::Result<bool> {
+    if index.covered > log_len {
+        return Ok(false);
+    }
+    Ok(fingerprint(log, index.covered)? == Some((index.head, index.tail)))
+}

@@ -1,0 +1,233 @@
+//! Ranked full-text search over one perpetual log, and a window read around
+//! an entry (issue 30).
+//!
+//! - `tokenize`, `stem`: text to terms (UAX #29 words, folded, stemmed;
+//!   bigrams for scripts without spaces);
+//! - `index`: the index in memory, built and extended from the log;
+//! - `codec`, `format`: the index file's bytes (a checked parser);
+//! - [`storage`]: where the index file lives, the seam the chat store takes
+//!   over ([`IndexFile`]);
+//! - `cache`: the parsed indexes of this process, checked against the log on
+//!   every use;
+//! - `rank`: BM25, and the turn after a match;
+//! - `excerpt`: the text shown for a hit;
+//! - `read`: a hit or a window entry read again from the log and checked.
+//!
+//! The index is derived, never trusted: it is checked against the log (the
+//! covered prefix's size and fingerprints of its first and last 4 KiB) and
+//! rebuilt when it does not match, and every entry returned is read again
+//! from the log at its offset and must hash to what was indexed; if one
+//! does not, the index is rebuilt and the search done again, so nothing the
+//! log no longer holds is returned.
+
+mod cache;
+mod codec;
+mod excerpt;
+mod format;
+mod index;
+mod rank;
+mod read;
+mod stem;
+pub mod storage;
+mod tokenize;
+
+use std::fs::File;
+use std::path::Path;
+
+pub use storage::{IndexBeside, IndexFile, INDEX_SUFFIX};
+
+use crate::error::CoreError;
+use crate::persistent_chat::fs::open_state_file;
+use crate::persistent_chat::log::LogEntry;
+use crate::persistent_chat::Links;
+use read::{read_doc, Read};
+
+/// At most this many hits.
+pub const MAX_LIMIT: usize = 100;
+/// At most this many entries on each side of a window.
+pub const MAX_WINDOW: usize = 50;
+
+#[derive(Debug, Clone, Copy)]
+pub struct SearchOptions {
+    /// Hits wanted (clamped to 1..=[`MAX_LIMIT`]).
+    pub limit: usize,
+    /// The excerpt's length in UTF-16 units.
+    pub excerpt_chars: usize,
+    pub links: Links,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            limit: 10,
+            excerpt_chars: 600,
+            links: Links::Follow,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchHit {
+    /// The entry as the log holds it now, its `text` cut to the excerpt.
+    pub entry: LogEntry,
+    /// Its 1-based line number in the log.
+    pub line: u64,
+    /// Higher is better.
+    pub score: f64,
+}
+
+/// An entry of a window read, with its line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WindowEntry {
+    pub entry: LogEntry,
+    pub line: u64,
+}
+
+/// Where a window is centred.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WindowAt {
+    /// The last entry with this `id`.
+    Id(Vec<u16>),
+    /// The entry at this 1-based line (or, if that line holds none, the
+    /// place between its neighbours).
+    Line(u64),
+}
+
+/// Searches the log at `path` with `query` (UTF-16), its index kept beside it
+/// ([`IndexBeside`]). Best first; an empty or wordless query, or one none of
+/// whose words occur, gives no hits.
+pub fn search_log(
+    path: &Path,
+    query: &[u16],
+    options: &SearchOptions,
+) -> Result<Vec<SearchHit>, CoreError> {
+    let (log, _) = open_state_file(path, options.links)?;
+    search_open_log(&log, &IndexBeside::for_log(path), query, options)
+}
+
+/// [`search_log`], with a missing log read as an empty one.
+pub fn search_log_or_empty(
+    path: &Path,
+    query: &[u16],
+    options: &SearchOptions,
+) -> Result<Vec<SearchHit>, CoreError> {
+    match search_log(path, query, options) {
+        Err(CoreError::Io { code: "ENOENT", .. }) if !path.exists() => Ok(Vec::new()),
+        other => other,
+    }
+}
+
+/// The search over a log the caller opened (and checked) itself, with its
+/// index in `index`: the chat store's entry point.
+pub fn search_open_log(
+    log: &File,
+    index: &dyn IndexFile,
+    query: &[u16],
+    options: &SearchOptions,
+) -> Result<Vec<SearchHit>, CoreError> {
+    let query = String::from_utf16_lossy(query);
+    let limit = options.limit.clamp(1, MAX_LIMIT);
+    let mut rebuild = false;
+    loop {
+        let log_len = log_len(log, index)?;
+        let (terms, ranked, docs) = cache::with_index(log, log_len, index, rebuild, |idx| {
+            let terms = rank::query_terms(idx, &query);
+            let ranked = rank::rank(idx, &terms, limit);
+            let docs: Vec<_> = ranked.iter().map(|&(doc, _)| idx.docs[doc]).collect();
+            (terms, ranked, docs)
+        })?;
+        let mut hits = Vec::with_capacity(ranked.len());
+        let mut stale = false;
+        for (&(_, score), doc) in ranked.iter().zip(&docs) {
+            match read_doc(log, doc).map_err(|err| read_error(err, index))? {
+                Read::Entry(mut entry) => {
+                    entry.text = excerpt::excerpt(&entry.text, &terms, options.excerpt_chars);
+                    hits.push(SearchHit {
+                        entry,
+                        line: doc.line,
+                        score: f64::from(score),
+                    });
+                }
+                Read::Changed => stale = true,
+            }
+        }
+        if !stale || rebuild {
+            return Ok(hits);
+        }
+        rebuild = true;
+    }
+}
+
+/// The entries around `at` in the log at `path`: up to `before` entries
+/// before it, the entry itself, up to `after` after it (each at most
+/// [`MAX_WINDOW`]), oldest first. An id no entry has gives none.
+pub fn read_log_window(
+    path: &Path,
+    at: &WindowAt,
+    before: usize,
+    after: usize,
+    links: Links,
+) -> Result<Vec<WindowEntry>, CoreError> {
+    let (log, _) = open_state_file(path, links)?;
+    read_open_log_window(&log, &IndexBeside::for_log(path), at, before, after)
+}
+
+/// [`read_log_window`] over a log the caller opened: the chat store's entry point.
+pub fn read_open_log_window(
+    log: &File,
+    index: &dyn IndexFile,
+    at: &WindowAt,
+    before: usize,
+    after: usize,
+) -> Result<Vec<WindowEntry>, CoreError> {
+    let (before, after) = (before.min(MAX_WINDOW), after.min(MAX_WINDOW));
+    let mut rebuild = false;
+    loop {
+        let log_len = log_len(log, index)?;
+        let (window, stale) = cache::with_index(log, log_len, index, rebuild, |idx| {
+            read::window(log, idx, at, before, after)
+        })?;
+        let window = window.map_err(|err| read_error(err, index))?;
+        if !stale || rebuild {
+            return Ok(window);
+        }
+        rebuild = true;
+    }
+}
+
+fn log_len(log: &File, index: &dyn IndexFile) -> Result<u64, CoreError> {
+    log.metadata()
+        .map(|m| m.len())
+        .map_err(|err| read_error(err, index))
+}
+
+fn read_error(err: std::io::Error, index: &dyn IndexFile) -> CoreError {
+    // The index's path ends with the log's: name the log.
+    let shown = index.key().to_string_lossy();
+    let log = shown.strip_suffix(INDEX_SUFFIX).unwrap_or(&shown);
+    CoreError::io(&err, "read", log)
+}
+
+/// For the fuzz target (`fuzz/fuzz_targets/search_index.rs`): reads `bytes`
+/// as an index file; when they are one, checks that it writes back to an
+/// equal index and ranks `query` over it. Returns the hits' count, `None`
+/// for bytes that are no index. Never panics, whatever the bytes.
+#[doc(hidden)]
+pub fn fuzz_index_bytes(bytes: &[u8], query: &str) -> Option<usize> {
+    let index = format::decode(bytes)?;
+    let again = format::decode(&format::encode(&index));
+    assert!(
+        again.as_ref() == Some(&index),
+        "an index reads back the same"
+    );
+    let terms = rank::query_terms(&index, query);
+    Some(rank::rank(&index, &terms, MAX_LIMIT).len())
+}
+
+/// For the fuzz target's seeds: the index file of a log of `lines`.
+#[doc(hidden)]
+pub fn index_bytes_of_log(log: &File) -> std::io::Result<Vec<u8>> {
+    let mut index = index::Index::default();
+    index.extend(log, log.metadata()?.len())?;
+    Ok(format::encode(&index))
+}

@@ -1,0 +1,144 @@
+//! Where the index file lives: the seam the chat store takes over.
+//!
+//! The search reads and writes its index only through [`IndexFile`]. Until
+//! the store (issue 29) owns the chat folder's files, [`IndexBeside`] keeps
+//! it beside the log under the same rules as the log's readers: opened
+//! without following links (`O_NOFOLLOW`), non-blocking (a FIFO is refused,
+//! never waited on), checked on the handle to be a regular file with one
+//! link and, on unix, owned by this process's user; written as a private
+//! temp file (0600, `O_EXCL | O_NOFOLLOW`) renamed over the old one, so a
+//! reader sees the old index or the new one, whole. The store replaces
+//! [`IndexFile::save`] with its own atomic replace (and its stale temp file
+//! cleaning) and [`IndexFile::load`] with its own checked open.
+//!
+//! The index is a cache: no sync on write (a torn or lost index fails its
+//! checksum or fingerprint and is rebuilt), and a failed write is not an
+//! error of the search.
+
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::error::CoreError;
+use crate::persistent_chat::fs::open_state_file;
+use crate::persistent_chat::Links;
+
+/// The file name suffix of an index kept beside its log.
+pub const INDEX_SUFFIX: &str = ".search-index";
+
+/// An index's file, as the search sees it.
+pub trait IndexFile {
+    /// A name for the in-process cache of parsed indexes (the file's path).
+    fn key(&self) -> &Path;
+    /// The file's bytes (at most `max_bytes`: a longer file is no index of
+    /// ours); `None` when there is none. A symlink, FIFO, hard-linked or
+    /// foreign file is an error, as for the log.
+    fn load(&self, max_bytes: u64) -> Result<Option<Vec<u8>>, CoreError>;
+    /// Replaces the file with `bytes`, atomically.
+    fn save(&self, bytes: &[u8]) -> Result<(), CoreError>;
+}
+
+/// The index at `<log path>.search-index`.
+#[derive(Debug, Clone)]
+pub struct IndexBeside {
+    path: PathBuf,
+}
+
+impl IndexBeside {
+    pub fn for_log(log: &Path) -> Self {
+        let mut path = log.as_os_str().to_owned();
+        path.push(INDEX_SUFFIX);
+        IndexBeside { path: path.into() }
+    }
+}
+
+impl IndexFile for IndexBeside {
+    fn key(&self) -> &Path {
+        &self.path
+    }
+
+    fn load(&self, max_bytes: u64) -> Result<Option<Vec<u8>>, CoreError> {
+        let shown = self.path.to_string_lossy();
+        let (file, metadata) = match open_state_file(&self.path, Links::Refuse) {
+            Err(CoreError::Io { code: "ENOENT", .. }) => return Ok(None),
+            other => other?,
+        };
+        check_owner(&metadata, &shown)?;
+        if metadata.len() > max_bytes {
+            return Ok(None);
+        }
+        let mut bytes = Vec::with_capacity(metadata.len() as usize);
+        (&file)
+            .take(max_bytes + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|err| CoreError::io(&err, "read", &shown))?;
+        Ok(Some(bytes))
+    }
+
+    fn save(&self, bytes: &[u8]) -> Result<(), CoreError> {
+        replace_private(&self.path, bytes)
+    }
+}
+
+#[cfg(unix)]
+fn check_owner(metadata: &std::fs::Metadata, shown: &str) -> Result<(), CoreError> {
+    use std::os::unix::fs::MetadataExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    let me = unsafe { libc::geteuid() };
+    if metadata.uid() != me {
+        return Err(CoreError::NotRegularFile {
+            path: shown.to_owned(),
+            kind: "file of another user",
+        });
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn check_owner(_metadata: &std::fs::Metadata, _shown: &str) -> Result<(), CoreError> {
+    Ok(())
+}
+
+/// Writes `bytes` to a new private temp file beside `path`, then renames it
+/// over `path`; the temp file is removed when anything fails.
+fn replace_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
+    let shown = path.to_string_lossy();
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let unique = NEXT.fetch_add(1, Ordering::Relaxed);
+    let temp = path.with_file_name(format!(".{name}.{}.{nanos:09}.{unique}.tmp", process_id()));
+    let result = write_new_private(&temp, bytes)
+        .and_then(|()| std::fs::rename(&temp, path))
+        .map_err(|err| CoreError::io(&err, "write", &shown));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// The process id for temp file names; WASI has none (std's `process::id`
+/// panics there), and the name's other parts and `O_EXCL` keep it unique.
+fn process_id() -> u32 {
+    #[cfg(target_os = "wasi")]
+    return 0;
+    #[cfg(not(target_os = "wasi"))]
+    std::process::id()
+}
+
+fn write_new_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    let mut file = options.open(path)?;
+    file.write_all(bytes)
+}

@@ -1,0 +1,194 @@
+//! The search exports' arguments (`searchPersistentChatLog`,
+//! `readPersistentChatLogWindow`) and their results as JS objects.
+
+use napi::bindgen_prelude::Unknown;
+use napi_derive::napi;
+use openclaw_context_core::persistent_chat::Links;
+use openclaw_context_core::search::{
+    SearchHit, SearchOptions, WindowAt, WindowEntry, MAX_LIMIT, MAX_WINDOW,
+};
+
+use super::persistent_chat::{flag, links, TimestampValue};
+use super::text::Utf16String;
+use super::{Failure, Js};
+use openclaw_context_core::persistent_chat::log::Timestamp;
+
+/// A search hit: the entry's fields, its line, its score, and an excerpt.
+#[napi(object, object_from_js = false)]
+pub struct PersistentChatLogHit {
+    #[napi(ts_type = "'user' | 'assistant' | 'system' | 'tool'")]
+    pub role: String,
+    /// At most `excerptChars` UTF-16 units of the entry's text around the
+    /// best match (cut on grapheme boundaries, `…` where text was left out).
+    #[napi(ts_type = "string")]
+    pub text: Utf16String,
+    #[napi(ts_type = "string | number")]
+    pub ts: Option<TimestampValue>,
+    #[napi(ts_type = "string")]
+    pub session: Option<Utf16String>,
+    #[napi(ts_type = "string")]
+    pub status: Option<Utf16String>,
+    #[napi(ts_type = "string")]
+    pub id: Option<Utf16String>,
+    /// The entry's 1-based line number in the log.
+    pub line: f64,
+    /// Higher is better (BM25; comparable within one search only).
+    pub score: f64,
+}
+
+/// An entry of a window read, with its line.
+#[napi(object, object_from_js = false)]
+pub struct PersistentChatLogWindowEntry {
+    #[napi(ts_type = "'user' | 'assistant' | 'system' | 'tool'")]
+    pub role: String,
+    #[napi(ts_type = "string")]
+    pub text: Utf16String,
+    #[napi(ts_type = "string | number")]
+    pub ts: Option<TimestampValue>,
+    #[napi(ts_type = "string")]
+    pub session: Option<Utf16String>,
+    #[napi(ts_type = "string")]
+    pub status: Option<Utf16String>,
+    #[napi(ts_type = "string")]
+    pub id: Option<Utf16String>,
+    /// The entry's 1-based line number in the log.
+    pub line: f64,
+}
+
+fn ts(ts: Option<Timestamp>) -> Option<TimestampValue> {
+    ts.map(|ts| match ts {
+        Timestamp::Text(text) => napi::Either::A(text.into()),
+        Timestamp::Number(number) => napi::Either::B(number),
+    })
+}
+
+impl From<SearchHit> for PersistentChatLogHit {
+    fn from(hit: SearchHit) -> Self {
+        let entry = hit.entry;
+        PersistentChatLogHit {
+            role: entry.role.as_str().to_owned(),
+            text: entry.text.into(),
+            ts: ts(entry.ts),
+            session: entry.session.map(Into::into),
+            status: entry.status.map(Into::into),
+            id: entry.id.map(Into::into),
+            line: hit.line as f64,
+            score: hit.score,
+        }
+    }
+}
+
+impl From<WindowEntry> for PersistentChatLogWindowEntry {
+    fn from(item: WindowEntry) -> Self {
+        let entry = item.entry;
+        PersistentChatLogWindowEntry {
+            role: entry.role.as_str().to_owned(),
+            text: entry.text.into(),
+            ts: ts(entry.ts),
+            session: entry.session.map(Into::into),
+            status: entry.status.map(Into::into),
+            id: entry.id.map(Into::into),
+            line: item.line as f64,
+        }
+    }
+}
+
+/// The common file options: `refuseLinks`, `emptyIfMissing`.
+pub struct FileOptions {
+    pub links: Links,
+    pub empty_if_missing: bool,
+}
+
+/// An optional integer option in `min..=max` (`undefined` → `default`);
+/// anything else a `TypeError` or a `RangeError` naming it.
+fn integer(
+    value: Js<'_>,
+    name: &str,
+    default: usize,
+    min: usize,
+    max: usize,
+) -> Result<usize, Failure> {
+    if value.is_undefined()? {
+        return Ok(default);
+    }
+    let number = value.number(name)?;
+    if !(number.is_finite()
+        && number.fract() == 0.0
+        && number >= min as f64
+        && number <= max as f64)
+    {
+        return Err(Failure::Range(format!(
+            "The value of \"{name}\" is out of range. It must be an integer >= {min} and <= {max}. Received {number}"
+        )));
+    }
+    Ok(number as usize)
+}
+
+fn file_options(options: Option<Js<'_>>) -> Result<FileOptions, Failure> {
+    let Some(options) = options else {
+        return Ok(FileOptions {
+            links: Links::Follow,
+            empty_if_missing: false,
+        });
+    };
+    Ok(FileOptions {
+        links: links(options.get("refuseLinks")?, "options.refuseLinks")?,
+        empty_if_missing: flag(options.get("emptyIfMissing")?, "options.emptyIfMissing")?,
+    })
+}
+
+/// `searchPersistentChatLog`'s `options`.
+pub fn search_options(options: Option<Unknown>) -> Result<(SearchOptions, bool), Failure> {
+    let options = match options.map(Js::from) {
+        None => None,
+        Some(options) => options.optional_object("options")?,
+    };
+    let (limit, excerpt_chars) = match &options {
+        None => (10, 600),
+        Some(options) => (
+            integer(options.get("limit")?, "options.limit", 10, 1, MAX_LIMIT)?,
+            integer(
+                options.get("excerptChars")?,
+                "options.excerptChars",
+                600,
+                1,
+                1 << 20,
+            )?,
+        ),
+    };
+    let files = file_options(options)?;
+    Ok((
+        SearchOptions {
+            limit,
+            excerpt_chars,
+            links: files.links,
+        },
+        files.empty_if_missing,
+    ))
+}
+
+/// `readPersistentChatLogWindow`'s `at` (`{ id | line, before, after }`) and `options`.
+pub fn window_request(
+    at: Unknown,
+    options: Option<Unknown>,
+) -> Result<(WindowAt, usize, usize, FileOptions), Failure> {
+    let at = Js::from(at).object("at")?;
+    let id = at.get("id")?.optional_string("at.id")?;
+    let line = at.get("line")?;
+    let center = match (id, line.is_undefined()?) {
+        (Some(id), true) => WindowAt::Id(id),
+        (None, false) => WindowAt::Line(integer(line, "at.line", 1, 1, 1 << 53)? as u64),
+        _ => {
+            return Err(Failure::Type(
+                "The \"at\" argument must have exactly one of \"id\" (a string) and \"line\" (a number)".into(),
+            ))
+        }
+    };
+    let before = integer(at.get("before")?, "at.before", 5, 0, MAX_WINDOW)?;
+    let after = integer(at.get("after")?, "at.after", 5, 0, MAX_WINDOW)?;
+    let options = match options.map(Js::from) {
+        None => None,
+        Some(options) => options.optional_object("options")?,
+    };
+    Ok((center, before, after, file_options(options)?))
+}
