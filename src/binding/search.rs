@@ -99,15 +99,13 @@ pub struct FileOptions {
     pub empty_if_missing: bool,
 }
 
+/// The largest integer a JS number holds exactly (`Number.MAX_SAFE_INTEGER`):
+/// a line number's bound, as a `u64` so that it is the same on 32-bit targets.
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
 /// An optional integer option in `min..=max` (`undefined` → `default`);
 /// anything else a `TypeError` or a `RangeError` naming it.
-fn integer(
-    value: Js<'_>,
-    name: &str,
-    default: usize,
-    min: usize,
-    max: usize,
-) -> Result<usize, Failure> {
+fn integer(value: Js<'_>, name: &str, default: u64, min: u64, max: u64) -> Result<u64, Failure> {
     if value.is_undefined()? {
         return Ok(default);
     }
@@ -121,7 +119,7 @@ fn integer(
             "The value of \"{name}\" is out of range. It must be an integer >= {min} and <= {max}. Received {number}"
         )));
     }
-    Ok(number as usize)
+    Ok(number as u64)
 }
 
 fn file_options(options: Option<Js<'_>>) -> Result<FileOptions, Failure> {
@@ -146,14 +144,20 @@ pub fn search_options(options: Option<Unknown>) -> Result<(SearchOptions, bool),
     let (limit, excerpt_chars) = match &options {
         None => (10, 600),
         Some(options) => (
-            integer(options.get("limit")?, "options.limit", 10, 1, MAX_LIMIT)?,
+            integer(
+                options.get("limit")?,
+                "options.limit",
+                10,
+                1,
+                MAX_LIMIT as u64,
+            )? as usize,
             integer(
                 options.get("excerptChars")?,
                 "options.excerptChars",
                 600,
                 1,
                 1 << 20,
-            )?,
+            )? as usize,
         ),
     };
     let files = file_options(options)?;
@@ -177,15 +181,15 @@ pub fn window_request(
     let line = at.get("line")?;
     let center = match (id, line.is_undefined()?) {
         (Some(id), true) => WindowAt::Id(id),
-        (None, false) => WindowAt::Line(integer(line, "at.line", 1, 1, 1 << 53)? as u64),
+        (None, false) => WindowAt::Line(integer(line, "at.line", 1, 1, MAX_SAFE_INTEGER)?),
         _ => {
             return Err(Failure::Type(
                 "The \"at\" argument must have exactly one of \"id\" (a string) and \"line\" (a number)".into(),
             ))
         }
     };
-    let before = integer(at.get("before")?, "at.before", 5, 0, MAX_WINDOW)?;
-    let after = integer(at.get("after")?, "at.after", 5, 0, MAX_WINDOW)?;
+    let before = integer(at.get("before")?, "at.before", 5, 0, MAX_WINDOW as u64)? as usize;
+    let after = integer(at.get("after")?, "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
     let options = match options.map(Js::from) {
         None => None,
         Some(options) => options.optional_object("options")?,
