@@ -70,7 +70,9 @@ const code = (file) =>
 const files = ['plugin', 'cli', 'lib'].flatMap(sources)
 
 test('the check sees the package, and sees what it looks for', () => {
-  expect(files).toEqual(expect.arrayContaining(['plugin/persistent-chat.mjs', 'cli/doctor.js', 'lib/replace-file.js']))
+  expect(files).toEqual(
+    expect.arrayContaining(['plugin/persistent-chat.mjs', 'cli/commands/doctor.js', 'lib/replace-file.js']),
+  )
   expect(byteCall(code('plugin/transcript-jsonl.mjs'))).not.toBeNull()
   expect(byteCall("import { appendFile } from 'node:fs/promises'\nawait appendFile(log, line)")).toBe('appendFile(')
   expect(byteCall("const fsp = require('fs/promises')\nfsp.writeFile(x, y)")).toBe('fsp.writeFile(')

@@ -5,18 +5,19 @@
 // live in lib/: finding the install, scanning dist/, the state of each chunk, the patch
 // text, atomic writing, the addon probe, the dry-run diff, the persistent-chat report.
 const path = require('node:path')
-const { findOpenClaw, openclawVersion } = require('../lib/find-openclaw')
-const { scanDist } = require('../lib/dist-scan')
-const { statusFromScan } = require('../lib/compaction-status')
-const { FUNCTION_NAME, PACKAGE_NAME, sha256, planPatch } = require('../lib/patch-text')
-const { PatchError } = require('../lib/errors')
-const { writeAtomic, staleTempFiles } = require('../lib/write-atomic')
-const { probe } = require('../lib/probe-addon')
-const { unifiedDiff, differingSpan } = require('../lib/unified-diff')
-const { persistentChatAdvice } = require('../lib/persistent-chat-advice')
-const { quoteArg, escapeControl } = require('../lib/shell-quote')
+const { findOpenClaw, openclawVersion } = require('../../lib/find-openclaw')
+const { scanDist } = require('../../lib/dist-scan')
+const { statusFromScan } = require('../../lib/compaction-status')
+const { FUNCTION_NAME, PACKAGE_NAME, sha256, planPatch } = require('../../lib/patch-text')
+const { parseCommandArgs } = require('../../lib/args')
+const { PatchError, UsageError } = require('../../lib/errors')
+const { writeAtomic, staleTempFiles } = require('../../lib/write-atomic')
+const { probe } = require('../../lib/probe-addon')
+const { unifiedDiff, differingSpan } = require('../../lib/unified-diff')
+const { persistentChatAdvice } = require('../../lib/persistent-chat-advice')
+const { quoteArg, escapeControl } = require('../../lib/shell-quote')
 
-const PACKAGE_ROOT = path.resolve(__dirname, '..')
+const PACKAGE_ROOT = path.resolve(__dirname, '..', '..')
 /**
  * Where `patch` looks for the addon, from the chunk's folder: by name (the copy installed next
  * to OpenClaw), else where this copy of the command lives. The first that resolves, is
@@ -193,4 +194,24 @@ function runPatch({ dir, mode }, out, err, { trust } = {}) {
   return code
 }
 
-module.exports = { runPatch }
+const PATCH_MODES = ['check', 'revert', 'dry-run']
+
+/** `openclaw-context patch …`: the command line to runPatch. */
+function runPatchCommand(argv, out, err) {
+  const options = Object.fromEntries(PATCH_MODES.map((mode) => [mode, { type: 'boolean' }]))
+  const { positionals, options: given } = parseCommandArgs(argv, options, { allowPositionals: true })
+  const modes = PATCH_MODES.filter((mode) => given[mode])
+  if (modes.length > 1) throw new UsageError(`--${modes.join(' and --')} cannot be combined`)
+  if (positionals.length > 1) throw new UsageError(`patch takes one OPENCLAW_DIR, got ${positionals.length}`)
+  try {
+    return runPatch({ dir: positionals[0], mode: modes[0] || 'apply' }, out, err)
+  } catch (e) {
+    if (e instanceof PatchError) {
+      err(`openclaw-context: ${e.message}`)
+      return 1
+    }
+    throw e
+  }
+}
+
+module.exports = { runPatch, runPatchCommand }

@@ -3,8 +3,8 @@
 // [--max-chars N]`: prints rebuildPersistentChatContinuitySummary's output (the contents
 // of continuity-summary.txt) for the Python memory script.
 const path = require('node:path')
-const { parseCommandArgs } = require('../lib/args')
-const { UsageError, oneLine } = require('../lib/errors')
+const { parseCommandArgs } = require('../../lib/args')
+const { UsageError, oneLine } = require('../../lib/errors')
 
 const OPTIONS = {
   state: { type: 'string' },
@@ -40,7 +40,7 @@ function runSummary(argv, out, err) {
   const params = summaryParams(argv)
   let native
   try {
-    native = require('..')
+    native = require('../..')
   } catch (e) {
     err(`openclaw-context: the openclaw-context-native addon does not load: ${oneLine(e)}`)
     return 1

@@ -11,15 +11,15 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 
-const { parseCommandArgs } = require('../lib/args')
-const { compactionStatus } = require('../lib/compaction-status')
-const { findOpenClaw, openclawVersion } = require('../lib/find-openclaw')
-const { PLUGIN_FIRST_RELEASE, compareVersions, parseVersion } = require('../lib/openclaw-release')
-const { oneLine } = require('../lib/errors')
-const { chatFolders, settingProblems } = require('../lib/plugin-settings')
-const { quoteArg } = require('../lib/shell-quote')
+const { parseCommandArgs } = require('../../lib/args')
+const { compactionStatus } = require('../../lib/compaction-status')
+const { findOpenClaw, openclawVersion } = require('../../lib/find-openclaw')
+const { PLUGIN_FIRST_RELEASE, compareVersions, parseVersion } = require('../../lib/openclaw-release')
+const { oneLine } = require('../../lib/errors')
+const { chatFolders, settingProblems } = require('../../lib/plugin-settings')
+const { quoteArg } = require('../../lib/shell-quote')
 
-const PLUGIN_ID = require('../openclaw.plugin.json').id
+const PLUGIN_ID = require('../../openclaw.plugin.json').id
 /** Log lines read per chat folder: the window the plugin reads to tell a reload. */
 const LOG_WINDOW = 50
 /** Chat folders listed at most (a state folder may hold many). */
@@ -271,7 +271,7 @@ async function runDoctor(argv, out, err) {
     { 'state-dir': { type: 'string' } },
     { allowPositionals: true },
   )
-  const native = require('..')
+  const native = require('../..')
   const { lines, problems } = await diagnose({ dir: positionals[0], stateDir: options['state-dir'], native })
   for (const line of lines) out(line)
   if (problems.length === 0) {
