@@ -35,6 +35,9 @@ export declare class ChatStore {
    * release's name is renamed to it, history and all); `{ folder,
    * summaryFile? }`: that folder as is (created 0700 when missing), its
    * summary under `summaryFile` (default `continuity-summary.txt`).
+   * `create: false`: change nothing (create, migrate or clean nothing);
+   * a chat that has no folder rejects with `ENOENT` naming it, and a
+   * folder of an earlier release's name is used where it is.
    */
   static open(options: ChatStoreOpenOptions): Promise<ChatStore>
   /**
@@ -100,6 +103,21 @@ export declare class ChatStore {
    * rules), the entries `params.entries` or the log's last 200.
    */
   rebuildSummary(params?: ChatStoreSummaryParams): Promise<string>
+  /**
+   * `searchPersistentChatLog` over this chat's log: the best
+   * `options.limit` entries (default 10, 1–100) for `query`, best first,
+   * each an excerpt of at most `options.excerptChars` (default 600). The
+   * index is a file of the folder (`perpetual-log.jsonl.search-index`),
+   * opened and replaced under the store's rules; a chat with no log yet
+   * gives `[]`.
+   */
+  search(query: string, options?: ChatStoreSearchOptions): Promise<PersistentChatLogHit[]>
+  /**
+   * `readPersistentChatLogWindow` over this chat's log: the entries
+   * around `at` (`{ id | line, before, after }`), oldest first; a chat
+   * with no log yet gives `[]`.
+   */
+  readWindow(at: PersistentChatWindowAt): Promise<PersistentChatLogWindowEntry[]>
   /** `ChatStore.inspectFolder` of this chat's folder. */
   inspect(options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
 }
@@ -350,6 +368,11 @@ export interface ChatStoreOpenOptions {
   folder?: string
   /** The summary's file name in `folder`; default `continuity-summary.txt`. */
   summaryFile?: string
+  /**
+   * `false`: open an existing chat only, changing nothing (`ENOENT`
+   * when it has no folder). Default `true`.
+   */
+  create?: boolean
 }
 
 /** A problem `inspect` found. */
@@ -364,6 +387,14 @@ export interface ChatStoreProblem {
   kind: 'owner' | 'writable' | 'not-sticky' | 'type' | 'readable' | 'unreadable'
   /** What is wrong, in the refusal's words. */
   message: string
+}
+
+/** `ChatStore.search`'s options (the store's file rules decide the rest). */
+export interface ChatStoreSearchOptions {
+  /** Hits wanted: an integer from 1 to 100 (default 10). */
+  limit?: number
+  /** The excerpt's length in UTF-16 units, an integer >= 1 (default 600). */
+  excerptChars?: number
 }
 
 /** Parameters of `ChatStore#rebuildSummary`. */

@@ -13,6 +13,9 @@ use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
 
 use crate::binding::persistent_chat::PersistentChatLogEntry;
 use crate::binding::promise::{spawn, Job};
+use crate::binding::search::{
+    store_search_options, window_at, PersistentChatLogHit, PersistentChatLogWindowEntry,
+};
 use crate::binding::store::{
     append_args, open_options, summary_args, ChatStoreAppendResult, ChatStoreInspection,
     ChatStoreTurnWindow, Location,
@@ -53,6 +56,9 @@ impl ChatStore {
     /// release's name is renamed to it, history and all); `{ folder,
     /// summaryFile? }`: that folder as is (created 0700 when missing), its
     /// summary under `summaryFile` (default `continuity-summary.txt`).
+    /// `create: false`: change nothing (create, migrate or clean nothing);
+    /// a chat that has no folder rejects with `ENOENT` naming it, and a
+    /// folder of an earlier release's name is used where it is.
     #[napi(
         catch_unwind,
         ts_args_type = "options: ChatStoreOpenOptions",
@@ -66,11 +72,26 @@ impl ChatStore {
             let location = open_options(Js::from(options))?;
             Ok(Job::new(
                 move || match location {
-                    Location::Key { state_dir, key } => Store::open_for_key(&state_dir, &key),
+                    Location::Key {
+                        state_dir,
+                        key,
+                        create: true,
+                    } => Store::open_for_key(&state_dir, &key),
+                    Location::Key {
+                        state_dir,
+                        key,
+                        create: false,
+                    } => Store::find_for_key(&state_dir, &key),
                     Location::Folder {
                         folder,
                         summary_file,
+                        create: true,
                     } => Store::open_folder(&folder, summary_file.as_deref()),
+                    Location::Folder {
+                        folder,
+                        summary_file,
+                        create: false,
+                    } => Store::find_folder(&folder, summary_file.as_deref()),
                 },
                 |inner| ChatStore { inner },
             ))
@@ -319,6 +340,57 @@ impl ChatStore {
                     .rebuild()
                 },
                 Into::into,
+            ))
+        })
+    }
+
+    /// `searchPersistentChatLog` over this chat's log: the best
+    /// `options.limit` entries (default 10, 1–100) for `query`, best first,
+    /// each an excerpt of at most `options.excerptChars` (default 600). The
+    /// index is a file of the folder (`perpetual-log.jsonl.search-index`),
+    /// opened and replaced under the store's rules; a chat with no log yet
+    /// gives `[]`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "query: string, options?: ChatStoreSearchOptions",
+        ts_return_type = "Promise<PersistentChatLogHit[]>"
+    )]
+    pub fn search<'scope>(
+        &self,
+        env: Env,
+        query: Unknown<'scope>,
+        options: Option<Unknown<'scope>>,
+    ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogHit>>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let query = Js::from(query).string("query")?;
+            let options = store_search_options(options)?;
+            Ok(Job::new(
+                move || store.search(&query, &options),
+                |hits| hits.into_iter().map(Into::into).collect(),
+            ))
+        })
+    }
+
+    /// `readPersistentChatLogWindow` over this chat's log: the entries
+    /// around `at` (`{ id | line, before, after }`), oldest first; a chat
+    /// with no log yet gives `[]`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "at: PersistentChatWindowAt",
+        ts_return_type = "Promise<PersistentChatLogWindowEntry[]>"
+    )]
+    pub fn read_window<'scope>(
+        &self,
+        env: Env,
+        at: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogWindowEntry>>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let (at, before, after) = window_at(at)?;
+            Ok(Job::new(
+                move || store.read_window(&at, before, after),
+                |entries| entries.into_iter().map(Into::into).collect(),
             ))
         })
     }

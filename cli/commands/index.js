@@ -42,6 +42,20 @@ the command that fixes it. Exit 0 when nothing needs doing, 1 otherwise.
   --state-dir DIR        the plugin's chat folders (default: its stateDir setting)`,
     run: (argv, out, err) => require('./doctor').runDoctor(argv, out, err),
   },
+  search: {
+    synopsis: 'search (--log FILE | --state-dir DIR --session-key KEY) [--limit N] [--json] QUERY...',
+    help: `Search a chat's whole log, best first: words matched by their stems, case and
+accents ignored, Chinese, Japanese and Thai by character pairs. One hit a line,
+"#LINE [TS] ROLE: EXCERPT" (control characters escaped), or with --json one JSON
+hit a line. Changes nothing but the search's own index, a cache beside the log.
+  --log FILE             the perpetual JSON Lines log
+  --state-dir DIR        with --session-key: that chat's folder under DIR
+  --session-key KEY
+  --limit N              hits at most, 1 to 100 (default 10)
+  --json                 one JSON object a line: role, text, ts, session, status,
+                         id, line, score`,
+    run: (argv, out) => require('./search').runSearch(argv, out),
+  },
 }
 
 module.exports = { COMMANDS }

@@ -182,6 +182,9 @@ pub struct ChatStoreOpenOptions {
     pub folder: Option<String>,
     /// The summary's file name in `folder`; default `continuity-summary.txt`.
     pub summary_file: Option<String>,
+    /// `false`: open an existing chat only, changing nothing (`ENOENT`
+    /// when it has no folder). Default `true`.
+    pub create: Option<bool>,
 }
 
 /// Options of `ChatStore#appendEntry`.
@@ -206,6 +209,16 @@ pub struct ChatStoreSummaryParams {
     pub now: Option<Either<String, f64>>,
     /// Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap.
     pub max_chars: Option<f64>,
+}
+
+/// `ChatStore.search`'s options (the store's file rules decide the rest).
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreSearchOptions {
+    /// Hits wanted: an integer from 1 to 100 (default 10).
+    pub limit: Option<f64>,
+    /// The excerpt's length in UTF-16 units, an integer >= 1 (default 600).
+    pub excerpt_chars: Option<f64>,
 }
 
 /// Options of `ChatStore.inspectFolder` and `ChatStore#inspect`.

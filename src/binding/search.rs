@@ -135,13 +135,35 @@ fn file_options(options: Option<Js<'_>>) -> Result<FileOptions, Failure> {
     })
 }
 
-/// `searchPersistentChatLog`'s `options`.
+/// `searchPersistentChatLog`'s `options`: the search's and the file's.
 pub fn search_options(options: Option<Unknown>) -> Result<(SearchOptions, bool), Failure> {
     let options = match options.map(Js::from) {
         None => None,
         Some(options) => options.optional_object("options")?,
     };
-    let (limit, excerpt_chars) = match &options {
+    let search = search_limits(options.as_ref(), Links::Follow)?;
+    let files = file_options(options)?;
+    Ok((
+        SearchOptions {
+            links: files.links,
+            ..search
+        },
+        files.empty_if_missing,
+    ))
+}
+
+/// `ChatStore.search`'s `options` (`limit`, `excerptChars`: the store's
+/// rules decide the rest).
+pub fn store_search_options(options: Option<Unknown>) -> Result<SearchOptions, Failure> {
+    let options = match options.map(Js::from) {
+        None => None,
+        Some(options) => options.optional_object("options")?,
+    };
+    search_limits(options.as_ref(), Links::Refuse)
+}
+
+fn search_limits(options: Option<&Js<'_>>, links: Links) -> Result<SearchOptions, Failure> {
+    let (limit, excerpt_chars) = match options {
         None => (10, 600),
         Some(options) => (
             integer(
@@ -160,15 +182,11 @@ pub fn search_options(options: Option<Unknown>) -> Result<(SearchOptions, bool),
             )? as usize,
         ),
     };
-    let files = file_options(options)?;
-    Ok((
-        SearchOptions {
-            limit,
-            excerpt_chars,
-            links: files.links,
-        },
-        files.empty_if_missing,
-    ))
+    Ok(SearchOptions {
+        limit,
+        excerpt_chars,
+        links,
+    })
 }
 
 /// `readPersistentChatLogWindow`'s `at` (`{ id | line, before, after }`) and `options`.
@@ -176,6 +194,16 @@ pub fn window_request(
     at: Unknown,
     options: Option<Unknown>,
 ) -> Result<(WindowAt, usize, usize, FileOptions), Failure> {
+    let (center, before, after) = window_at(at)?;
+    let options = match options.map(Js::from) {
+        None => None,
+        Some(options) => options.optional_object("options")?,
+    };
+    Ok((center, before, after, file_options(options)?))
+}
+
+/// A window's `at`: `{ id | line, before, after }`.
+pub fn window_at(at: Unknown) -> Result<(WindowAt, usize, usize), Failure> {
     let at = Js::from(at).object("at")?;
     let id = at.get("id")?.optional_string("at.id")?;
     let line = at.get("line")?;
@@ -190,9 +218,5 @@ pub fn window_request(
     };
     let before = integer(at.get("before")?, "at.before", 5, 0, MAX_WINDOW as u64)? as usize;
     let after = integer(at.get("after")?, "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
-    let options = match options.map(Js::from) {
-        None => None,
-        Some(options) => options.optional_object("options")?,
-    };
-    Ok((center, before, after, file_options(options)?))
+    Ok((center, before, after))
 }

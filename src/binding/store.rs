@@ -16,11 +16,16 @@ use super::{Failure, Js};
 /// Where `ChatStore.open` finds a chat's folder.
 pub enum Location {
     /// A session key's folder under a state dir.
-    Key { state_dir: PathBuf, key: Vec<u16> },
+    Key {
+        state_dir: PathBuf,
+        key: Vec<u16>,
+        create: bool,
+    },
     /// A folder given as is, and the summary's name in it.
     Folder {
         folder: PathBuf,
         summary_file: Option<String>,
+        create: bool,
     },
 }
 
@@ -36,10 +41,15 @@ pub fn open_options(value: Js<'_>) -> Result<Location, Failure> {
     let key = options
         .get("sessionKey")?
         .optional_string("options.sessionKey")?;
+    let create = match options.get("create")? {
+        create if create.is_undefined()? => true,
+        create => create.boolean("options.create")?,
+    };
     match (folder, state_dir, key) {
         (Some(folder), None, None) => Ok(Location::Folder {
             folder: folder.into(),
             summary_file,
+            create,
         }),
         (None, Some(state_dir), Some(key)) if summary_file.is_none() => {
             if key.is_empty() {
@@ -50,6 +60,7 @@ pub fn open_options(value: Js<'_>) -> Result<Location, Failure> {
             Ok(Location::Key {
                 state_dir: state_dir.into(),
                 key,
+                create,
             })
         }
         _ => Err(Failure::Type(

@@ -292,3 +292,100 @@ fn an_operators_folder_is_used_where_it_is_with_its_summary_name() {
     assert_eq!(fs::read_to_string(folder.join("summary.txt")).unwrap(), "s");
     assert!(ChatStore::open_folder(&folder, Some("../x")).is_err());
 }
+
+mod search {
+    //! The search index as a file of the chat folder, under the store's rules.
+    use super::*;
+    use openclaw_context_core::search::{SearchOptions, WindowAt};
+    use openclaw_context_core::store::layout::INDEX_FILE;
+
+    fn store_with_log(dir: &TempDir) -> ChatStore {
+        let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+        for i in 0..40 {
+            store
+                .append_entry(&entry(&format!("filler message {i}")), false)
+                .unwrap();
+        }
+        store
+            .append_entry(&entry("we moved the staging database to Frankfurt"), false)
+            .unwrap();
+        store
+            .append_entry(&entry("noted: Frankfurt it is"), false)
+            .unwrap();
+        store
+    }
+
+    #[test]
+    fn finds_an_entry_and_keeps_the_index_as_a_private_file_of_the_folder() {
+        let dir = TempDir::new("store-search");
+        let empty = ChatStore::open_for_key(&dir.0, &u("agent:empty")).unwrap();
+        assert!(empty
+            .search(&u("staging"), &SearchOptions::default())
+            .unwrap()
+            .is_empty());
+        assert!(!empty.folder().join("perpetual-log.jsonl").exists());
+
+        let store = store_with_log(&dir);
+        let hits = store
+            .search(&u("staging databases"), &SearchOptions::default())
+            .unwrap();
+        assert_eq!(hits[0].line, 41);
+        assert_eq!(mode(&store.folder().join(INDEX_FILE)), 0o600);
+        // The store's index is the one searchPersistentChatLog keeps beside the log.
+        let beside = openclaw_context_core::search::search_log(
+            &store.log_path(),
+            &u("Frankfurt"),
+            &SearchOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(beside.len(), 2);
+        let names: Vec<_> = fs::read_dir(store.folder())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains("search-index"))
+            .collect();
+        assert_eq!(names, [INDEX_FILE]);
+
+        let window = store.read_window(&WindowAt::Line(41), 1, 1).unwrap();
+        let lines: Vec<u64> = window.iter().map(|w| w.line).collect();
+        assert_eq!(lines, [40, 41, 42]);
+    }
+
+    #[test]
+    fn a_link_or_fifo_at_the_index_is_refused_at_once_and_left_alone() {
+        let dir = TempDir::new("store-search");
+        let store = store_with_log(&dir);
+        let index = store.folder().join(INDEX_FILE);
+        let target = dir.file("elsewhere", b"not an index");
+        std::os::unix::fs::symlink(&target, &index).unwrap();
+        let err = store
+            .search(&u("staging"), &SearchOptions::default())
+            .unwrap_err();
+        assert_eq!(err.code(), "ENOTREGULAR");
+        assert_eq!(fs::read(&target).unwrap(), b"not an index");
+        fs::remove_file(&index).unwrap();
+        make_fifo(&index);
+        let err = store.read_window(&WindowAt::Line(1), 0, 0).unwrap_err();
+        assert_eq!(err.code(), "ENOTREGULAR");
+    }
+
+    #[test]
+    fn an_index_of_another_user_is_refused() {
+        if !is_root() {
+            eprintln!("skipped: chown to another uid needs root");
+            return;
+        }
+        let dir = TempDir::new("store-search");
+        let store = store_with_log(&dir);
+        // Planted before any search of this process reads it.
+        let index = store.folder().join(INDEX_FILE);
+        fs::write(&index, b"planted").unwrap();
+        fs::set_permissions(&index, fs::Permissions::from_mode(0o600)).unwrap();
+        chown(&index, 65534);
+        let err = store
+            .search(&u("staging"), &SearchOptions::default())
+            .unwrap_err();
+        assert_eq!(err.code(), "ENOTREGULAR");
+        assert!(err.to_string().contains("owned by uid 65534"), "{err}");
+    }
+}

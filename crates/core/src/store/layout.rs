@@ -12,6 +12,10 @@ pub const SUMMARY_FILE: &str = "continuity-summary.txt";
 pub const LAST_PROMPT_FILE: &str = "last-injected-preprompt.txt";
 /// The Python memory script's state: read, never written by the store.
 pub const MEMORY_STATE_FILE: &str = "memory-state.json";
+/// The log's search index: derived (deleting it loses nothing), named as
+/// `searchPersistentChatLog` names it beside any log (`<log>.search-index`),
+/// so the function and the store share one file.
+pub const INDEX_FILE: &str = "perpetual-log.jsonl.search-index";
 
 /// Folders are created with this mode, whatever the umask.
 pub const FOLDER_MODE: u32 = 0o700;

@@ -11,7 +11,9 @@
 //! - `replace`: temp file and rename, stale temp files of dead processes
 //!   removed when a folder is opened;
 //! - [`inspect`]: what `doctor` shows of a folder, read-only;
-//! - [`turn`]: the reload decision.
+//! - [`turn`]: the reload decision;
+//! - `search`: the search index as one more file of the folder, opened and
+//!   replaced under these rules ([`ChatStore::search`]).
 //!
 //! The tail reader stays in `persistent_chat::log`; the store calls it on a
 //! handle it opened under its own rules.
@@ -22,6 +24,7 @@ pub mod inspect;
 pub mod layout;
 mod replace;
 pub mod rules;
+mod search;
 mod sys;
 pub mod turn;
 
@@ -83,13 +86,49 @@ impl ChatStore {
             }
         }
         let (folder, _) = state.folder(&name, true)?;
-        Self::ready(folder, SUMMARY_FILE.to_owned(), migrated_from)
+        Self::ready(folder, SUMMARY_FILE.to_owned(), migrated_from, true)
+    }
+
+    /// [`Self::open_for_key`] for a reader that must change nothing (the
+    /// CLI's `search`): nothing is created, migrated or cleaned. The chat's
+    /// folder, else an earlier release's folder where it is; `ENOENT` naming
+    /// the folder's path when the key has none (or the state dir is missing).
+    pub fn find_for_key(state_dir: &Path, session_key: &[u16]) -> Result<ChatStore, CoreError> {
+        let state = StateDir::open(state_dir, false)?;
+        let name = folder_name(session_key);
+        let [older, oldest] = earlier_folder_names(session_key);
+        for candidate in [name.as_str(), &older, &oldest] {
+            if state.status_of(candidate)?.is_some() {
+                let (folder, _) = state.folder(candidate, false)?;
+                return Self::ready(folder, SUMMARY_FILE.to_owned(), None, false);
+            }
+        }
+        let missing = std::io::Error::from(std::io::ErrorKind::NotFound);
+        Err(CoreError::io(
+            &missing,
+            "open",
+            &state.path.join(name).to_string_lossy(),
+        ))
     }
 
     /// The chat folder at `folder` (an operator's `sessionStateDirs` entry,
     /// or the runtime's files), created 0700 with its parents when missing.
     /// `summary_name`: the summary's file name in it, when not the default.
     pub fn open_folder(folder: &Path, summary_name: Option<&str>) -> Result<ChatStore, CoreError> {
+        Self::folder_at(folder, summary_name, true)
+    }
+
+    /// [`Self::open_folder`] for a reader that must change nothing: the
+    /// folder must exist (`ENOENT` otherwise); nothing is created or cleaned.
+    pub fn find_folder(folder: &Path, summary_name: Option<&str>) -> Result<ChatStore, CoreError> {
+        Self::folder_at(folder, summary_name, false)
+    }
+
+    fn folder_at(
+        folder: &Path,
+        summary_name: Option<&str>,
+        create: bool,
+    ) -> Result<ChatStore, CoreError> {
         let summary_name = summary_name.unwrap_or(SUMMARY_FILE);
         if summary_name.is_empty() || summary_name.contains(['/', '\\', '\0']) {
             return Err(CoreError::Refused {
@@ -97,16 +136,17 @@ impl ChatStore {
                 what: "not a file name in the chat folder".into(),
             });
         }
-        let (folder, _) = sys::open_folder(folder, true)?;
-        Self::ready(folder, summary_name.to_owned(), None)
+        let (folder, _) = sys::open_folder(folder, create)?;
+        Self::ready(folder, summary_name.to_owned(), None, create)
     }
 
-    /// Checks every file of the folder that exists, then removes stale
-    /// temp files.
+    /// Checks every file of the folder that exists, then (`clean`) removes
+    /// stale temp files.
     fn ready(
         folder: Folder,
         summary_name: String,
         migrated_from: Option<PathBuf>,
+        clean: bool,
     ) -> Result<ChatStore, CoreError> {
         let store = ChatStore {
             folder: folder.path.clone(),
@@ -116,6 +156,9 @@ impl ChatStore {
         };
         for name in store.file_names() {
             folder.open_file(name, Access::Read)?;
+        }
+        if !clean {
+            return Ok(store);
         }
         let removed_temp_files = replace::remove_stale_temp_files(&folder);
         Ok(ChatStore {

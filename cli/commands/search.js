@@ -1,0 +1,50 @@
+'use strict'
+// `openclaw-context search (--log FILE | --state-dir DIR --session-key KEY) [--limit N] [--json]
+// QUERY…`: the chat's log searched as the plugin's tools search it, best first. One hit a line:
+// `#line [ts] role: excerpt`, control characters escaped so a hostile entry cannot add a line or
+// move the terminal; or, with --json, one JSON hit a line. Changes nothing but the search's own
+// index (a cache the search keeps beside the log): a chat folder is never created or migrated.
+const { parseCommandArgs } = require('../../lib/args')
+const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
+const { UsageError } = require('../../lib/errors')
+const { escapeControl } = require('../../lib/shell-quote')
+
+const OPTIONS = { ...CHAT_OPTIONS, limit: { type: 'string' }, json: { type: 'boolean' } }
+
+function searchArgs(argv) {
+  const { positionals, options } = parseCommandArgs(argv, OPTIONS, { allowPositionals: true })
+  const chat = chatFrom(options, 'search')
+  const query = positionals.join(' ')
+  if (query.trim() === '') throw new UsageError('search needs a QUERY')
+  let limit = 10
+  if (options.limit !== undefined) {
+    limit = /^\d+$/.test(options.limit) ? Number(options.limit) : Number.NaN
+    if (!(limit >= 1 && limit <= 100)) throw new UsageError('--limit takes a whole number from 1 to 100')
+  }
+  return { chat, query, limit, json: options.json === true }
+}
+
+/** A hit as one printed line. */
+function hitLine(hit) {
+  const ts = hit.ts === undefined ? '' : ` [${escapeControl(String(hit.ts))}]`
+  return `#${hit.line}${ts} ${hit.role}: ${escapeControl(hit.text)}`
+}
+
+async function runSearch(argv, out) {
+  const { chat, query, limit, json } = searchArgs(argv)
+  const native = require('../..')
+  let hits
+  if (chat.log) {
+    hits = await native.searchPersistentChatLog(chat.log, query, { limit, refuseLinks: true })
+  } else {
+    const store = await native.ChatStore.open({ ...chat, create: false }).catch((e) => {
+      if (e.code !== 'ENOENT') throw e
+      throw new Error(`no chat for that session key in ${chat.stateDir} (${e.path} does not exist)`)
+    })
+    hits = await store.search(query, { limit })
+  }
+  for (const hit of hits) out(json ? JSON.stringify(hit) : hitLine(hit))
+  return 0
+}
+
+module.exports = { runSearch, searchArgs, hitLine }

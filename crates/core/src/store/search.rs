@@ -1,0 +1,89 @@
+//! The search index as one more file of the chat folder: the search reads
+//! and writes it only through the store's checked open (type, links, owner,
+//! mode on the handle, relative to the checked folder) and its atomic
+//! replace, whose stale temp files the store removes. The log is opened the
+//! same way; a chat with no log yet has nothing to find.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use super::layout::{INDEX_FILE, LOG_FILE};
+use super::replace::replace_file;
+use super::sys::{Access, Folder};
+use super::ChatStore;
+use crate::error::CoreError;
+use crate::search::{
+    read_open_log_window, search_open_log, IndexFile, SearchHit, SearchOptions, WindowAt,
+    WindowEntry,
+};
+
+/// The index of a folder the store opened and checked.
+struct FolderIndex<'a> {
+    folder: &'a Folder,
+    path: PathBuf,
+}
+
+impl<'a> FolderIndex<'a> {
+    fn new(folder: &'a Folder) -> Self {
+        FolderIndex {
+            folder,
+            path: folder.path.join(INDEX_FILE),
+        }
+    }
+}
+
+impl IndexFile for FolderIndex<'_> {
+    fn key(&self) -> &Path {
+        &self.path
+    }
+
+    fn load(&self, max_bytes: u64) -> Result<Option<Vec<u8>>, CoreError> {
+        let Some((file, status, _)) = self.folder.open_file(INDEX_FILE, Access::Read)? else {
+            return Ok(None);
+        };
+        if status.size > max_bytes {
+            return Ok(None);
+        }
+        let mut bytes = Vec::with_capacity(status.size as usize);
+        file.take(max_bytes + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|err| CoreError::io(&err, "read", &self.path.to_string_lossy()))?;
+        Ok(Some(bytes))
+    }
+
+    fn save(&self, bytes: &[u8]) -> Result<(), CoreError> {
+        replace_file(self.folder, INDEX_FILE, bytes)
+    }
+}
+
+impl ChatStore {
+    /// Ranked full-text search over the chat's log (`search_log`'s rules:
+    /// best first, an empty or wordless query gives no hits), its index kept
+    /// in the folder as [`INDEX_FILE`]. A chat with no log gives no hits.
+    pub fn search(
+        &self,
+        query: &[u16],
+        options: &SearchOptions,
+    ) -> Result<Vec<SearchHit>, CoreError> {
+        let folder = self.open()?;
+        let Some((log, _, _)) = folder.open_file(LOG_FILE, Access::Read)? else {
+            return Ok(Vec::new());
+        };
+        search_open_log(&log, &FolderIndex::new(&folder), query, options)
+    }
+
+    /// The entries around `at` in the chat's log (`read_log_window`'s
+    /// rules); a chat with no log gives none.
+    pub fn read_window(
+        &self,
+        at: &WindowAt,
+        before: usize,
+        after: usize,
+    ) -> Result<Vec<WindowEntry>, CoreError> {
+        let folder = self.open()?;
+        let Some((log, _, _)) = folder.open_file(LOG_FILE, Access::Read)? else {
+            return Ok(Vec::new());
+        };
+        read_open_log_window(&log, &FolderIndex::new(&folder), at, before, after)
+    }
+}

@@ -1,0 +1,33 @@
+'use strict'
+// How a command names one chat: `--log FILE`, or `--state-dir DIR --session-key KEY` (the
+// plugin's folder for that key). One rule for every command that reads or changes a chat.
+const path = require('node:path')
+const { UsageError } = require('./errors')
+
+/** The util.parseArgs options that name a chat. */
+const CHAT_OPTIONS = {
+  log: { type: 'string' },
+  'state-dir': { type: 'string' },
+  'session-key': { type: 'string' },
+}
+
+/**
+ * `{ log }` or `{ stateDir, sessionKey }` from parsed options; a UsageError unless exactly one
+ * way is given, whole.
+ */
+function chatFrom(options, command) {
+  const byLog = options.log !== undefined
+  const byKey = options['state-dir'] !== undefined || options['session-key'] !== undefined
+  if (byLog === byKey) {
+    throw new UsageError(`${command} needs either --log FILE or --state-dir DIR --session-key KEY`)
+  }
+  if (byLog) {
+    if (options.log === '') throw new UsageError('--log needs a file')
+    return { log: path.resolve(options.log) }
+  }
+  if (!options['state-dir']) throw new UsageError(`${command} needs --state-dir DIR with --session-key`)
+  if (!options['session-key']) throw new UsageError(`${command} needs --session-key KEY with --state-dir`)
+  return { stateDir: path.resolve(options['state-dir']), sessionKey: options['session-key'] }
+}
+
+module.exports = { CHAT_OPTIONS, chatFrom }
