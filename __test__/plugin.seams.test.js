@@ -5,8 +5,12 @@
 // the release that adds it, and its handlers pass every turn through. Each case runs in a fresh
 // node (the plugin is ESM).
 const { spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { pathToFileURL } = require('node:url')
+
+const posixTest = require('./fixtures/platform.js').posixTest('POSIX file names and modes')
 
 const PLUGIN = pathToFileURL(path.resolve(__dirname, '..', 'plugin', 'index.mjs')).href
 const SEAMS = pathToFileURL(path.resolve(__dirname, '..', 'plugin', 'seams.mjs')).href
@@ -122,5 +126,36 @@ test('without the platform binary (OpenClaw 2026.4.5 installs no optional depend
     )
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+posixTest('every line it logs is one line: a hostile folder name is quoted, its control characters escaped', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-seams-quote-'))
+  try {
+    // A state dir that others can read, named to forge a line and run a command if pasted.
+    const stateDir = path.join(root, 'x$(touch pwned)\nproblem: none\u202e')
+    fs.mkdirSync(path.join(stateDir, 'chat'), { recursive: true, mode: 0o755 })
+    fs.chmodSync(stateDir, 0o755)
+    const out = runModule(`
+      import plugin from ${JSON.stringify(PLUGIN)};
+      const lines = [];
+      const hooks = [];
+      const logger = { info: (m) => lines.push(['info', m]), warn: (m) => lines.push(['warn', m]), error: (m) => lines.push(['error', m]), debug: () => {} };
+      plugin.register({
+        pluginConfig: { stateDir: ${JSON.stringify(stateDir)} }, config: {}, logger,
+        runtime: { state: { resolveStateDir: () => '/nonexistent/state' } },
+        on: (name, handler) => hooks.push({ name, handler }),
+      });
+      hooks.find((h) => h.name === 'gateway_start').handler({}, {});
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      console.log(JSON.stringify({ lines }));
+    `)
+    const wide = out.lines.find(([, line]) => line.includes('readable by other local users'))
+    expect(wide).toBeDefined()
+    for (const [, line] of out.lines) expect(line).not.toMatch(/[\n\r\u202e]/)
+    expect(wide[1]).toContain("chmod -R go= $'")
+    expect(wide[1]).toContain('\\nproblem: none\\u202E')
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true })
   }
 })

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 
 import { reportCompactionStatus } from './compaction-status.mjs'
 import { PLUGIN_DESCRIPTION, PLUGIN_ID, PLUGIN_NAME, resolveConfig } from './config.mjs'
-import { oneLine } from './lib.mjs'
+import { escapeControl, oneLine, quoteArg } from './lib.mjs'
 import { createRedactor, refusedPatternsLine } from './redact.mjs'
 import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatchOptions } from './seams.mjs'
 
@@ -41,11 +41,11 @@ async function reportWideModes(config, logger) {
       ...(config.runtimeFiles ? [config.runtimeFiles.dir] : []),
     ])
     if (wide.length === 0) return
-    const shown = wide.slice(0, 3).map((entry) => `${entry.path} (${entry.mode})`)
+    const shown = wide.slice(0, 3).map((entry) => `${quoteArg(entry.path)} (${entry.mode})`)
     logger.warn(
       `${PLUGIN_ID}: chat history readable by other local users: ${shown.join(', ')}` +
         `${wide.length > 3 ? ` and ${wide.length - 3} more` : ''}; make it private with chmod -R go= ` +
-        `${[config.stateDir, ...config.sessionStateDirs.values(), ...(config.runtimeFiles ? [config.runtimeFiles.dir] : [])].join(' ')}`,
+        `${[config.stateDir, ...config.sessionStateDirs.values(), ...(config.runtimeFiles ? [config.runtimeFiles.dir] : [])].map((dir) => quoteArg(dir)).join(' ')}`,
     )
   } catch (error) {
     logger.debug?.(`${PLUGIN_ID}: state modes not checked (${error.message})`)
@@ -66,18 +66,33 @@ function hookTimeoutWarning(openclawConfig) {
         '(or hooks.timeouts.reply_dispatch)'
 }
 
+/**
+ * The gateway's logger, each line with its control characters, line separators and
+ * bidirectional controls escaped: a session key, a folder name or an error message from a
+ * hostile source cannot add a line to the gateway's log or make one read as something else.
+ * Every line the plugin logs goes through it.
+ */
+export function escapingLogger(logger) {
+  const escaped =
+    (level) =>
+    (line, ...rest) =>
+      logger[level]?.(escapeControl(line, { backslashes: false }), ...rest)
+  return { info: escaped('info'), warn: escaped('warn'), error: escaped('error'), debug: escaped('debug') }
+}
+
 export default {
   id: PLUGIN_ID,
   name: PLUGIN_NAME,
   description: PLUGIN_DESCRIPTION,
   register(api) {
+    const logger = escapingLogger(api.logger)
     const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
     // The masker loads the addon: a missing binary leaves it rejected (no turn is taken then).
     const redactor = createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config })
     redactor.then(
       ({ refused }) => {
         const line = refusedPatternsLine(PLUGIN_ID, refused)
-        if (line) api.logger.warn(line)
+        if (line) logger.warn(line)
       },
       () => {},
     )
@@ -86,14 +101,14 @@ export default {
     const checkModes = () => {
       if (modesChecked) return
       modesChecked = true
-      reportWideModes(config, api.logger)
+      reportWideModes(config, logger)
     }
     // At the first turn the plugin takes (not at start-up, which says only what needs doing).
     const onFirstTurn = () => {
       checkModes()
       redactor.then(
         () =>
-          api.logger.info(
+          logger.info(
             `${PLUGIN_ID}: stored copies masked as [redacted:TYPE] (built-in patterns, logging.redactPatterns ` +
               'and redactPatterns, <private> spans), the live message sent as written',
           ),
@@ -108,16 +123,15 @@ export default {
     const ready = loadAcpRuntime()
       .then(async ({ acp, missing }) => {
         if (missing) {
-          api.logger.warn(missingSeamLine(missing))
+          logger.warn(missingSeamLine(missing))
           return null
         }
-        const createPersistentChat = await loadPersistentChat(api.logger)
-        if (createPersistentChat)
-          chat = createPersistentChat({ config, acp, logger: api.logger, redactor, onFirstTurn })
+        const createPersistentChat = await loadPersistentChat(logger)
+        if (createPersistentChat) chat = createPersistentChat({ config, acp, logger, redactor, onFirstTurn })
         return chat
       })
       .catch((error) => {
-        api.logger.warn(`${PLUGIN_ID}: not started (${oneLine(error)}); every turn passes through untouched`)
+        logger.warn(`${PLUGIN_ID}: not started (${oneLine(error)}); every turn passes through untouched`)
         return null
       })
 
@@ -128,11 +142,11 @@ export default {
     api.on('reply_payload_sending', (event, ctx) => chat?.onReplyPayloadSending(event, ctx))
     // Not awaited: the check runs in a worker and start-up does not wait for its answer.
     api.on('gateway_start', () => {
-      reportCompactionStatus(api.logger, PLUGIN_ID)
+      reportCompactionStatus(logger, PLUGIN_ID)
       checkModes()
     })
 
     const warning = hookTimeoutWarning(api.config)
-    if (warning) api.logger.warn(warning)
+    if (warning) logger.warn(warning)
   },
 }

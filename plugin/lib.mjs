@@ -1,8 +1,9 @@
 // The package's CommonJS modules under lib/ that the plugin shares with the CLI, required in
-// one place: the first line of an error, the release boundaries.
+// one place: the first line of an error, the release boundaries, quoting what is printed.
 import { createRequire } from 'node:module'
 
 const requireLib = createRequire(import.meta.url)
 
 export const { oneLine } = requireLib('../lib/errors.js')
 export const { PLUGIN_FIRST_RELEASE } = requireLib('../lib/openclaw-release.js')
+export const { quoteArg, escapeControl } = requireLib('../lib/shell-quote.js')

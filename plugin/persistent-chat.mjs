@@ -24,7 +24,7 @@ import crypto from 'node:crypto'
 
 import { appliesTo, ignored, PLUGIN_ID, TURN_METADATA_FIELDS } from './config.mjs'
 import { createKeyedQueue } from './keyed-queue.mjs'
-import { oneLine } from './lib.mjs'
+import { oneLine, quoteArg } from './lib.mjs'
 import { buildInjectedPromptReport } from './native.mjs'
 import { createRedactor } from './redact.mjs'
 import { openSessionFolder } from './state-files.mjs'
@@ -218,7 +218,9 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       const opened = await openSessionFolder(config, sessionKey)
       store = opened.store
       if (opened.migratedFrom)
-        logger.info(`${PLUGIN_ID}: ${sessionKey}: history moved from ${opened.migratedFrom} to ${store.folder}`)
+        logger.info(
+          `${PLUGIN_ID}: ${sessionKey}: history moved from ${quoteArg(opened.migratedFrom)} to ${quoteArg(store.folder)}`,
+        )
     } catch (error) {
       const unsafe = error?.code === 'ENOTREGULAR'
       problems.push(
@@ -240,7 +242,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
         await recordRequest({ store, live, turn, prepared, redact })
         requestLogged = true
       } catch (error) {
-        problems.push(`message not written to ${store.logPath} (${oneLine(error)})`)
+        problems.push(`message not written to ${quoteArg(store.logPath)} (${oneLine(error)})`)
       }
     }
 
@@ -274,7 +276,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       try {
         await recordOutcome({ cfg: ctx.cfg, sessionKey, store, turn, prepared, capture, redact })
       } catch (error) {
-        problems.push(`reply not written to ${store.logPath} (${oneLine(error)})`)
+        problems.push(`reply not written to ${quoteArg(store.logPath)} (${oneLine(error)})`)
       }
     }
     if (result?.handled && prepared) {
