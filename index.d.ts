@@ -118,6 +118,14 @@ export declare class ChatStore {
    * with no log yet gives `[]`.
    */
   readWindow(at: PersistentChatWindowAt): Promise<PersistentChatLogWindowEntry[]>
+  /**
+   * Whether this folder's chat is `sessionKey`'s, for a folder several
+   * keys could name (the runtime's `PERSISTENT_CHAT_CONTINUITY_PATH`
+   * files): the first key to claim it owns it for good (a file
+   * `session-key-owner` in it, created exclusively, holding the owner's
+   * folder name); every other key gets `false`.
+   */
+  claimForKey(sessionKey: string): Promise<boolean>
   /** `ChatStore.inspectFolder` of this chat's folder. */
   inspect(options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
 }

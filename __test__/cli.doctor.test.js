@@ -173,3 +173,33 @@ const asRoot = typeof process.getuid === 'function' && process.getuid() === 0
     )
   },
 )
+
+test("with PERSISTENT_CHAT_CONTINUITY_PATH: the runtime's files are said to be one chat's, the others own folders", () => {
+  const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+  const state = writeState()
+  const runtime = tempDir('occn-doctor-runtime-')
+  fs.chmodSync(runtime, 0o700)
+  const summary = path.join(runtime, 'continuity-summary.txt')
+  const result = spawnSync(process.execPath, [CLI, 'doctor', install.pkg], {
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      OPENCLAW_STATE_DIR: state.state,
+      OPENCLAW_CONFIG_PATH: '',
+      PERSISTENT_CHAT_CONTINUITY_PATH: summary,
+    },
+  })
+  expect(result.stdout).toContain(
+    `chat: ${runtime} (PERSISTENT_CHAT_CONTINUITY_PATH=${summary}, as the persistent-chat runtime kept it: one chat's, ` +
+      `the first session key that took a turn (session-key-owner); every other chat has its own folder under stateDir ${state.stateDir})`,
+  )
+})
+
+posixTest('POSIX file names')('a chat folder named to forge a line is printed on one line, quoted', () => {
+  const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+  const state = writeState({ chats: { 'x\nproblem: none\u001b[2J': line(0) } })
+  const { out, err } = doctor(install, state)
+  const printed = `${out}${err}`.split('\n')
+  expect(printed.filter((l) => l.startsWith('problem: none'))).toEqual([])
+  expect(printed.some((l) => l.startsWith("chat: $'") && l.includes("x\\nproblem: none\\x1B[2J' ("))).toBe(true)
+})

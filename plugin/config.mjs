@@ -128,8 +128,10 @@ export function resolveConfig(raw, openclawStateDir, env = process.env) {
  * The files of a gateway set up as the persistent-chat runtime was: `PERSISTENT_CHAT_CONTINUITY_PATH`
  * names its `continuity-summary.txt`, with `perpetual-log.jsonl` and `last-injected-preprompt.txt`
  * beside it. Honoured when the plugin's own settings name no folder (`stateDir`, `sessionStateDirs`):
- * then every chat the plugin serves keeps using those files, as the runtime's did (one log), and
- * nothing moves. Undefined otherwise.
+ * then those files stay one chat's, as the runtime's were, and nothing moves: the chats of the
+ * keys listed in `sessionKeys` when it is set, else the first session key that takes a turn
+ * (its claim kept in the folder); every other chat gets its own folder under the default
+ * `stateDir`, so no chat sees another's history. Undefined otherwise.
  */
 function runtimeFiles(config, env) {
   const summary = env?.PERSISTENT_CHAT_CONTINUITY_PATH
@@ -141,6 +143,11 @@ function runtimeFiles(config, env) {
 /** A `sessionKeys` pattern: the exact key, or a prefix when it ends with `*`. */
 function keyMatches(pattern, sessionKey) {
   return pattern.endsWith('*') ? sessionKey.startsWith(pattern.slice(0, -1)) : pattern === sessionKey
+}
+
+/** Whether `sessionKeys` names the session (an exact key, or a prefix ending with `*`). */
+export function listedInSessionKeys(config, sessionKey) {
+  return Boolean(config.sessionKeys?.some((pattern) => keyMatches(pattern, sessionKey)))
 }
 
 /** Whether `ignoreSessionKeys` names the session: then it is neither logged nor injected. */
@@ -156,5 +163,5 @@ export function ignored(config, sessionKey) {
 export function appliesTo(config, { sessionKey, agent }) {
   if (!config.agents && !config.sessionKeys) return true
   if (config.agents && agent && config.agents.includes(agent)) return true
-  return Boolean(config.sessionKeys?.some((pattern) => keyMatches(pattern, sessionKey)))
+  return listedInSessionKeys(config, sessionKey)
 }

@@ -15,6 +15,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
+import { listedInSessionKeys } from './config.mjs'
 import { ChatStore } from './native.mjs'
 
 export const FILE_NAMES = {
@@ -39,33 +40,36 @@ export function filesIn(dir, summary = path.join(dir, FILE_NAMES.summary)) {
 }
 
 /**
- * The four files of one session key (before `openSessionFolder` found or made its folder): its
- * `sessionStateDirs` folder, else the runtime's files (`config.runtimeFiles`: the gateway's
- * `PERSISTENT_CHAT_CONTINUITY_PATH`), else its own folder under `stateDir`.
+ * The four files of one session key's own folder: its `sessionStateDirs` folder, else its folder
+ * under `stateDir` (whether the runtime's files are its instead, openSessionFolder decides).
  */
 export function sessionFiles(config, sessionKey) {
   const fixed = config.sessionStateDirs.get(sessionKey)
-  if (fixed === undefined && config.runtimeFiles) return filesIn(config.runtimeFiles.dir, config.runtimeFiles.summary)
   return filesIn(fixed ?? path.join(config.stateDir, sessionFolderName(sessionKey)))
 }
 
-/** Where ChatStore.open finds the folder of `sessionKey`. */
-function location(config, sessionKey) {
-  const fixed = config.sessionStateDirs.get(sessionKey)
-  if (fixed !== undefined) return { folder: fixed }
-  if (config.runtimeFiles)
-    return { folder: config.runtimeFiles.dir, summaryFile: path.basename(config.runtimeFiles.summary) }
-  return { stateDir: config.stateDir, sessionKey }
-}
-
 /**
- * The session's folder, ready for use (ChatStore.open): found (a folder of an earlier release
- * under its old name is renamed to the new one, history and all), or created 0700; the folder
- * and each state file in it checked. Rejects with code `ENOTREGULAR` naming the first path
- * refused. Returns the store, its files and `migratedFrom` when an old folder was taken over.
+ * The session's folder, ready for use (ChatStore.open): its `sessionStateDirs` folder; else the
+ * runtime's files (`config.runtimeFiles`: the gateway's `PERSISTENT_CHAT_CONTINUITY_PATH`) when
+ * they are this chat's (listed in `sessionKeys`, or, without it, the first key to claim them);
+ * else its own folder under `stateDir`, found (a folder of an earlier release under its old name
+ * is renamed to the new one, history and all) or created 0700. The folder and each state file in
+ * it are checked. Rejects with code `ENOTREGULAR` naming the first path refused. Returns the
+ * store, its files and `migratedFrom` when an old folder was taken over.
  */
 export async function openSessionFolder(config, sessionKey) {
-  const store = await ChatStore.open(location(config, sessionKey))
+  const fixed = config.sessionStateDirs.get(sessionKey)
+  let store
+  if (fixed !== undefined) store = await ChatStore.open({ folder: fixed })
+  else if (config.runtimeFiles) {
+    const runtime = await ChatStore.open({
+      folder: config.runtimeFiles.dir,
+      summaryFile: path.basename(config.runtimeFiles.summary),
+    })
+    const listed = config.sessionKeys !== undefined && listedInSessionKeys(config, sessionKey)
+    if (listed || (config.sessionKeys === undefined && (await runtime.claimForKey(sessionKey)))) store = runtime
+  }
+  store ??= await ChatStore.open({ stateDir: config.stateDir, sessionKey })
   return {
     store,
     files: filesIn(store.folder, store.summaryPath),

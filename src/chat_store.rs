@@ -395,6 +395,28 @@ impl ChatStore {
         })
     }
 
+    /// Whether this folder's chat is `sessionKey`'s, for a folder several
+    /// keys could name (the runtime's `PERSISTENT_CHAT_CONTINUITY_PATH`
+    /// files): the first key to claim it owns it for good (a file
+    /// `session-key-owner` in it, created exclusively, holding the owner's
+    /// folder name); every other key gets `false`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "sessionKey: string",
+        ts_return_type = "Promise<boolean>"
+    )]
+    pub fn claim_for_key<'scope>(
+        &self,
+        env: Env,
+        session_key: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, bool>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let key = Js::from(session_key).string("sessionKey")?;
+            Ok(Job::new(move || store.claim_for_key(&key), |owns| owns))
+        })
+    }
+
     /// `ChatStore.inspectFolder` of this chat's folder.
     #[napi(
         catch_unwind,

@@ -17,7 +17,7 @@ const { findOpenClaw, openclawVersion } = require('../../lib/find-openclaw')
 const { PLUGIN_FIRST_RELEASE, compareVersions, parseVersion } = require('../../lib/openclaw-release')
 const { oneLine } = require('../../lib/errors')
 const { chatFolders, settingProblems } = require('../../lib/plugin-settings')
-const { quoteArg } = require('../../lib/shell-quote')
+const { escapeControl, quoteArg } = require('../../lib/shell-quote')
 
 const PLUGIN_ID = require('../../openclaw.plugin.json').id
 /** Log lines read per chat folder: the window the plugin reads to tell a reload. */
@@ -228,7 +228,7 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
   try {
     for (const name of fs.readdirSync(stateDir).sort()) {
       const full = path.join(stateDir, name)
-      if (fs.lstatSync(full).isDirectory()) folders.push({ dir: full, why: `under stateDir ${stateDir}` })
+      if (fs.lstatSync(full).isDirectory()) folders.push({ dir: full, why: `under stateDir ${quoteArg(stateDir)}` })
       if (folders.length >= MAX_FOLDERS) break
     }
   } catch (error) {
@@ -238,10 +238,14 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
     folders.push({ dir: folder, why: `sessionStateDirs["${key}"]` })
   if (pluginConfig.runtimeFiles) {
     const { dir: folder, summary } = pluginConfig.runtimeFiles
+    const listed = Array.isArray(entry.config?.sessionKeys)
     folders.push({
       dir: folder,
       summary,
-      why: `every chat: PERSISTENT_CHAT_CONTINUITY_PATH=${summary}, as the persistent-chat runtime kept it`,
+      why:
+        `PERSISTENT_CHAT_CONTINUITY_PATH=${quoteArg(summary)}, as the persistent-chat runtime kept it: ` +
+        `one chat's, ${listed ? 'the session keys listed in sessionKeys' : 'the first session key that took a turn (session-key-owner)'}; ` +
+        `every other chat has its own folder under stateDir ${quoteArg(stateDir)}`,
     })
   }
   if (folders.length > 0 && process.platform !== 'win32') {
@@ -259,7 +263,7 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
     } catch (error) {
       result = { facts: [], problems: [{ what: `${folder}: ${oneLine(error)}`, fix: `ls -ld ${quoteArg(folder)}` }] }
     }
-    note(`chat: ${folder} (${why}): ${result.facts.join('; ') || 'ok'}`)
+    note(`chat: ${quoteArg(folder)} (${why}): ${result.facts.join('; ') || 'ok'}`)
     problems.push(...result.problems)
   }
   return { lines, problems }
@@ -273,12 +277,15 @@ async function runDoctor(argv, out, err) {
   )
   const native = require('../..')
   const { lines, problems } = await diagnose({ dir: positionals[0], stateDir: options['state-dir'], native })
-  for (const line of lines) out(line)
+  // Every printed line escaped once, here: a folder name or a message from a hostile file
+  // cannot add a line (a forged `problem: none`) or move the terminal.
+  const oneLineOf = (text) => escapeControl(text, { backslashes: false })
+  for (const line of lines) out(oneLineOf(line))
   if (problems.length === 0) {
     out('nothing needs doing')
     return 0
   }
-  for (const problem of problems) err(`problem: ${problem.what}\n  fix: ${problem.fix}`)
+  for (const problem of problems) err(`problem: ${oneLineOf(problem.what)}\n  fix: ${oneLineOf(problem.fix)}`)
   return 1
 }
 

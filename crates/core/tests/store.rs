@@ -389,3 +389,31 @@ mod search {
         assert!(err.to_string().contains("owned by uid 65534"), "{err}");
     }
 }
+
+#[test]
+fn a_folder_several_keys_could_name_is_the_first_claimers_for_good() {
+    let dir = TempDir::new("store-claim");
+    let runtime = dir.0.join("persistent-chat");
+    let store = ChatStore::open_folder(&runtime, None).unwrap();
+    assert!(store.claim_for_key(&u("agent:codex:acp:direct")).unwrap());
+    assert!(!store.claim_for_key(&u("agent:codex:acp:group")).unwrap());
+    // Again, and from a fresh object (a restarted gateway): the same owner.
+    let again = ChatStore::open_folder(&runtime, None).unwrap();
+    assert!(again.claim_for_key(&u("agent:codex:acp:direct")).unwrap());
+    assert!(!again.claim_for_key(&u("agent:codex:acp:group")).unwrap());
+    let owner = runtime.join("session-key-owner");
+    assert_eq!(
+        fs::read_to_string(&owner).unwrap(),
+        format!("{}\n", folder_name(&u("agent:codex:acp:direct")))
+    );
+    assert_eq!(mode(&owner), 0o600);
+    // A link planted at the claim is refused, never followed.
+    fs::remove_file(&owner).unwrap();
+    let target = dir.file(
+        "forged",
+        format!("{}\n", folder_name(&u("agent:x"))).as_bytes(),
+    );
+    std::os::unix::fs::symlink(&target, &owner).unwrap();
+    let err = again.claim_for_key(&u("agent:x")).unwrap_err();
+    assert_eq!(err.code(), "ENOTREGULAR");
+}

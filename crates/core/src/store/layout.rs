@@ -12,6 +12,10 @@ pub const SUMMARY_FILE: &str = "continuity-summary.txt";
 pub const LAST_PROMPT_FILE: &str = "last-injected-preprompt.txt";
 /// The Python memory script's state: read, never written by the store.
 pub const MEMORY_STATE_FILE: &str = "memory-state.json";
+/// In a folder several session keys could name (the runtime's
+/// `PERSISTENT_CHAT_CONTINUITY_PATH` files), the folder name of the one key
+/// whose chat it holds: the first to claim it ([`super::ChatStore::claim_for_key`]).
+pub const OWNER_FILE: &str = "session-key-owner";
 /// The log's search index: derived (deleting it loses nothing), named as
 /// `searchPersistentChatLog` names it beside any log (`<log>.search-index`),
 /// so the function and the store share one file.

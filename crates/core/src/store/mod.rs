@@ -40,7 +40,8 @@ use crate::persistent_chat::log::{read_open_log_tail, LogEntry, LogTail, TailOpt
 use crate::persistent_chat::prompt::DEFAULT_MAX_ENTRY_CHARS;
 use crate::persistent_chat::state::{parse_state_json, MemoryState, MAX_STATE_FILE_BYTES};
 use layout::{
-    earlier_folder_names, folder_name, LAST_PROMPT_FILE, LOG_FILE, MEMORY_STATE_FILE, SUMMARY_FILE,
+    earlier_folder_names, folder_name, LAST_PROMPT_FILE, LOG_FILE, MEMORY_STATE_FILE, OWNER_FILE,
+    SUMMARY_FILE,
 };
 use rules::Kind;
 use sys::{Access, Folder, StateDir};
@@ -311,6 +312,38 @@ impl ChatStore {
         let tail = self.read_entries_cut(limit, Some(DEFAULT_MAX_ENTRY_CHARS))?;
         let reload = turn::is_reload(&tail.entries, current_session);
         Ok((tail, reload))
+    }
+
+    /// Whether this folder's chat is `session_key`'s, for a folder that
+    /// several keys could name (the runtime's `PERSISTENT_CHAT_CONTINUITY_PATH`
+    /// files, which every chat used to share): the first key to claim it owns
+    /// it for good, so no other chat ever sees its history. The claim is
+    /// [`OWNER_FILE`], created `O_EXCL` (two first turns at once: one wins),
+    /// holding the owner's folder name (`folder_name`: no key in clear).
+    pub fn claim_for_key(&self, session_key: &[u16]) -> Result<bool, CoreError> {
+        let folder = self.open()?;
+        let name = folder_name(session_key);
+        let path = self.folder.join(OWNER_FILE);
+        let shown = path.to_string_lossy();
+        if let Some((file, _, _)) = folder.open_file(OWNER_FILE, Access::Read)? {
+            let mut owner = String::new();
+            file.take(256)
+                .read_to_string(&mut owner)
+                .map_err(|err| CoreError::io(&err, "read", &shown))?;
+            return Ok(owner.trim_end() == name);
+        }
+        match folder.create_new(OWNER_FILE) {
+            Ok(mut file) => {
+                use std::io::Write;
+                file.write_all(format!("{name}\n").as_bytes())
+                    .and_then(|()| file.sync_all())
+                    .map_err(|err| CoreError::io(&err, "write", &shown))?;
+                Ok(true)
+            }
+            // Another key's first turn created it a moment ago: it is theirs.
+            Err(CoreError::Io { code: "EEXIST", .. }) => Ok(false),
+            Err(err) => Err(err),
+        }
     }
 
     /// What `doctor` shows of this folder.
