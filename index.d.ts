@@ -35,6 +35,9 @@ export declare class ChatStore {
    * release's name is renamed to it, history and all); `{ folder,
    * summaryFile? }`: that folder as is (created 0700 when missing), its
    * summary under `summaryFile` (default `continuity-summary.txt`).
+   * `maskPatterns`: the operator's patterns (as `SecretMasker` takes
+   * them) for the masking of everything the store writes, besides the
+   * built-in ones (which apply whatever is given).
    * `create: false`: change nothing (create, migrate or clean nothing);
    * a chat that has no folder rejects with `ENOENT` naming it, and a
    * folder of an earlier release's name is used where it is.
@@ -381,6 +384,12 @@ export interface ChatStoreOpenOptions {
    * when it has no folder). Default `true`.
    */
   create?: boolean
+  /**
+   * The operator's masking patterns (as `new SecretMasker({ patterns })`
+   * takes them) for everything this store writes; the built-in ones
+   * apply always. A pattern the masker refuses is not used.
+   */
+  maskPatterns?: Array<string>
 }
 
 /** A problem `inspect` found. */

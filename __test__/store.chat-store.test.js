@@ -94,3 +94,26 @@ test('params are read strictly, naming the field', async () => {
   expect(() => new ChatStore()).toThrow()
   expect(fs.existsSync(store.logPath)).toBe(false)
 })
+
+test('everything the store writes is masked, with the built-in patterns and the operator maskPatterns', async () => {
+  const token = `ghp_${'a1B2'.repeat(9)}`
+  const store = await ChatStore.open({ stateDir: dir, sessionKey: KEY, maskPatterns: ['ACME-\\d+', '(?=x)y'] })
+  await store.appendEntry(
+    { role: 'user', text: `token ${token}, ticket ACME-77, <private>PIN 4921</private>` },
+    { sync: false },
+  )
+  await store.replaceSummary(`summary ${token}`)
+  await store.replaceLastPrompt(`prompt ACME-78 ${token}`)
+  const log = fs.readFileSync(store.logPath, 'utf8')
+  expect(log).toContain('token [redacted:github-token], ticket [redacted:custom], [redacted:private]')
+  expect(log).not.toContain('4921')
+  expect(fs.readFileSync(store.summaryPath, 'utf8')).toBe('summary [redacted:github-token]')
+  expect(fs.readFileSync(store.lastPromptPath, 'utf8')).toBe('prompt [redacted:custom] [redacted:github-token]')
+  // Without maskPatterns the built-in ones still apply.
+  const plain = await ChatStore.open({ stateDir: dir, sessionKey: `${KEY}:plain` })
+  await plain.appendEntry({ role: 'user', text: `again ${token} ACME-9` }, { sync: false })
+  expect(fs.readFileSync(plain.logPath, 'utf8')).toContain('again [redacted:github-token] ACME-9')
+  await expect(ChatStore.open({ stateDir: dir, sessionKey: KEY, maskPatterns: 'ACME' })).rejects.toThrow(
+    /options\.maskPatterns/,
+  )
+})

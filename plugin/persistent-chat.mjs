@@ -166,9 +166,8 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       reloadEntries: config.reloadEntries,
       maxChars: config.promptMaxChars,
     })
-    await store.replaceLastPrompt(
-      await redact(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK)),
-    )
+    // The store masks what it writes (the built-in patterns and the operator's).
+    await store.replaceLastPrompt(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK))
     return { prompt: report.prompt, report, reload, currentSession }
   }
 
@@ -176,18 +175,19 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
    * The user's message, in the log before the turn is dispatched: a gateway that dies
    * while the backend works still has it (the next reload shows it, awaiting its reply).
    */
-  async function recordRequest({ store, live, turn, prepared, redact }) {
+  async function recordRequest({ store, live, turn, prepared }) {
+    // Masked by the store as it writes it.
     await store.appendEntry({
       ts: turn.startedAt,
       role: 'user',
-      text: await redact(live),
+      text: live,
       session: prepared?.currentSession,
       id: `${turn.id}:user`,
     })
   }
 
   /** The reply and the turn's status, as their own line after the turn: append-only. */
-  async function recordOutcome({ cfg, sessionKey, store, turn, prepared, capture, redact }) {
+  async function recordOutcome({ cfg, sessionKey, store, turn, prepared, capture }) {
     let session
     try {
       session = backendSessionOf(acp.readAcpSessionEntry({ cfg, sessionKey })?.acp?.identity)
@@ -198,7 +198,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     await store.appendEntry({
       ts: new Date().toISOString(),
       role: 'assistant',
-      text: await redact(capture.replyText || '(no reply text)'),
+      text: capture.replyText || '(no reply text)',
       session,
       status: capture.status ?? 'unknown',
       id: `${turn.id}:assistant`,
@@ -208,14 +208,14 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   async function runTurn({ event, ctx, sessionKey, live, progress }) {
     const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() }
     const problems = []
-    const { redact, redactMany = (texts) => Promise.all(texts.map(redact)) } = await redactorReady
+    const { redact, redactMany = (texts) => Promise.all(texts.map(redact)), maskPatterns } = await redactorReady
 
     // The folder and every state file are checked before anything is read or written: a
     // symlink, FIFO, device, hard link or someone else's file there leaves this turn to the
     // plain message, with nothing read, written or logged.
     let store
     try {
-      const opened = await openSessionFolder(config, sessionKey)
+      const opened = await openSessionFolder(config, sessionKey, { maskPatterns })
       store = opened.store
       if (opened.migratedFrom)
         logger.info(
@@ -239,7 +239,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     let requestLogged = false
     if (store) {
       try {
-        await recordRequest({ store, live, turn, prepared, redact })
+        await recordRequest({ store, live, turn, prepared })
         requestLogged = true
       } catch (error) {
         problems.push(`message not written to ${quoteArg(store.logPath)} (${oneLine(error)})`)
@@ -274,7 +274,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
 
     if (result?.handled && requestLogged) {
       try {
-        await recordOutcome({ cfg: ctx.cfg, sessionKey, store, turn, prepared, capture, redact })
+        await recordOutcome({ cfg: ctx.cfg, sessionKey, store, turn, prepared, capture })
       } catch (error) {
         problems.push(`reply not written to ${quoteArg(store.logPath)} (${oneLine(error)})`)
       }

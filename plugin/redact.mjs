@@ -46,6 +46,8 @@ export async function createRedactor({ patterns = [], openclawConfig } = {}) {
   for (const { setting, pattern } of sources) if (!settingOf.has(pattern)) settingOf.set(pattern, setting)
   return {
     refused: masker.refused.map(({ pattern, reason }) => ({ setting: settingOf.get(pattern), pattern, reason })),
+    /** The operator's patterns, for the chat store, which masks what it writes with the same engine. */
+    maskPatterns: sources.map(({ pattern }) => pattern),
     redact: (text) => (text ? masker.maskAsync(text) : Promise.resolve(text)),
     /** Several texts in one call on the pool (a log window's entries). */
     redactMany: (texts) => (texts.length > 0 ? masker.maskManyAsync(texts) : Promise.resolve([])),

@@ -55,21 +55,23 @@ export function sessionFiles(config, sessionKey) {
  * else its own folder under `stateDir`, found (a folder of an earlier release under its old name
  * is renamed to the new one, history and all) or created 0700. The folder and each state file in
  * it are checked. Rejects with code `ENOTREGULAR` naming the first path refused. Returns the
- * store, its files and `migratedFrom` when an old folder was taken over.
+ * store, its files and `migratedFrom` when an old folder was taken over. The store masks all it
+ * writes with the built-in patterns and `maskPatterns` (the operator's).
  */
-export async function openSessionFolder(config, sessionKey) {
+export async function openSessionFolder(config, sessionKey, { maskPatterns = [] } = {}) {
   const fixed = config.sessionStateDirs.get(sessionKey)
   let store
-  if (fixed !== undefined) store = await ChatStore.open({ folder: fixed })
+  if (fixed !== undefined) store = await ChatStore.open({ folder: fixed, maskPatterns })
   else if (config.runtimeFiles) {
     const runtime = await ChatStore.open({
       folder: config.runtimeFiles.dir,
       summaryFile: path.basename(config.runtimeFiles.summary),
+      maskPatterns,
     })
     const listed = config.sessionKeys !== undefined && listedInSessionKeys(config, sessionKey)
     if (listed || (config.sessionKeys === undefined && (await runtime.claimForKey(sessionKey)))) store = runtime
   }
-  store ??= await ChatStore.open({ stateDir: config.stateDir, sessionKey })
+  store ??= await ChatStore.open({ stateDir: config.stateDir, sessionKey, maskPatterns })
   return {
     store,
     files: filesIn(store.folder, store.summaryPath),

@@ -7,6 +7,7 @@
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::Env;
 use napi_derive::napi;
+use openclaw_context_core::mask::masker_for;
 use openclaw_context_core::persistent_chat::request::SummaryRequest;
 use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
 use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
@@ -56,6 +57,9 @@ impl ChatStore {
     /// release's name is renamed to it, history and all); `{ folder,
     /// summaryFile? }`: that folder as is (created 0700 when missing), its
     /// summary under `summaryFile` (default `continuity-summary.txt`).
+    /// `maskPatterns`: the operator's patterns (as `SecretMasker` takes
+    /// them) for the masking of everything the store writes, besides the
+    /// built-in ones (which apply whatever is given).
     /// `create: false`: change nothing (create, migrate or clean nothing);
     /// a chat that has no folder rejects with `ENOENT` naming it, and a
     /// folder of an earlier release's name is used where it is.
@@ -69,29 +73,35 @@ impl ChatStore {
         options: Unknown<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStore>> {
         spawn(&env, || {
-            let location = open_options(Js::from(options))?;
+            let (location, mask_patterns) = open_options(Js::from(options))?;
             Ok(Job::new(
-                move || match location {
-                    Location::Key {
-                        state_dir,
-                        key,
-                        create: true,
-                    } => Store::open_for_key(&state_dir, &key),
-                    Location::Key {
-                        state_dir,
-                        key,
-                        create: false,
-                    } => Store::find_for_key(&state_dir, &key),
-                    Location::Folder {
-                        folder,
-                        summary_file,
-                        create: true,
-                    } => Store::open_folder(&folder, summary_file.as_deref()),
-                    Location::Folder {
-                        folder,
-                        summary_file,
-                        create: false,
-                    } => Store::find_folder(&folder, summary_file.as_deref()),
+                move || {
+                    let store = match location {
+                        Location::Key {
+                            state_dir,
+                            key,
+                            create: true,
+                        } => Store::open_for_key(&state_dir, &key),
+                        Location::Key {
+                            state_dir,
+                            key,
+                            create: false,
+                        } => Store::find_for_key(&state_dir, &key),
+                        Location::Folder {
+                            folder,
+                            summary_file,
+                            create: true,
+                        } => Store::open_folder(&folder, summary_file.as_deref()),
+                        Location::Folder {
+                            folder,
+                            summary_file,
+                            create: false,
+                        } => Store::find_folder(&folder, summary_file.as_deref()),
+                    }?;
+                    Ok(match mask_patterns {
+                        Some(patterns) => store.with_masker(masker_for(&patterns)),
+                        None => store,
+                    })
                 },
                 |inner| ChatStore { inner },
             ))

@@ -185,6 +185,10 @@ pub struct ChatStoreOpenOptions {
     /// `false`: open an existing chat only, changing nothing (`ENOENT`
     /// when it has no folder). Default `true`.
     pub create: Option<bool>,
+    /// The operator's masking patterns (as `new SecretMasker({ patterns })`
+    /// takes them) for everything this store writes; the built-in ones
+    /// apply always. A pattern the masker refuses is not used.
+    pub mask_patterns: Option<Vec<String>>,
 }
 
 /// Options of `ChatStore#appendEntry`.

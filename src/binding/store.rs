@@ -29,10 +29,20 @@ pub enum Location {
     },
 }
 
+/// The operator's masking patterns, each as UTF-16 units.
+pub type MaskPatterns = Vec<Vec<u16>>;
+
 /// `ChatStoreOpenOptions`: either `folder` (and `summaryFile`), or
 /// `stateDir` and `sessionKey`.
-pub fn open_options(value: Js<'_>) -> Result<Location, Failure> {
+pub fn open_options(value: Js<'_>) -> Result<(Location, Option<MaskPatterns>), Failure> {
     let options = value.object("options")?;
+    let mask_patterns = options
+        .get("maskPatterns")?
+        .optional_array_of("options.maskPatterns", |item, name| item.string(name))?;
+    open_location(options).map(|location| (location, mask_patterns))
+}
+
+fn open_location(options: Js<'_>) -> Result<Location, Failure> {
     let folder = options.get("folder")?.optional_path("options.folder")?;
     let summary_file = options
         .get("summaryFile")?

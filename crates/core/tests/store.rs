@@ -417,3 +417,43 @@ fn a_folder_several_keys_could_name_is_the_first_claimers_for_good() {
     let err = again.claim_for_key(&u("agent:x")).unwrap_err();
     assert_eq!(err.code(), "ENOTREGULAR");
 }
+
+#[test]
+fn everything_the_store_writes_is_masked_whoever_calls() {
+    use openclaw_context_core::mask::masker_for;
+    let dir = TempDir::new("store-mask");
+    let token = format!("ghp_{}", "a1B2".repeat(9));
+    let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+    store
+        .append_entry(
+            &entry(&format!(
+                "my token is {token} <private>PIN 4921</private> ok"
+            )),
+            false,
+        )
+        .unwrap();
+    store
+        .replace_summary(&u(&format!("summary with {token}")))
+        .unwrap();
+    store
+        .replace_last_prompt(&u(&format!("prompt with {token}")))
+        .unwrap();
+    for name in [
+        "perpetual-log.jsonl",
+        "continuity-summary.txt",
+        "last-injected-preprompt.txt",
+    ] {
+        let bytes = fs::read_to_string(store.folder().join(name)).unwrap();
+        assert!(!bytes.contains(&token), "{name}: {bytes}");
+        assert!(bytes.contains("[redacted:github-token]"), "{name}: {bytes}");
+    }
+    let log = fs::read_to_string(store.log_path()).unwrap();
+    assert!(!log.contains("4921"), "{log}");
+    // The operator's patterns, besides the built-in ones.
+    let custom = store.with_masker(masker_for(&[u("ACME-\\d+")]));
+    custom
+        .append_entry(&entry("ticket ACME-1234"), false)
+        .unwrap();
+    let log = fs::read_to_string(custom.log_path()).unwrap();
+    assert!(log.contains("ticket [redacted:custom]"), "{log}");
+}

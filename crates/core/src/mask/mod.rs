@@ -246,3 +246,27 @@ impl Default for Masker {
         Masker::new::<&str>(&[])
     }
 }
+
+/// The built-in patterns' masker, compiled once per process and shared.
+pub fn builtin_masker() -> std::sync::Arc<Masker> {
+    masker_for(&[])
+}
+
+/// The masker for the operator's `patterns` (UTF-16, as [`Masker::from_utf16`]
+/// takes them), compiled once per pattern list and shared: a chat store is
+/// opened on every turn, and compiling the set each time would cost more
+/// than the turn. The last few lists are kept.
+pub fn masker_for(patterns: &[Vec<u16>]) -> std::sync::Arc<Masker> {
+    type Kept = Vec<(Vec<Vec<u16>>, std::sync::Arc<Masker>)>;
+    static KEPT: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
+    let mut kept = KEPT.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, masker)) = kept.iter().find(|(list, _)| list == patterns) {
+        return masker.clone();
+    }
+    let masker = std::sync::Arc::new(Masker::from_utf16(patterns));
+    if kept.len() >= 4 {
+        kept.remove(0);
+    }
+    kept.push((patterns.to_vec(), masker.clone()));
+    masker
+}

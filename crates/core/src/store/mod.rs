@@ -30,12 +30,14 @@ pub mod turn;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use append::Appended;
 pub use entry_json::entry_json;
 pub use inspect::{inspect_folder, Inspection};
 
 use crate::error::CoreError;
+use crate::mask::{builtin_masker, Masker};
 use crate::persistent_chat::log::{read_open_log_tail, LogEntry, LogTail, TailOptions};
 use crate::persistent_chat::prompt::DEFAULT_MAX_ENTRY_CHARS;
 use crate::persistent_chat::state::{parse_state_json, MemoryState, MAX_STATE_FILE_BYTES};
@@ -51,12 +53,26 @@ use sys::{Access, Folder, StateDir};
 /// file it uses on their handles, so a folder replaced meanwhile is never
 /// written through a stale handle, and nothing waits on the garbage
 /// collector to close a descriptor.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct ChatStore {
     folder: PathBuf,
     summary_name: String,
     migrated_from: Option<PathBuf>,
     removed_temp_files: Vec<String>,
+    /// Masks every text the store writes: no raw secret reaches a file of
+    /// the folder, whoever calls. The built-in patterns unless
+    /// [`Self::with_masker`] gives the operator's.
+    masker: Arc<Masker>,
+}
+
+impl std::fmt::Debug for ChatStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChatStore")
+            .field("folder", &self.folder)
+            .field("summary_name", &self.summary_name)
+            .field("migrated_from", &self.migrated_from)
+            .finish_non_exhaustive()
+    }
 }
 
 impl ChatStore {
@@ -154,6 +170,7 @@ impl ChatStore {
             summary_name,
             migrated_from,
             removed_temp_files: Vec::new(),
+            masker: builtin_masker(),
         };
         for name in store.file_names() {
             folder.open_file(name, Access::Read)?;
@@ -212,27 +229,38 @@ impl ChatStore {
         Ok(sys::open_folder(&self.folder, false)?.0)
     }
 
-    /// Appends `entry` to the log as one JSON line; `durable`: synced.
-    pub fn append_entry(&self, entry: &LogEntry, durable: bool) -> Result<Appended, CoreError> {
-        let folder = self.open()?;
-        append::append_line(&folder, LOG_FILE, &entry_json(entry), durable)
+    /// This store with `masker` (the operator's patterns besides the
+    /// built-in ones) for everything it writes.
+    pub fn with_masker(self, masker: Arc<Masker>) -> ChatStore {
+        ChatStore { masker, ..self }
     }
 
-    /// Replaces the continuity summary with `text` (as UTF-8).
+    /// Appends `entry` to the log as one JSON line, its text masked;
+    /// `durable`: synced.
+    pub fn append_entry(&self, entry: &LogEntry, durable: bool) -> Result<Appended, CoreError> {
+        let masked = LogEntry {
+            text: self.masker.mask(&entry.text),
+            ..entry.clone()
+        };
+        let folder = self.open()?;
+        append::append_line(&folder, LOG_FILE, &entry_json(&masked), durable)
+    }
+
+    /// Replaces the continuity summary with `text` (masked, as UTF-8).
     pub fn replace_summary(&self, text: &[u16]) -> Result<(), CoreError> {
         replace::replace_file(
             &self.open()?,
             &self.summary_name,
-            String::from_utf16_lossy(text).as_bytes(),
+            String::from_utf16_lossy(&self.masker.mask(text)).as_bytes(),
         )
     }
 
-    /// Replaces `last-injected-preprompt.txt` with `text` (as UTF-8).
+    /// Replaces `last-injected-preprompt.txt` with `text` (masked, as UTF-8).
     pub fn replace_last_prompt(&self, text: &[u16]) -> Result<(), CoreError> {
         replace::replace_file(
             &self.open()?,
             LAST_PROMPT_FILE,
-            String::from_utf16_lossy(text).as_bytes(),
+            String::from_utf16_lossy(&self.masker.mask(text)).as_bytes(),
         )
     }
 
