@@ -129,6 +129,19 @@ export declare class ChatStore {
    * folder name); every other key gets `false`.
    */
   claimForKey(sessionKey: string): Promise<boolean>
+  /**
+   * A turn's prompt from the chat's files, in one call on the thread
+   * pool: the last `params.window` entries (default 50) and the reload
+   * decision (as `readTurnWindow`), each entry masked again as it is
+   * read; on a reload the summary rebuilt (as `rebuildSummary`, budget
+   * `params.summaryMaxChars`), masked and stored; the prompt built (as
+   * `buildPersistentChatInjectedPromptReport`, with the builder's other
+   * params); `last-injected-preprompt.txt` replaced with it (cut at
+   * `params.lastPromptMaxChars`). `reload`, `logEntries`, `logPath` and
+   * `continuitySummary` come from the folder: given, each is a
+   * `TypeError`. Resolves to the report and `reload`.
+   */
+  prepareTurn(params: ChatStoreTurnParams): Promise<ChatStorePreparedTurn>
   /** `ChatStore.inspectFolder` of this chat's folder. */
   inspect(options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
 }
@@ -392,6 +405,20 @@ export interface ChatStoreOpenOptions {
   maskPatterns?: Array<string>
 }
 
+/** What `ChatStore#prepareTurn` resolves to. */
+export interface ChatStorePreparedTurn {
+  /**
+   * The prompt and what the builder did, as
+   * `buildPersistentChatInjectedPromptReport` returns it.
+   */
+  report: PersistentChatPromptReport
+  /**
+   * Whether the turn is a reload (no entry of `currentSession` in the
+   * window).
+   */
+  reload: boolean
+}
+
 /** A problem `inspect` found. */
 export interface ChatStoreProblem {
   path: string
@@ -424,6 +451,40 @@ export interface ChatStoreSummaryParams {
   now?: string | number
   /** Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap. */
   maxChars?: number
+}
+
+/**
+ * Parameters of `ChatStore#prepareTurn`: the builder's, without what the
+ * store reads from the chat's folder, and the turn's files.
+ */
+export interface ChatStoreTurnParams {
+  /** The live message, sent whole. */
+  userMessage: string
+  /** The backend session the turn goes to: decides reload vs continuous. */
+  currentSession?: string
+  /** As `InjectedPromptParams.turnMetadata`. */
+  turnMetadata?: string | Record<string, string | number | boolean | null>
+  /** As `InjectedPromptParams.continuousEntries`. */
+  continuousEntries?: number
+  /** As `InjectedPromptParams.reloadEntries`. */
+  reloadEntries?: number
+  /** As `InjectedPromptParams.maxChars`. */
+  maxChars?: number
+  /** As `InjectedPromptParams.maxEntryChars`. */
+  maxEntryChars?: number
+  /** As `InjectedPromptParams.nonce`. */
+  nonce?: string
+  /** As `InjectedPromptParams.legacyLayout`. */
+  legacyLayout?: boolean
+  /** Log entries read for the reload decision and the summary; default 50. */
+  window?: number
+  /** The summary's budget, as `ContinuitySummaryParams.maxChars`. */
+  summaryMaxChars?: number
+  /**
+   * What `last-injected-preprompt.txt` keeps of the prompt (UTF-16 units;
+   * a note says how much is left out); default all.
+   */
+  lastPromptMaxChars?: number
 }
 
 /** The log window of a turn (`readTurnWindow`). */

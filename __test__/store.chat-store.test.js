@@ -117,3 +117,43 @@ test('everything the store writes is masked, with the built-in patterns and the 
     /options\.maskPatterns/,
   )
 })
+
+test('prepareTurn: the prompt from the folder, as the builder gives it from the same parts', async () => {
+  const { buildPersistentChatInjectedPromptReport } = require('..')
+  const store = await ChatStore.open({ stateDir: dir, sessionKey: KEY })
+  for (let i = 0; i < 30; i++)
+    await store.appendEntry(
+      { role: i % 2 ? 'assistant' : 'user', text: `m${i}`, session: 'be-1', id: `t${i}` },
+      { sync: false },
+    )
+  const nonce = '00112233445566ff'
+  const continuous = await store.prepareTurn({ userMessage: 'next?', currentSession: 'be-1', nonce })
+  expect(continuous.reload).toBe(false)
+  const reload = await store.prepareTurn({
+    userMessage: 'next?',
+    currentSession: 'be-2',
+    nonce,
+    lastPromptMaxChars: 50,
+  })
+  expect(reload.reload).toBe(true)
+  const window = await store.readTurnWindow(50, 'be-2')
+  const summary = await store.rebuildSummary({ entries: window.entries, currentSession: 'be-2' })
+  const expected = buildPersistentChatInjectedPromptReport({
+    userMessage: 'next?',
+    reload: true,
+    currentSession: 'be-2',
+    nonce,
+    logEntries: window.entries,
+    continuitySummary: summary,
+  })
+  expect(reload.report).toEqual(expected)
+  expect(fs.readFileSync(store.summaryPath, 'utf8')).toBe(summary)
+  const kept = fs.readFileSync(store.lastPromptPath, 'utf8')
+  expect(kept.startsWith(expected.prompt.slice(0, 50))).toBe(true)
+  expect(kept).toContain(
+    `[… ${expected.prompt.length - 50} more characters of the live message, not kept in this file]`,
+  )
+  for (const taken of ['reload', 'logEntries', 'logPath', 'continuitySummary'])
+    await expect(store.prepareTurn({ userMessage: 'x', [taken]: true })).rejects.toThrow(`params.${taken}`)
+  await expect(store.prepareTurn({ userMessage: 'x', window: -1 })).rejects.toThrow(/params\.window/)
+})

@@ -46,7 +46,7 @@ const chat = createPersistentChat({
   config,
   acp,
   logger,
-  ...(noMask ? { redactor: { redact: async (text) => text, redactMany: async (texts) => texts, refused: [] } } : {}),
+  ...(noMask ? { redactor: { redact: async (text) => text, refused: [], maskPatterns: [] } } : {}),
 })
 const inbound = (sessionKey, text) => [
   { sessionKey, ctx: { Body: text, BodyForAgent: text, RawBody: text, Provider: 'webchat', SenderName: 'Dana' } },

@@ -25,7 +25,6 @@ import crypto from 'node:crypto'
 import { appliesTo, ignored, PLUGIN_ID, TURN_METADATA_FIELDS } from './config.mjs'
 import { createKeyedQueue } from './keyed-queue.mjs'
 import { oneLine, quoteArg } from './lib.mjs'
-import { buildInjectedPromptReport } from './native.mjs'
 import { createRedactor } from './redact.mjs'
 import { openSessionFolder } from './state-files.mjs'
 import { createTranscriptFix } from './transcript-fix.mjs'
@@ -100,18 +99,6 @@ function turnMetadata(config, ctx, turn) {
 const LAST_PROMPT_LIVE_SLACK = 64 * 1024
 
 /**
- * The text for last-injected-preprompt.txt: the prompt, or (when a huge live message makes
- * it longer than `limit`) its first `limit` units and a line saying how much is left out.
- */
-export function boundedLastPrompt(prompt, limit) {
-  if (prompt.length <= limit) return prompt
-  let cut = limit
-  const unit = prompt.charCodeAt(cut - 1)
-  if (unit >= 0xd800 && unit <= 0xdbff) cut -= 1
-  return `${prompt.slice(0, cut)}\n[… ${prompt.length - cut} more characters of the live message, not kept in this file]\n`
-}
-
-/**
  * @param {object} deps
  * @param {object} deps.config   resolveConfig()'s settings
  * @param {object} deps.acp      `openclaw/plugin-sdk/acp-runtime`
@@ -129,45 +116,27 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   let firstTurnSeen = false
 
   /** Reads the log, tells a reload from a continuous turn, builds and saves the prompt. */
-  async function prepare({ cfg, sessionKey, store, live, ctx, turn, redact, redactMany }) {
+  async function prepare({ cfg, sessionKey, store, live, ctx, turn }) {
     // Ensures OpenClaw's runtime handle first: after a gateway restart that is the resume,
     // and a failed resume shows up here as a new backend session, before the prompt is built.
     const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey })
     const currentSession = backendSessionOf(status?.identity)
-    // What the backend holds decides (the store's rule): a session that has no entry in the
-    // log window is new to it (first turn, failed resume, /new, reset, backend restarted
-    // without resume).
-    const window = await store.readTurnWindow(Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW), currentSession)
-    const { reload } = window
-    // Masked again as read, in one call on the pool: a log of an earlier release holds
-    // <private> spans and its own masks.
-    const texts = await redactMany(window.entries.map((entry) => entry.text))
-    const entries = window.entries.map((entry, index) => ({ ...entry, text: texts[index] }))
-    let continuitySummary
-    if (reload) {
-      // Masked before it is stored or sent: the memory state can hold what the log masks.
-      continuitySummary = await redact(
-        await store.rebuildSummary({
-          entries,
-          ...(currentSession ? { currentSession } : {}),
-          maxChars: config.summaryMaxChars,
-        }),
-      )
-      await store.replaceSummary(continuitySummary)
-    }
-    const report = await buildInjectedPromptReport({
+    // One call on the pool (ChatStore#prepareTurn): what the backend holds decides reload or
+    // continuous (a session with no entry in the log window is new to it: first turn, failed
+    // resume, /new, reset, backend restarted without resume); the entries masked again as read
+    // (a log of an earlier release holds <private> spans and its own masks); on a reload the
+    // summary rebuilt, masked and stored; the prompt built; its debug copy written.
+    const { report, reload } = await store.prepareTurn({
       userMessage: live,
-      reload,
       ...(currentSession ? { currentSession } : {}),
       turnMetadata: turnMetadata(config, ctx, turn),
-      ...(continuitySummary !== undefined ? { continuitySummary } : {}),
-      logEntries: entries,
       continuousEntries: config.continuousEntries,
       reloadEntries: config.reloadEntries,
       maxChars: config.promptMaxChars,
+      window: Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW),
+      summaryMaxChars: config.summaryMaxChars,
+      lastPromptMaxChars: config.promptMaxChars + LAST_PROMPT_LIVE_SLACK,
     })
-    // The store masks what it writes (the built-in patterns and the operator's).
-    await store.replaceLastPrompt(boundedLastPrompt(report.prompt, config.promptMaxChars + LAST_PROMPT_LIVE_SLACK))
     return { prompt: report.prompt, report, reload, currentSession }
   }
 
@@ -208,7 +177,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   async function runTurn({ event, ctx, sessionKey, live, progress }) {
     const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() }
     const problems = []
-    const { redact, redactMany = (texts) => Promise.all(texts.map(redact)), maskPatterns } = await redactorReady
+    const { redact, maskPatterns } = await redactorReady
 
     // The folder and every state file are checked before anything is read or written: a
     // symlink, FIFO, device, hard link or someone else's file there leaves this turn to the
@@ -231,7 +200,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     let prepared
     if (store) {
       try {
-        prepared = await prepare({ cfg: ctx.cfg, sessionKey, store, live, ctx: event.ctx, turn, redact, redactMany })
+        prepared = await prepare({ cfg: ctx.cfg, sessionKey, store, live, ctx: event.ctx, turn })
       } catch (error) {
         problems.push(`prompt not built, sent the plain message (${oneLine(error)})`)
       }

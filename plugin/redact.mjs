@@ -1,5 +1,7 @@
-// Masks secrets in what the plugin stores (the log, the summary, the last prompt) and in the
-// warning lines it logs, with the addon's `SecretMasker`: a linear-time engine (Rust's
+// The gateway's masking patterns, and the masking of the warning lines the plugin logs, with
+// the addon's `SecretMasker`. What is stored (the log, the summary, the last prompt) the chat
+// store masks itself as it writes it, with the same patterns (`maskPatterns`) and engine: a
+// linear-time engine (Rust's
 // `regex`: no backtracking, so no message and no pattern can stall the gateway), run on the
 // libuv thread pool. Each mask is a typed placeholder, `[redacted:TYPE]`; `<private>…</private>`
 // spans become `[redacted:private]`. The patterns: the built-in ones, then OpenClaw's
@@ -31,7 +33,8 @@ function patternSources(patterns, openclawConfig) {
 
 /**
  * The masker for this gateway: `redact(text)` resolves to the masked text (masked on the
- * thread pool; `redactMany(texts)` masks several in one call), `refused` lists the patterns not used (`{ setting, pattern, reason }`).
+ * thread pool), `refused` lists the patterns not used (`{ setting, pattern, reason }`),
+ * `maskPatterns` are the operator's patterns for the chat store.
  * Rejects when the addon cannot be loaded.
  *
  * @param {object} options
@@ -49,8 +52,6 @@ export async function createRedactor({ patterns = [], openclawConfig } = {}) {
     /** The operator's patterns, for the chat store, which masks what it writes with the same engine. */
     maskPatterns: sources.map(({ pattern }) => pattern),
     redact: (text) => (text ? masker.maskAsync(text) : Promise.resolve(text)),
-    /** Several texts in one call on the pool (a log window's entries). */
-    redactMany: (texts) => (texts.length > 0 ? masker.maskManyAsync(texts) : Promise.resolve([])),
   }
 }
 

@@ -12,7 +12,9 @@ use openclaw_context_core::persistent_chat::request::SummaryRequest;
 use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
 use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
 
-use crate::binding::persistent_chat::PersistentChatLogEntry;
+use crate::binding::persistent_chat::{
+    turn_params, PersistentChatLogEntry, PersistentChatPromptReport,
+};
 use crate::binding::promise::{spawn, Job};
 use crate::binding::search::{
     store_search_options, window_at, PersistentChatLogHit, PersistentChatLogWindowEntry,
@@ -427,6 +429,39 @@ impl ChatStore {
         })
     }
 
+    /// A turn's prompt from the chat's files, in one call on the thread
+    /// pool: the last `params.window` entries (default 50) and the reload
+    /// decision (as `readTurnWindow`), each entry masked again as it is
+    /// read; on a reload the summary rebuilt (as `rebuildSummary`, budget
+    /// `params.summaryMaxChars`), masked and stored; the prompt built (as
+    /// `buildPersistentChatInjectedPromptReport`, with the builder's other
+    /// params); `last-injected-preprompt.txt` replaced with it (cut at
+    /// `params.lastPromptMaxChars`). `reload`, `logEntries`, `logPath` and
+    /// `continuitySummary` come from the folder: given, each is a
+    /// `TypeError`. Resolves to the report and `reload`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "params: ChatStoreTurnParams",
+        ts_return_type = "Promise<ChatStorePreparedTurn>"
+    )]
+    pub fn prepare_turn<'scope>(
+        &self,
+        env: Env,
+        params: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStorePreparedTurn>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let (request, files) = turn_params(Js::from(params))?;
+            Ok(Job::new(
+                move || store.prepare_turn(request, &files),
+                |prepared| ChatStorePreparedTurn {
+                    reload: prepared.reload,
+                    report: prepared.report.into(),
+                },
+            ))
+        })
+    }
+
     /// `ChatStore.inspectFolder` of this chat's folder.
     #[napi(
         catch_unwind,
@@ -466,4 +501,15 @@ fn inspect_options(
         count(window, "options.entries")?
     };
     Ok((summary_file, window))
+}
+
+/// What `ChatStore#prepareTurn` resolves to.
+#[napi(object, object_from_js = false)]
+pub struct ChatStorePreparedTurn {
+    /// The prompt and what the builder did, as
+    /// `buildPersistentChatInjectedPromptReport` returns it.
+    pub report: PersistentChatPromptReport,
+    /// Whether the turn is a reload (no entry of `currentSession` in the
+    /// window).
+    pub reload: bool,
 }

@@ -235,3 +235,36 @@ pub struct ChatStoreInspectOptions {
     /// (no `log` in the result), only its status taken.
     pub entries: Option<f64>,
 }
+
+/// Parameters of `ChatStore#prepareTurn`: the builder's, without what the
+/// store reads from the chat's folder, and the turn's files.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreTurnParams {
+    /// The live message, sent whole.
+    pub user_message: String,
+    /// The backend session the turn goes to: decides reload vs continuous.
+    pub current_session: Option<String>,
+    /// As `InjectedPromptParams.turnMetadata`.
+    #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]
+    pub turn_metadata: Option<Either<String, HashMap<String, MetadataField>>>,
+    /// As `InjectedPromptParams.continuousEntries`.
+    pub continuous_entries: Option<f64>,
+    /// As `InjectedPromptParams.reloadEntries`.
+    pub reload_entries: Option<f64>,
+    /// As `InjectedPromptParams.maxChars`.
+    pub max_chars: Option<f64>,
+    /// As `InjectedPromptParams.maxEntryChars`.
+    pub max_entry_chars: Option<f64>,
+    /// As `InjectedPromptParams.nonce`.
+    pub nonce: Option<String>,
+    /// As `InjectedPromptParams.legacyLayout`.
+    pub legacy_layout: Option<bool>,
+    /// Log entries read for the reload decision and the summary; default 50.
+    pub window: Option<f64>,
+    /// The summary's budget, as `ContinuitySummaryParams.maxChars`.
+    pub summary_max_chars: Option<f64>,
+    /// What `last-injected-preprompt.txt` keeps of the prompt (UTF-16 units;
+    /// a note says how much is left out); default all.
+    pub last_prompt_max_chars: Option<f64>,
+}

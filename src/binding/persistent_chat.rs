@@ -8,7 +8,7 @@ use super::text::Utf16String;
 use napi::ValueType;
 use napi_derive::napi;
 
-use super::{Failure, Js};
+use super::{count, Failure, Js};
 use openclaw_context_core::persistent_chat::fields::{self, Names};
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
 use openclaw_context_core::persistent_chat::prompt::{MetadataValue, PromptReport, TurnMetadata};
@@ -16,6 +16,7 @@ use openclaw_context_core::persistent_chat::request::{PromptRequest, SummaryRequ
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::persistent_chat::time::{epoch_ms_from_number, parse_timestamp_ms};
 use openclaw_context_core::persistent_chat::Links;
+use openclaw_context_core::store::prepare::TurnFiles;
 
 /// One perpetual-log entry, as `readPersistentChatLogEntries` returns it and
 /// as the builders take it (they also accept the aliases `content`,
@@ -328,17 +329,80 @@ fn turn_metadata(value: Js<'_>) -> Result<Option<TurnMetadata>, Failure> {
 }
 
 pub fn prompt_params(value: Js<'_>) -> Result<PromptRequest, Failure> {
+    prompt_request(value.object("params")?, false)
+}
+
+/// `ChatStore#prepareTurn`'s params: the builder's own, without what the
+/// store reads from the chat's folder (`reload`, `logEntries`, `logPath`,
+/// `continuitySummary`: each a `TypeError` when given), and the turn's
+/// `window` (default 50), `summaryMaxChars`, `lastPromptMaxChars`.
+pub fn turn_params(value: Js<'_>) -> Result<(PromptRequest, TurnFiles), Failure> {
     let params = value.object("params")?;
+    let request = prompt_request(params, true)?;
+    let window = match params.get("window")? {
+        window if window.is_undefined()? => DEFAULT_TURN_WINDOW,
+        window => count(window, "params.window")?,
+    };
+    let last_prompt_max_chars = match params.get("lastPromptMaxChars")? {
+        limit if limit.is_undefined()? => None,
+        limit => Some(count(limit, "params.lastPromptMaxChars")?),
+    };
+    let files = TurnFiles {
+        window,
+        summary_max_chars: params
+            .get("summaryMaxChars")?
+            .optional_number("params.summaryMaxChars")?,
+        last_prompt_max_chars,
+    };
+    Ok((request, files))
+}
+
+/// The log entries a turn reads by default: the plugin's window.
+const DEFAULT_TURN_WINDOW: usize = 50;
+
+/// The builder's params, read in one order for every caller. `from_store`:
+/// the chat store gives the log, the summary and the reload decision, so
+/// those params must be absent.
+fn prompt_request(params: Js<'_>, from_store: bool) -> Result<PromptRequest, Failure> {
+    let given_by_store = |name: &'static str| -> Result<(), Failure> {
+        if params.get(name)?.is_undefined()? {
+            return Ok(());
+        }
+        Err(Failure::Type(format!(
+            "The \"params.{name}\" property is not taken by prepareTurn: the store reads it from the chat's folder"
+        )))
+    };
     let user_message = params.get("userMessage")?.string("params.userMessage")?;
-    let reload = params.get("reload")?.boolean("params.reload")?;
+    let reload = if from_store {
+        given_by_store("reload")?;
+        false
+    } else {
+        params.get("reload")?.boolean("params.reload")?
+    };
     let continuous_entries = params
         .get("continuousEntries")?
         .optional_number("params.continuousEntries")?;
     let reload_entries = params
         .get("reloadEntries")?
         .optional_number("params.reloadEntries")?;
-    let log_entries = log_entries(params.get("logEntries")?, "params.logEntries")?;
-    let log_path = path_unless(&log_entries, params, "logPath")?;
+    let (log_entries, log_path) = if from_store {
+        given_by_store("logEntries")?;
+        given_by_store("logPath")?;
+        (None, None)
+    } else {
+        let log_entries = log_entries(params.get("logEntries")?, "params.logEntries")?;
+        let log_path = path_unless(&log_entries, params, "logPath")?;
+        (log_entries, log_path)
+    };
+    let turn_metadata = turn_metadata(params.get("turnMetadata")?)?;
+    let continuity_summary = if from_store {
+        given_by_store("continuitySummary")?;
+        None
+    } else {
+        params
+            .get("continuitySummary")?
+            .optional_string("params.continuitySummary")?
+    };
     Ok(PromptRequest {
         user_message,
         reload,
@@ -346,10 +410,8 @@ pub fn prompt_params(value: Js<'_>) -> Result<PromptRequest, Failure> {
         reload_entries,
         log_entries,
         log_path,
-        turn_metadata: turn_metadata(params.get("turnMetadata")?)?,
-        continuity_summary: params
-            .get("continuitySummary")?
-            .optional_string("params.continuitySummary")?,
+        turn_metadata,
+        continuity_summary,
         max_chars: char_budget(params.get("maxChars")?, "params.maxChars")?,
         max_entry_chars: char_budget(params.get("maxEntryChars")?, "params.maxEntryChars")?,
         current_session: params

@@ -457,3 +457,93 @@ fn everything_the_store_writes_is_masked_whoever_calls() {
     let log = fs::read_to_string(custom.log_path()).unwrap();
     assert!(log.contains("ticket [redacted:custom]"), "{log}");
 }
+
+mod prepare {
+    //! A turn's prompt from the folder's files in one call, against the
+    //! same prompt built from the parts the plugin used to gather itself.
+    use super::*;
+    use openclaw_context_core::persistent_chat::request::{PromptRequest, SummaryRequest};
+    use openclaw_context_core::store::prepare::TurnFiles;
+
+    const NONCE: &str = "0123456789abcdef";
+
+    fn request(session: &str) -> PromptRequest {
+        PromptRequest {
+            user_message: u("what did we decide?"),
+            current_session: Some(u(session)),
+            nonce: Some(u(NONCE)),
+            ..PromptRequest::default()
+        }
+    }
+
+    #[test]
+    fn a_reload_and_a_continuous_turn_as_the_parts_would_build_them() {
+        let dir = TempDir::new("store-prepare");
+        let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+        let token = format!("ghp_{}", "z9Y8".repeat(9));
+        for i in 0..30 {
+            store
+                .append_entry(&entry(&format!("message {i}")), false)
+                .unwrap();
+        }
+        // An earlier release's line, written raw: masked as it is read.
+        let raw = format!(
+            "{{\"role\":\"user\",\"text\":\"key {token} <private>x</private>\",\"session\":\"s1\"}}\n"
+        );
+        let mut log = fs::OpenOptions::new()
+            .append(true)
+            .open(store.log_path())
+            .unwrap();
+        std::io::Write::write_all(&mut log, raw.as_bytes()).unwrap();
+        let files = TurnFiles {
+            window: 50,
+            summary_max_chars: None,
+            last_prompt_max_chars: Some(100_000),
+        };
+
+        let continuous = store.prepare_turn(request("s1"), &files).unwrap();
+        assert!(!continuous.reload);
+        let reload = store.prepare_turn(request("s2"), &files).unwrap();
+        assert!(reload.reload);
+
+        // The same prompt from the parts.
+        let (tail, _) = store.read_turn_window(50, Some(&u("s2"))).unwrap();
+        let masker = openclaw_context_core::mask::builtin_masker();
+        let entries: Vec<LogEntry> = tail
+            .entries
+            .into_iter()
+            .map(|e| LogEntry {
+                text: masker.mask(&e.text),
+                ..e
+            })
+            .collect();
+        let summary = SummaryRequest {
+            entries: Some(entries.clone()),
+            state: Some(store.read_memory_state().unwrap()),
+            current_session: Some(u("s2")),
+            ..SummaryRequest::default()
+        }
+        .rebuild()
+        .unwrap();
+        let expected = PromptRequest {
+            reload: true,
+            log_entries: Some(entries),
+            continuity_summary: Some(masker.mask(&summary)),
+            ..request("s2")
+        }
+        .build()
+        .unwrap();
+        assert_eq!(reload.report.prompt, expected.prompt);
+        let prompt = String::from_utf16_lossy(&reload.report.prompt);
+        assert!(!prompt.contains(&token), "{prompt}");
+        assert!(prompt.contains("[redacted:github-token]"));
+        assert_eq!(
+            fs::read_to_string(store.last_prompt_path()).unwrap(),
+            prompt
+        );
+        assert_eq!(
+            fs::read(store.summary_path()).unwrap(),
+            String::from_utf16_lossy(&masker.mask(&summary)).into_bytes()
+        );
+    }
+}

@@ -11,7 +11,8 @@
 //! - `replace`: temp file and rename, stale temp files of dead processes
 //!   removed when a folder is opened;
 //! - [`inspect`]: what `doctor` shows of a folder, read-only;
-//! - [`turn`]: the reload decision;
+//! - [`turn`]: the reload decision; [`prepare`]: a turn's prompt from the
+//!   folder's files in one call;
 //! - `search`: the search index as one more file of the folder, opened and
 //!   replaced under these rules ([`ChatStore::search`]).
 //!
@@ -22,6 +23,7 @@ mod append;
 mod entry_json;
 pub mod inspect;
 pub mod layout;
+pub mod prepare;
 mod replace;
 pub mod rules;
 mod search;

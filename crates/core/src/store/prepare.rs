@@ -1,0 +1,126 @@
+//! A turn's prompt prepared from the chat's files in one call: the log
+//! window and the reload decision, the entries masked again as they are
+//! read (a log of an earlier release holds `<private>` spans and its own
+//! masks), on a reload the summary rebuilt from the memory state and
+//! replaced, the prompt built, and the debug copy of it written. What the
+//! plugin did in seven calls across the language boundary (one of them on
+//! the event loop), the store does on the thread pool in one.
+
+use super::ChatStore;
+use crate::error::CoreError;
+use crate::persistent_chat::log::LogEntry;
+use crate::persistent_chat::prompt::PromptReport;
+use crate::persistent_chat::request::{PromptRequest, SummaryRequest};
+
+/// What a turn needs besides the prompt builder's own request.
+#[derive(Debug, Clone, Default)]
+pub struct TurnFiles {
+    /// Log entries read for the reload decision and the summary (at least
+    /// the prompt's own window).
+    pub window: usize,
+    /// The summary's budget (`SummaryRequest::max_chars`).
+    pub summary_max_chars: Option<f64>,
+    /// What `last-injected-preprompt.txt` keeps of the prompt, in UTF-16
+    /// units (`None`: all of it).
+    pub last_prompt_max_chars: Option<usize>,
+}
+
+/// A prepared turn: the prompt and its report, and whether it is a reload.
+#[derive(Debug, Clone)]
+pub struct PreparedTurn {
+    pub report: PromptReport,
+    pub reload: bool,
+}
+
+impl ChatStore {
+    /// The turn's prompt from the chat's files. `request` is the builder's
+    /// request without its log, summary and reload flag (they come from the
+    /// folder: whatever it holds of them is replaced).
+    pub fn prepare_turn(
+        &self,
+        mut request: PromptRequest,
+        files: &TurnFiles,
+    ) -> Result<PreparedTurn, CoreError> {
+        let (tail, reload) =
+            self.read_turn_window(files.window, request.current_session.as_deref())?;
+        let entries: Vec<LogEntry> = tail
+            .entries
+            .into_iter()
+            .map(|entry| LogEntry {
+                text: self.masker.mask(&entry.text),
+                ..entry
+            })
+            .collect();
+        let summary = if reload {
+            let summary = SummaryRequest {
+                entries: Some(entries.clone()),
+                state: Some(self.read_memory_state()?),
+                current_session: request.current_session.clone(),
+                max_chars: files.summary_max_chars,
+                ..SummaryRequest::default()
+            }
+            .rebuild()?;
+            // Masked before it is stored or sent: the memory state can hold
+            // what the log masks.
+            let summary = self.masker.mask(&summary);
+            self.replace_summary(&summary)?;
+            Some(summary)
+        } else {
+            None
+        };
+        request.reload = reload;
+        request.log_entries = Some(entries);
+        request.log_path = None;
+        request.continuity_summary = summary;
+        let report = request.build()?;
+        self.replace_last_prompt(&bounded_last_prompt(
+            &report.prompt,
+            files.last_prompt_max_chars,
+        ))?;
+        Ok(PreparedTurn { report, reload })
+    }
+}
+
+/// The text for `last-injected-preprompt.txt`: the prompt, or (when a huge
+/// live message makes it longer than `limit`) its first `limit` units, a
+/// surrogate pair never split, and a line saying how much is left out.
+pub fn bounded_last_prompt(prompt: &[u16], limit: Option<usize>) -> Vec<u16> {
+    let Some(limit) = limit.filter(|&limit| prompt.len() > limit) else {
+        return prompt.to_vec();
+    };
+    let mut cut = limit;
+    if cut > 0 && (0xd800..=0xdbff).contains(&prompt[cut - 1]) {
+        cut -= 1;
+    }
+    let mut kept = prompt[..cut].to_vec();
+    let note = format!(
+        "\n[… {} more characters of the live message, not kept in this file]\n",
+        prompt.len() - cut
+    );
+    kept.extend(note.encode_utf16());
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn u(text: &str) -> Vec<u16> {
+        text.encode_utf16().collect()
+    }
+
+    #[test]
+    fn a_long_prompt_is_cut_whole_pairs_and_says_how_much_is_left_out() {
+        assert_eq!(bounded_last_prompt(&u("short"), Some(10)), u("short"));
+        assert_eq!(bounded_last_prompt(&u("short"), None), u("short"));
+        let cut = bounded_last_prompt(&u("abcdef"), Some(4));
+        assert_eq!(
+            String::from_utf16_lossy(&cut),
+            "abcd\n[… 2 more characters of the live message, not kept in this file]\n"
+        );
+        // "ab😀cd": the pair at 2..4 is not split at a limit of 3.
+        let cut = bounded_last_prompt(&u("ab😀cd"), Some(3));
+        assert!(String::from_utf16(&cut).is_ok());
+        assert!(String::from_utf16_lossy(&cut).starts_with("ab\n[… 4 more"));
+    }
+}
