@@ -23,6 +23,16 @@ pub mod search;
 pub mod store;
 pub mod utf16;
 
+/// This process's id, for temp file names; WASI has none (std's
+/// `process::id` panics there: "unsupported"), so 0, and the names' other
+/// parts and `O_EXCL` keep them unique.
+pub(crate) fn process_id() -> u32 {
+    #[cfg(target_os = "wasi")]
+    return 0;
+    #[cfg(not(target_os = "wasi"))]
+    std::process::id()
+}
+
 // The test helpers, one file shared with the integration tests (their `mod support;`),
 // which name this crate `openclaw_context_core`: so does the crate itself in its tests.
 #[cfg(test)]

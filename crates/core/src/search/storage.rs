@@ -112,7 +112,10 @@ fn replace_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos());
     let unique = NEXT.fetch_add(1, Ordering::Relaxed);
-    let temp = path.with_file_name(format!(".{name}.{}.{nanos:09}.{unique}.tmp", process_id()));
+    let temp = path.with_file_name(format!(
+        ".{name}.{}.{nanos:09}.{unique}.tmp",
+        crate::process_id()
+    ));
     let result = write_new_private(&temp, bytes)
         .and_then(|()| std::fs::rename(&temp, path))
         .map_err(|err| CoreError::io(&err, "write", &shown));
@@ -120,15 +123,6 @@ fn replace_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
         let _ = std::fs::remove_file(&temp);
     }
     result
-}
-
-/// The process id for temp file names; WASI has none (std's `process::id`
-/// panics there), and the name's other parts and `O_EXCL` keep it unique.
-fn process_id() -> u32 {
-    #[cfg(target_os = "wasi")]
-    return 0;
-    #[cfg(not(target_os = "wasi"))]
-    std::process::id()
 }
 
 fn write_new_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

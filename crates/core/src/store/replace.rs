@@ -51,7 +51,7 @@ fn temp_name(name: &str) -> String {
     let random = hasher.finish() as u32;
     format!(
         ".{name}{TEMP_TAG}{}-{random:08x}{TEMP_END}",
-        std::process::id()
+        crate::process_id()
     )
 }
 
@@ -79,7 +79,7 @@ pub(crate) fn remove_stale_temp_files(folder: &Folder) -> Vec<String> {
         let Some(pid) = temp_pid(&name) else {
             continue;
         };
-        if pid == std::process::id() || !is_stale(folder, &name, pid) {
+        if pid == crate::process_id() || !is_stale(folder, &name, pid) {
             continue;
         }
         let is_file = matches!(
@@ -118,7 +118,7 @@ mod tests {
     fn temp_names_carry_the_pid_and_are_recognised() {
         let name = temp_name("continuity-summary.txt");
         assert!(name.starts_with(".continuity-summary.txt.openclaw-context-native-"));
-        assert_eq!(temp_pid(&name), Some(std::process::id()));
+        assert_eq!(temp_pid(&name), Some(crate::process_id()));
         assert_ne!(temp_name("x"), temp_name("x"));
         assert_eq!(
             temp_pid(".a.openclaw-context-native-42-0123abcd.tmp"),
