@@ -18,7 +18,7 @@ const {
   BODY,
   LONG_SUFFIX,
   HEADINGS,
-  fakeInstall,
+  fakeInstall: fakeInstallOf,
   resetChunk,
   cliSync,
   callChunk,
@@ -55,9 +55,26 @@ afterAll(() => {
   if (parent) fs.rmSync(parent, { recursive: true, force: true })
 })
 
+/**
+ * A fake install. The patched chunk names the absolute path of the addon it checked: every
+ * install that links this package gets the reference's bytes; one with a copy of it (Windows
+ * where no junction can be made, as under Wine) gets its own, taken by a clean run first.
+ */
+function fakeInstall(dir) {
+  const install = fakeInstallOf(dir)
+  if (install.addon !== fs.realpathSync(PACKAGE_ROOT)) {
+    const result = cliSync(['patch', install.pkg])
+    if (result.code !== 0) throw new Error(`a clean patch run failed: ${result.stderr}`)
+    install.patchedSha = fileSha(install.chunk)
+    resetChunk(install)
+  }
+  return install
+}
+
 const stateOf = (install) => {
   const sha = fileSha(install.chunk)
-  return sha === ORIGINAL_SHA ? 'original' : sha === PATCHED_SHA ? 'patched' : `other (${sha.slice(0, 12)})`
+  const patched = install.patchedSha ?? PATCHED_SHA
+  return sha === ORIGINAL_SHA ? 'original' : sha === patched ? 'patched' : `other (${sha.slice(0, 12)})`
 }
 const strayFiles = (install) => fs.readdirSync(install.dist).filter((name) => !DIST_FILES.includes(name))
 

@@ -15,8 +15,9 @@ const { runPlugin, tempDir } = require('./fixtures/plugin-unit')
 // Each spec runs child processes; on a loaded machine they can take seconds.
 jest.setTimeout(60000)
 
-const POSIX = process.platform !== 'win32'
 const platform = require('./fixtures/platform.js')
+// File modes: not on Windows, and not through WASI (it has none).
+const POSIX = process.platform !== 'win32' && !platform.onWasi
 const posixTest = platform.posixTest('POSIX modes, FIFOs, sockets and links')
 const { testUnless, underWine } = platform
 const KEY = 'agent:codex:acp:state-files'

@@ -57,7 +57,12 @@ function sources(dir) {
   return fs
     .readdirSync(path.join(root, dir), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && /\.(?:c|m)?js$/.test(entry.name))
-    .map((entry) => path.relative(root, path.join(entry.parentPath ?? entry.path, entry.name)))
+    .map((entry) =>
+      path
+        .relative(root, path.join(entry.parentPath ?? entry.path, entry.name))
+        .split(path.sep)
+        .join('/'),
+    )
 }
 
 /** The code without its comments (line and block), so a comment naming a file is no use. */
