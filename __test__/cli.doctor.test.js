@@ -153,10 +153,7 @@ posixTest('modes and links are POSIX')(
   },
 )
 
-// Owners and modes: not through WASI (it has none).
-const asRoot =
-  typeof process.getuid === 'function' && process.getuid() === 0 && !require('./fixtures/platform.js').onWasi
-;(asRoot ? test : test.skip)(
+require('./fixtures/platform.js').rootTest('doctor names the owner')(
   "someone else's log and a log others can write: named, with the owner and the fix (root: chown)",
   () => {
     const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
