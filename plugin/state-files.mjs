@@ -48,6 +48,9 @@ export function sessionFiles(config, sessionKey) {
   return filesIn(fixed ?? path.join(config.stateDir, sessionFolderName(sessionKey)))
 }
 
+/** The file in the runtime's folder naming the key whose chat it is (the store's `OWNER_FILE`). */
+const OWNER_FILE = 'session-key-owner'
+
 /**
  * The session's folder, ready for use (ChatStore.open): its `sessionStateDirs` folder; else the
  * runtime's files (`config.runtimeFiles`: the gateway's `PERSISTENT_CHAT_CONTINUITY_PATH`) when
@@ -57,26 +60,43 @@ export function sessionFiles(config, sessionKey) {
  * it are checked. Rejects with code `ENOTREGULAR` naming the first path refused. Returns the
  * store, its files and `migratedFrom` when an old folder was taken over. The store masks all it
  * writes with the built-in patterns and `maskPatterns` (the operator's).
+ *
+ * `{ create: false }` (the chat-log tools): the same rule, read-only: nothing is created,
+ * renamed, cleaned or claimed (the runtime's files are this key's only when `sessionKeys` lists
+ * it or its claim is already recorded); a key with no chat rejects with code `ENOENT`.
  */
-export async function openSessionFolder(config, sessionKey, { maskPatterns = [] } = {}) {
+export async function openSessionFolder(config, sessionKey, { create = true, maskPatterns = [] } = {}) {
   const fixed = config.sessionStateDirs.get(sessionKey)
+  const readOnly = create ? {} : { create: false }
   let store
-  if (fixed !== undefined) store = await ChatStore.open({ folder: fixed, maskPatterns })
-  else if (config.runtimeFiles) {
-    const runtime = await ChatStore.open({
-      folder: config.runtimeFiles.dir,
-      summaryFile: path.basename(config.runtimeFiles.summary),
-      maskPatterns,
-    })
-    const listed = config.sessionKeys !== undefined && listedInSessionKeys(config, sessionKey)
-    if (listed || (config.sessionKeys === undefined && (await runtime.claimForKey(sessionKey)))) store = runtime
-  }
-  store ??= await ChatStore.open({ stateDir: config.stateDir, sessionKey, maskPatterns })
+  if (fixed !== undefined) store = await ChatStore.open({ folder: fixed, maskPatterns, ...readOnly })
+  else if (config.runtimeFiles) store = await runtimeStore(config, sessionKey, create, maskPatterns)
+  store ??= await ChatStore.open({ stateDir: config.stateDir, sessionKey, maskPatterns, ...readOnly })
   return {
     store,
     files: filesIn(store.folder, store.summaryPath),
     migratedFrom: store.migratedFrom ?? undefined,
   }
+}
+
+/** The runtime's files' store when they are this key's chat, else undefined. */
+async function runtimeStore(config, sessionKey, create, maskPatterns) {
+  const listed = config.sessionKeys !== undefined && listedInSessionKeys(config, sessionKey)
+  if (!create && !listed) {
+    // Read-only: claimForKey would record a first claim; with no claim recorded yet, the
+    // files are no key's (the gateway claims them at a chat's first turn, before any tool).
+    if (config.sessionKeys !== undefined) return undefined
+    const owner = await fs.lstat(path.join(config.runtimeFiles.dir, OWNER_FILE)).catch(() => undefined)
+    if (!owner) return undefined
+  }
+  const runtime = await ChatStore.open({
+    folder: config.runtimeFiles.dir,
+    summaryFile: path.basename(config.runtimeFiles.summary),
+    maskPatterns,
+    ...(create ? {} : { create: false }),
+  })
+  if (listed || (config.sessionKeys === undefined && (await runtime.claimForKey(sessionKey)))) return runtime
+  return undefined
 }
 
 const MAX_SCANNED_FOLDERS = 10000
