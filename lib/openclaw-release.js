@@ -2,8 +2,8 @@
 // The OpenClaw release boundaries this package knows, by version: which releases carry
 // capCompactionSummaryPreservingSuffix (the dist's text decides whenever the function is
 // there; the version only tells the two kinds of release without it apart: not written yet,
-// or gone after the upstream fix; docs/patch.md lists the releases tested), and the first
-// release the plugin runs on.
+// or gone after the upstream fix; docs/patch.md lists the releases tested), the first
+// release the plugin runs on, and the first whose plugin-tools bridge tells a tool its chat.
 
 /** The first release that defines the function. */
 const FIRST_WITH_FUNCTION = '2026.3.22'
@@ -14,6 +14,10 @@ const FIRST_WITHOUT_FUNCTION = '2026.8.1-beta.3'
 /** The first release with the `reply_dispatch` hook and the ACP runtime functions the plugin
  * calls (its CHANGELOG, #61319); package.json's peerDependencies range starts here. */
 const PLUGIN_FIRST_RELEASE = '2026.4.5'
+/** The first release whose plugin-tools MCP bridge passes the calling session's key to a tool's
+ * factory (`OPENCLAW_TOOLS_MCP_AGENT_SESSION_KEY`): before it, the chat-log tools cannot tell
+ * which chat calls them (shared/notes: tested on 2026.7.2-beta.4 and 2026.9.6). */
+const TOOLS_SESSION_KEY_RELEASE = '2026.7.2-beta.4'
 
 // SemVer 2.0's grammar (§ 2, 9, 10), without a leading `v`. Written here rather than
 // taken from the `semver` package: precedence is the one rule needed, and the command and
@@ -68,6 +72,7 @@ module.exports = {
   UPSTREAM_WRAPPER,
   FIRST_WITHOUT_FUNCTION,
   PLUGIN_FIRST_RELEASE,
+  TOOLS_SESSION_KEY_RELEASE,
   parseVersion,
   compareVersions,
   releaseWithoutFunction,

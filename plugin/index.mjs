@@ -3,11 +3,20 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
-import { reportCompactionStatus } from './compaction-status.mjs'
+import { reportCompactionStatus, runningOpenclawDir } from './compaction-status.mjs'
 import { PLUGIN_DESCRIPTION, PLUGIN_ID, PLUGIN_NAME, resolveConfig } from './config.mjs'
-import { escapeControl, oneLine, quoteArg } from './lib.mjs'
+import { escapeControl, oneLine, openclawVersion, quoteArg } from './lib.mjs'
 import { createRedactor, refusedPatternsLine } from './redact.mjs'
 import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatchOptions } from './seams.mjs'
+import { registerChatLogTools, toolsReleaseLine } from './tools/index.mjs'
+
+/**
+ * Registration modes that do today's work (hooks, addon, start-up lines): 'full', and no mode
+ * at all (releases before `api.registrationMode`). In the others ('tool-discovery': the
+ * plugin-tools MCP bridge's own process; 'discovery', 'setup-only', 'setup-runtime',
+ * 'cli-metadata') the plugin only registers its tools: no addon, no timer, no line.
+ */
+const fullRegistration = (mode) => mode === undefined || mode === 'full'
 
 /**
  * The turn logic, which loads the addon: imported here, not statically, so that a missing
@@ -80,11 +89,23 @@ export function escapingLogger(logger) {
   return { info: escaped('info'), warn: escaped('warn'), error: escaped('error'), debug: escaped('debug') }
 }
 
+/** One line at gateway start on a release whose tools bridge cannot tell the tools their chat. */
+function reportToolsRelease(logger, openclawConfig) {
+  try {
+    const found = toolsReleaseLine(openclawVersion(runningOpenclawDir()), openclawConfig)
+    if (found) logger[found.level](found.line)
+  } catch (error) {
+    logger.debug?.(`${PLUGIN_ID}: OpenClaw release not read for the chat-log tools (${oneLine(error)})`)
+  }
+}
+
 export default {
   id: PLUGIN_ID,
   name: PLUGIN_NAME,
   description: PLUGIN_DESCRIPTION,
   register(api) {
+    registerChatLogTools(api)
+    if (!fullRegistration(api.registrationMode)) return
     const logger = escapingLogger(api.logger)
     const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
     // The masker loads the addon: a missing binary leaves it rejected (no turn is taken then).
@@ -143,6 +164,7 @@ export default {
     // Not awaited: the check runs in a worker and start-up does not wait for its answer.
     api.on('gateway_start', () => {
       reportCompactionStatus(logger, PLUGIN_ID)
+      reportToolsRelease(logger, api.config)
       checkModes()
     })
 
