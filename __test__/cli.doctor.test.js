@@ -202,3 +202,69 @@ posixTest('POSIX file names')('a chat folder named to forge a line is printed on
   expect(printed.filter((l) => l.startsWith('problem: none'))).toEqual([])
   expect(printed.some((l) => l.startsWith("chat: $'") && l.includes("x\\nproblem: none\\x1B[2J' ("))).toBe(true)
 })
+
+/** The state of writeState with `extra` merged into its openclaw.json. */
+function withConfig(state, extra) {
+  const file = path.join(state.state, 'openclaw.json')
+  fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), ...extra }))
+  return state
+}
+
+const BRIDGE_ON = { acpx: { config: { pluginToolsMcpBridge: true } } }
+
+describe('the chat-log tools: the plugin-tools bridge and the tool policy', () => {
+  const run = (version, extra) => {
+    const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version })
+    const state = withConfig(writeState(), extra)
+    return doctor(install, state)
+  }
+  const pluginEntry = { [PLUGIN_ID]: { config: { reloadEntries: 30 } } }
+
+  test('bridge off: a note saying how to turn it on, no problem', () => {
+    const { code, out } = run('2026.9.6', {})
+    expect(code).toBe(0)
+    expect(out).toContain(
+      'tools: chat_log_search, chat_log_get: plugins.entries.acpx.config.pluginToolsMcpBridge is off: ACP backends do not get them ' +
+        '(to serve them: openclaw config set plugins.entries.acpx.config.pluginToolsMcpBridge true); the tool policy shows them',
+    )
+  })
+
+  test('bridge on, a restrictive profile: a problem, fixed with tools.alsoAllow (keeping its entries)', () => {
+    const { code, out, err } = run('2026.9.6', {
+      plugins: { entries: { ...pluginEntry, ...BRIDGE_ON } },
+      tools: { profile: 'coding', alsoAllow: ['memory_search'] },
+    })
+    expect(code).toBe(1)
+    expect(out).toContain(
+      'pluginToolsMcpBridge is on; the tool policy hides chat_log_search (tools.profile "coding" leave',
+    )
+    expect(err).toContain(
+      `  fix: openclaw config set tools.alsoAllow '["memory_search","chat_log_search","chat_log_get"]' --strict-json`,
+    )
+  })
+
+  test.each([
+    [{ profile: 'coding', alsoAllow: ['chat_log_search', 'chat_log_get'] }],
+    [{ allow: ['group:plugins'] }],
+    [{ profile: 'full' }],
+  ])('bridge on, tools %j: visible, nothing needs doing', (tools) => {
+    const { code, out } = run('2026.9.6', { plugins: { entries: { ...pluginEntry, ...BRIDGE_ON } }, tools })
+    expect(out).toContain('pluginToolsMcpBridge is on; the tool policy shows them')
+    expect(code).toBe(0)
+  })
+
+  test('bridge on: tools.deny and tools.allow hide them; a release before 2026.7.2-beta.4 passes no key', () => {
+    const { code, err } = run('2026.6.35', {
+      plugins: { entries: { ...pluginEntry, ...BRIDGE_ON } },
+      tools: { allow: ['read'], deny: ['chat_log_get'] },
+    })
+    expect(code).toBe(1)
+    expect(err).toContain(
+      'the tool policy hides chat_log_search (tools.allow leave it out and tools.alsoAllow does not name it), chat_log_get (tools.deny names it)',
+    )
+    expect(err).toContain('remove chat_log_search and chat_log_get from tools.deny')
+    expect(err).toContain(
+      "problem: openclaw 2026.6.35's plugin-tools bridge passes no session key: chat_log_search, chat_log_get refuse every call there\n  fix: npm install openclaw@latest (the tools need 2026.7.2-beta.4 or later)",
+    )
+  })
+})

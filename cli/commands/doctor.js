@@ -14,10 +14,16 @@ const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { compactionStatus } = require('../../lib/compaction-status')
 const { findOpenClaw, openclawVersion } = require('../../lib/find-openclaw')
-const { PLUGIN_FIRST_RELEASE, compareVersions, parseVersion } = require('../../lib/openclaw-release')
+const {
+  PLUGIN_FIRST_RELEASE,
+  TOOLS_SESSION_KEY_RELEASE,
+  compareVersions,
+  parseVersion,
+} = require('../../lib/openclaw-release')
 const { oneLine } = require('../../lib/errors')
 const { chatFolders, settingProblems } = require('../../lib/plugin-settings')
 const { escapeControl, quoteArg } = require('../../lib/shell-quote')
+const { BRIDGE_SETTING, TOOL_NAMES, toolsVisibility } = require('../../lib/tools-policy')
 
 const PLUGIN_ID = require('../../openclaw.plugin.json').id
 /** Log lines read per chat folder: the window the plugin reads to tell a reload. */
@@ -155,6 +161,38 @@ function refusedMaskPatterns(config, pluginSettings, configFile, native) {
   }))
 }
 
+/**
+ * The chat-log tools as an ACP backend would get them: the plugin-tools bridge on or off, the
+ * tool policy, the release. Off is a note (the bridge is the operator's choice); on, a tool the
+ * policy hides or a release whose bridge passes no session key is a problem.
+ */
+function toolsReport(config, version, installed) {
+  const { bridge, hidden, fix } = toolsVisibility(config)
+  const tools = TOOL_NAMES.join(', ')
+  const lines = []
+  const problems = []
+  const policy =
+    hidden.length === 0
+      ? 'the tool policy shows them'
+      : `the tool policy hides ${hidden.map(({ tool, why }) => `${tool} (${why})`).join(', ')}`
+  if (!bridge) {
+    lines.push(
+      `tools: ${tools}: ${BRIDGE_SETTING} is off: ACP backends do not get them (to serve them: openclaw config set ${BRIDGE_SETTING} true); ${policy}${fix ? ` (fix: ${fix})` : ''}`,
+    )
+    return { lines, problems }
+  }
+  lines.push(`tools: ${tools}: ${BRIDGE_SETTING} is on; ${policy}`)
+  if (installed && hidden.length > 0)
+    problems.push({ what: `the bridge is on but ${policy}: ACP backends do not see them`, fix })
+  const parsed = parseVersion(version)
+  if (installed && parsed && compareVersions(parsed, parseVersion(TOOLS_SESSION_KEY_RELEASE)) < 0)
+    problems.push({
+      what: `openclaw ${version}'s plugin-tools bridge passes no session key: ${tools} refuse every call there`,
+      fix: `npm install openclaw@latest (the tools need ${TOOLS_SESSION_KEY_RELEASE} or later)`,
+    })
+  return { lines, problems }
+}
+
 async function diagnose({ dir, stateDir: stateDirOption, env = process.env, native }) {
   const lines = []
   const problems = []
@@ -162,6 +200,7 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
 
   // The release, and what of this package it supports.
   let openclawDir
+  let version
   try {
     openclawDir = findOpenClaw(dir, { note, env })
   } catch (error) {
@@ -171,7 +210,7 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
     })
   }
   if (openclawDir) {
-    const version = openclawVersion(openclawDir)
+    version = openclawVersion(openclawDir)
     const supported = compareVersions(parseVersion(version), parseVersion(PLUGIN_FIRST_RELEASE)) >= 0
     note(
       `release: openclaw ${version} at ${openclawDir}; the plugin ${supported ? `runs on it (${PLUGIN_FIRST_RELEASE} or later)` : `needs ${PLUGIN_FIRST_RELEASE} or later (reply_dispatch)`}`,
@@ -218,6 +257,9 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
   else if (!enabled)
     problems.push({ what: 'the plugin is installed but disabled', fix: `openclaw plugins enable ${PLUGIN_ID}` })
   problems.push(...refusedMaskPatterns(config, entry.config, configFile, native))
+  const tools = toolsReport(config, version, installed && enabled)
+  lines.push(...tools.lines)
+  problems.push(...tools.problems)
 
   // Each chat folder.
   for (const problem of settingProblems(entry.config))
