@@ -105,6 +105,30 @@ test('an api without registerTool (a fake, or an unknown host): the plugin still
   expect(out).toHaveLength(4)
 })
 
+test.each([['full'], ['tool-discovery']])(
+  '%s mode: registerTool refusing the tools costs nothing else (full: one line saying so)',
+  (mode) => {
+    const out = runPlugin(`
+    const { default: plugin } = await u.importPlugin('index.mjs');
+    const hooks = [];
+    const logger = u.createLogger();
+    plugin.register({ registrationMode: ${JSON.stringify(mode)}, pluginConfig: { stateDir: ${JSON.stringify(path.join(dir, 'chats'))} },
+      config: {}, logger, runtime: { state: { resolveStateDir: () => '/unused' } }, on: (name) => hooks.push(name),
+      registerTool: () => { throw new Error('plugin must declare contracts.tools for: chat_log_get') } });
+    return { hooks, lines: logger.lines };
+  `)
+    if (mode === 'full') {
+      expect(out.hooks).toHaveLength(4)
+      expect(out.lines).toEqual([
+        {
+          level: 'warn',
+          msg: 'openclaw-context-native: chat_log_search and chat_log_get not registered (plugin must declare contracts.tools for: chat_log_get); the chats are kept as before',
+        },
+      ])
+    } else expect(out).toEqual({ hooks: [], lines: [] })
+  },
+)
+
 test("a tool bound to chat A never returns chat B's entries (same words in both)", () => {
   const out = runPlugin(
     withPlugin({

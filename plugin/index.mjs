@@ -104,9 +104,15 @@ export default {
   name: PLUGIN_NAME,
   description: PLUGIN_DESCRIPTION,
   register(api) {
-    registerChatLogTools(api)
+    const toolsRefused = registerChatLogTools(api)
     if (!fullRegistration(api.registrationMode)) return
     const logger = escapingLogger(api.logger)
+    if (toolsRefused) {
+      logger.warn(
+        `${PLUGIN_ID}: chat_log_search and chat_log_get not registered (${oneLine(toolsRefused)}); ` +
+          'the chats are kept as before',
+      )
+    }
     const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
     // The masker loads the addon: a missing binary leaves it rejected (no turn is taken then).
     const redactor = createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config })

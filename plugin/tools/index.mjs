@@ -270,10 +270,11 @@ function bounded(header, items, footer, entries) {
  * Registers both tools (`api.registerTool` with a factory, in every registration mode). The
  * factory runs where the tools are served (the gateway for its own runs, the bridge's MCP server
  * for an ACP backend) and binds them to that context's session key; the config, the chat store
- * and the masker are loaded at the first call.
+ * and the masker are loaded at the first call. Returns the error when OpenClaw refused them
+ * (never throws: the hooks are registered after it).
  */
 export function registerChatLogTools(api) {
-  if (typeof api.registerTool !== 'function') return
+  if (typeof api.registerTool !== 'function') return undefined
   const factory = (ctx) => {
     let loading
     const load = () => {
@@ -292,7 +293,13 @@ export function registerChatLogTools(api) {
     }
     return createChatLogTools({ sessionKey: ctx?.sessionKey, load })
   }
-  api.registerTool(factory, { names: TOOL_NAMES })
+  try {
+    api.registerTool(factory, { names: TOOL_NAMES })
+    return undefined
+  } catch (error) {
+    // A host that refuses them (a manifest or consent it does not accept) must not cost the turns.
+    return error
+  }
 }
 
 /**
