@@ -229,6 +229,17 @@ export function createChatLogTools({ sessionKey, load }) {
     },
   }
 
+  // Whatever fails past the checks (the masker, say) is a sentence too, never a throw.
+  for (const tool of [search, get]) {
+    const run = tool.execute
+    tool.execute = async (...args) => {
+      try {
+        return await run(...args)
+      } catch (error) {
+        return text(`${tool.name}: failed (${oneLine(error)})`)
+      }
+    }
+  }
   return [search, get]
 }
 
