@@ -33,7 +33,7 @@ function patternSources(patterns, openclawConfig) {
 
 /**
  * The masker for this gateway: `redact(text)` resolves to the masked text (masked on the
- * thread pool), `refused` lists the patterns not used (`{ setting, pattern, reason }`),
+ * thread pool; `redactMany(texts)` masks several in one call), `refused` lists the patterns not used (`{ setting, pattern, reason }`),
  * `maskPatterns` are the operator's patterns for the chat store.
  * Rejects when the addon cannot be loaded.
  *
@@ -52,6 +52,8 @@ export async function createRedactor({ patterns = [], openclawConfig } = {}) {
     /** The operator's patterns, for the chat store, which masks what it writes with the same engine. */
     maskPatterns: sources.map(({ pattern }) => pattern),
     redact: (text) => (text ? masker.maskAsync(text) : Promise.resolve(text)),
+    /** Several texts in one call on the pool (the chat-log tools' hits). */
+    redactMany: (texts) => (texts.length > 0 ? masker.maskManyAsync(texts) : Promise.resolve([])),
   }
 }
 
