@@ -9,6 +9,7 @@ const path = require('node:path')
 
 const { writeFakeInstall, FAKE_WRAPPER } = require('./fixtures/fake-openclaw-dist.js')
 const { posixTest } = require('./fixtures/platform.js')
+const { quoteArg } = require('../lib/shell-quote')
 
 const CLI = path.join(__dirname, '..', 'cli', 'openclaw-context.js')
 const PLUGIN_ID = 'openclaw-context-native'
@@ -239,7 +240,8 @@ describe('the chat-log tools: the plugin-tools bridge and the tool policy', () =
       'pluginToolsMcpBridge is on; the tool policy hides chat_log_search (tools.profile "coding" leave',
     )
     expect(err).toContain(
-      `  fix: openclaw config set tools.alsoAllow '["memory_search","chat_log_search","chat_log_get"]' --strict-json`,
+      // Quoted for this platform's shell, as every command doctor prints.
+      `  fix: openclaw config set tools.alsoAllow ${quoteArg('["memory_search","chat_log_search","chat_log_get"]')} --strict-json`,
     )
   })
 
