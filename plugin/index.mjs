@@ -11,12 +11,14 @@ import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatch
 import { registerChatLogTools, toolsReleaseLine } from './tools/index.mjs'
 
 /**
- * Registration modes that do today's work (hooks, addon, start-up lines): 'full', and no mode
- * at all (releases before `api.registrationMode`). In the others ('tool-discovery': the
- * plugin-tools MCP bridge's own process; 'discovery', 'setup-only', 'setup-runtime',
- * 'cli-metadata') the plugin only registers its tools: no addon, no timer, no line.
+ * What `register` does, by `api.registrationMode`: in every mode it registers the tools and the
+ * hooks (their names are what `plugins inspect` reads, and it loads plugins in 'discovery' on
+ * 2026.4.27 and in 'tool-discovery' from 2026.8.2). The start-up (the addon, the ACP runtime,
+ * the lines) happens at once in 'full' and with no mode (releases before `api.registrationMode`);
+ * in every other mode (the plugin-tools MCP bridge's own process among them) only at a hook's
+ * first call, which those registries never make: no addon, no timer, no line there.
  */
-const fullRegistration = (mode) => mode === undefined || mode === 'full'
+const startsAtRegister = (mode) => mode === undefined || mode === 'full'
 
 /**
  * The turn logic, which loads the addon: imported here, not statically, so that a missing
@@ -99,82 +101,101 @@ function reportToolsRelease(logger, openclawConfig) {
   }
 }
 
+/**
+ * The plugin's start-up: the masker (which loads the addon), the ACP runtime and the turn logic,
+ * and its lines. Returns what the hooks call.
+ */
+function startPlugin(api, toolsRefused) {
+  const logger = escapingLogger(api.logger)
+  if (toolsRefused) {
+    logger.warn(
+      `${PLUGIN_ID}: chat_log_search and chat_log_get not registered (${oneLine(toolsRefused)}); ` +
+        'the chats are kept as before',
+    )
+  }
+  const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
+  // The masker loads the addon: a missing binary leaves it rejected (no turn is taken then).
+  const redactor = createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config })
+  redactor.then(
+    ({ refused }) => {
+      const line = refusedPatternsLine(PLUGIN_ID, refused)
+      if (line) logger.warn(line)
+    },
+    () => {},
+  )
+  // Once per process: at gateway start, or at the first turn where nothing ran it.
+  let modesChecked = false
+  const checkModes = () => {
+    if (modesChecked) return
+    modesChecked = true
+    reportWideModes(config, logger)
+  }
+  // At the first turn the plugin takes (not at start-up, which says only what needs doing).
+  const onFirstTurn = () => {
+    checkModes()
+    redactor.then(
+      () =>
+        logger.info(
+          `${PLUGIN_ID}: stored copies masked as [redacted:TYPE] (built-in patterns, logging.redactPatterns ` +
+            'and redactPatterns, <private> spans), the live message sent as written',
+        ),
+      () => {},
+    )
+  }
+  // OpenClaw ignores a promise from register(): the hooks pass every turn through until the
+  // ACP runtime and the addon are loaded (before the first turn, in practice: the first
+  // reply_dispatch waits for them), and for good on a release without the runtime or a machine
+  // without the addon's binary.
+  let chat = null
+  const ready = loadAcpRuntime()
+    .then(async ({ acp, missing }) => {
+      if (missing) {
+        logger.warn(missingSeamLine(missing))
+        return null
+      }
+      const createPersistentChat = await loadPersistentChat(logger)
+      if (createPersistentChat) chat = createPersistentChat({ config, acp, logger, redactor, onFirstTurn })
+      return chat
+    })
+    .catch((error) => {
+      logger.warn(`${PLUGIN_ID}: not started (${oneLine(error)}); every turn passes through untouched`)
+      return null
+    })
+  const warning = hookTimeoutWarning(api.config)
+  if (warning) logger.warn(warning)
+  return {
+    ready,
+    chat: () => chat,
+    // Not awaited: the check runs in a worker and start-up does not wait for its answer.
+    onGatewayStart: () => {
+      reportCompactionStatus(logger, PLUGIN_ID)
+      reportToolsRelease(logger, api.config)
+      checkModes()
+    },
+  }
+}
+
 export default {
   id: PLUGIN_ID,
   name: PLUGIN_NAME,
   description: PLUGIN_DESCRIPTION,
   register(api) {
     const toolsRefused = registerChatLogTools(api)
-    if (!fullRegistration(api.registrationMode)) return
-    const logger = escapingLogger(api.logger)
-    if (toolsRefused) {
-      logger.warn(
-        `${PLUGIN_ID}: chat_log_search and chat_log_get not registered (${oneLine(toolsRefused)}); ` +
-          'the chats are kept as before',
-      )
+    let started = null
+    const plugin = () => {
+      started ??= startPlugin(api, toolsRefused)
+      return started
     }
-    const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
-    // The masker loads the addon: a missing binary leaves it rejected (no turn is taken then).
-    const redactor = createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config })
-    redactor.then(
-      ({ refused }) => {
-        const line = refusedPatternsLine(PLUGIN_ID, refused)
-        if (line) logger.warn(line)
-      },
-      () => {},
+    if (startsAtRegister(api.registrationMode)) plugin()
+    api.on(
+      'reply_dispatch',
+      async (event, ctx) => (await plugin().ready)?.onReplyDispatch(event, ctx),
+      replyDispatchOptions(),
     )
-    // Once per process: at gateway start, or at the first turn where nothing ran it.
-    let modesChecked = false
-    const checkModes = () => {
-      if (modesChecked) return
-      modesChecked = true
-      reportWideModes(config, logger)
-    }
-    // At the first turn the plugin takes (not at start-up, which says only what needs doing).
-    const onFirstTurn = () => {
-      checkModes()
-      redactor.then(
-        () =>
-          logger.info(
-            `${PLUGIN_ID}: stored copies masked as [redacted:TYPE] (built-in patterns, logging.redactPatterns ` +
-              'and redactPatterns, <private> spans), the live message sent as written',
-          ),
-        () => {},
-      )
-    }
-    // OpenClaw ignores a promise from register(): the hooks are registered now, and pass every
-    // turn through until the ACP runtime and the addon are loaded (before the first turn, in
-    // practice: the first reply_dispatch waits for them), and for good on a release without
-    // the runtime or a machine without the addon's binary.
-    let chat = null
-    const ready = loadAcpRuntime()
-      .then(async ({ acp, missing }) => {
-        if (missing) {
-          logger.warn(missingSeamLine(missing))
-          return null
-        }
-        const createPersistentChat = await loadPersistentChat(logger)
-        if (createPersistentChat) chat = createPersistentChat({ config, acp, logger, redactor, onFirstTurn })
-        return chat
-      })
-      .catch((error) => {
-        logger.warn(`${PLUGIN_ID}: not started (${oneLine(error)}); every turn passes through untouched`)
-        return null
-      })
-
-    api.on('reply_dispatch', async (event, ctx) => (await ready)?.onReplyDispatch(event, ctx), replyDispatchOptions())
-    api.on('before_message_write', (event, ctx) => chat?.onBeforeMessageWrite(event, ctx), {
+    api.on('before_message_write', (event, ctx) => plugin().chat()?.onBeforeMessageWrite(event, ctx), {
       priority: REPLY_DISPATCH_PRIORITY,
     })
-    api.on('reply_payload_sending', (event, ctx) => chat?.onReplyPayloadSending(event, ctx))
-    // Not awaited: the check runs in a worker and start-up does not wait for its answer.
-    api.on('gateway_start', () => {
-      reportCompactionStatus(logger, PLUGIN_ID)
-      reportToolsRelease(logger, api.config)
-      checkModes()
-    })
-
-    const warning = hookTimeoutWarning(api.config)
-    if (warning) logger.warn(warning)
+    api.on('reply_payload_sending', (event, ctx) => plugin().chat()?.onReplyPayloadSending(event, ctx))
+    api.on('gateway_start', () => plugin().onGatewayStart())
   },
 }

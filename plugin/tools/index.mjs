@@ -278,8 +278,8 @@ function bounded(header, items, footer, entries) {
 }
 
 /**
- * Registers both tools (`api.registerTool` with a factory, in every registration mode). The
- * factory runs where the tools are served (the gateway for its own runs, the bridge's MCP server
+ * Registers both tools (`api.registerTool` with a factory; index.mjs calls it in every
+ * registration mode). The factory runs where the tools are served (the gateway for its own runs, the bridge's MCP server
  * for an ACP backend) and binds them to that context's session key; the config, the chat store
  * and the masker are loaded at the first call. Returns the error when OpenClaw refused them
  * (never throws: the hooks are registered after it).
