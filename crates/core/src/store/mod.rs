@@ -27,7 +27,7 @@ pub mod prepare;
 mod replace;
 pub mod rules;
 mod search;
-mod sys;
+pub(crate) mod sys;
 pub mod turn;
 
 use std::io::Read;
