@@ -112,7 +112,15 @@ describe('ChatStore', () => {
       'exportLog',
       'ChatStoreExportOptions',
       (p) => native.ChatStore.exportLog(p),
-      [{ log: path.join(dir, 'chat', 'perpetual-log.jsonl'), format: 'md', since: 0, until: '2030-01-01', out: undefined }],
+      [
+        {
+          log: path.join(dir, 'chat', 'perpetual-log.jsonl'),
+          format: 'md',
+          since: 0,
+          until: '2030-01-01',
+          out: undefined,
+        },
+      ],
     ],
     [
       'backup',
