@@ -141,6 +141,13 @@ describe('export', () => {
     expect(fifoRefused.status).toBe(1)
     expect(fifoRefused.err).toContain('(FIFO)')
     expect(fs.readdirSync(dir).sort()).toEqual(['export.jsonl', 'fifo.jsonl', 'link.jsonl', 'state', 'target'])
+    // Never over the log, nor anywhere in the chat's folder.
+    const folder = (await ChatStore.open({ stateDir: state, sessionKey: KEY })).folder
+    const log = path.join(folder, 'perpetual-log.jsonl')
+    const over = run(['export', '--log', log, '--format', 'md', '--out', log])
+    expect(over.status).toBe(1)
+    expect(over.err).toContain("in the chat's folder")
+    expect(fs.readFileSync(log, 'utf8')).toBe(LINES.join('') + TORN)
   })
 
   posixTest(

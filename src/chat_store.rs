@@ -168,8 +168,9 @@ impl ChatStore {
     /// (exclusive) keep the entries whose `ts` falls between (a line with no
     /// readable time is then left out: `notEntries`). With `out`, written to
     /// that file: a temp file beside it (0600), synced, renamed over it; an
-    /// existing `out` that is not a regular file (a symlink, a FIFO) is
-    /// refused with `ENOTREGULAR`; without `out`, the bytes are `data`.
+    /// existing `out` that is not a regular file (a symlink, a FIFO), or an
+    /// `out` in the chat's own folder, is refused with `ENOTREGULAR`;
+    /// without `out`, the bytes are `data`.
     #[napi(
         catch_unwind,
         ts_args_type = "options: ChatStoreExportOptions",
@@ -206,7 +207,8 @@ impl ChatStore {
     /// file rules and its size taken on the handle; the log is copied up to
     /// its last line break within that size (never a torn line), the other
     /// files whole. `out` is built under a temp name beside it and renamed
-    /// into place; an existing `out` rejects with `EEXIST`. Without `apply:
+    /// into place; an existing `out` rejects with `EEXIST`, one directly in
+    /// the state dir or a chat folder with `ENOTREGULAR`. Without `apply:
     /// true` a dry run: everything read and hashed, nothing written. A chat
     /// folder or file the rules refuse is left out and listed in `refused`.
     #[napi(

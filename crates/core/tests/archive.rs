@@ -158,6 +158,15 @@ fn an_export_file_is_private_atomic_and_never_written_through_a_link_or_fifo() {
     make_fifo(&fifo);
     let err = export_to_file(&chat, &ExportOptions::default(), &fifo).unwrap_err();
     assert!(err.to_string().contains("FIFO"), "{err}");
+    // Never into the chat's own folder: it could replace the log.
+    for inside in [folder.join(LOG_FILE), folder.join("export.md")] {
+        let err = export_to_file(&chat, &ExportOptions::default(), &inside).unwrap_err();
+        assert!(err.to_string().contains("in the chat's folder"), "{err}");
+    }
+    assert_eq!(
+        fs::read_to_string(folder.join(LOG_FILE)).unwrap(),
+        "{\"role\":\"user\",\"text\":\"a\"}\n"
+    );
     // No temp file is left behind.
     let names: Vec<_> = fs::read_dir(&dir.0)
         .unwrap()
@@ -307,6 +316,14 @@ fn a_dry_run_writes_nothing_and_an_existing_out_is_refused() {
     fs::create_dir(&out).unwrap();
     let err = backup(&options(&state, &out, true)).unwrap_err();
     assert_eq!(err.code(), "EEXIST");
+    // Never into the state dir or a chat folder.
+    let err = backup(&options(&state, &state.join("b.tar"), true)).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("in the state dir or a chat folder"),
+        "{err}"
+    );
+    assert_eq!(fs::read_dir(&state).unwrap().count(), 1);
 }
 
 #[test]

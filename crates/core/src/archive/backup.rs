@@ -19,8 +19,8 @@ use super::chat::{absolute, open_folder, Chat};
 use super::lines::{shrank, whole_lines_end, Tallied, Tally};
 use super::manifest::{self, MANIFEST_FILE};
 use super::out::{
-    create_private_folder, refuse_existing, shown, write_file_atomically, write_folder_atomically,
-    write_new_file,
+    create_private_folder, refuse_existing, refuse_inside, shown, write_file_atomically,
+    write_folder_atomically, write_new_file,
 };
 use crate::error::CoreError;
 use crate::persistent_chat::time::format_iso_utc;
@@ -316,6 +316,10 @@ pub fn backup(options: &BackupOptions) -> Result<Backup, CoreError> {
     };
     refuse_existing(&out)?;
     let folders = chat_folders(options, &mut report)?;
+    let state_dir = absolute(&options.state_dir);
+    let mut inside: Vec<&Path> = folders.iter().map(|(_, f)| f.path.as_path()).collect();
+    inside.push(&state_dir);
+    refuse_inside(&out, &inside, "the state dir or a chat folder")?;
     let created_at = now_iso();
     let chats = if !options.apply {
         copy_chats(&folders, &mut Sink::<io::Sink>::DryRun, &mut report)?

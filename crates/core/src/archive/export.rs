@@ -6,9 +6,9 @@
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use super::chat::{absolute, open_log, Chat};
+use super::chat::{absolute, open_folder, open_log, Chat};
 use super::lines::for_each_line;
-use super::out::write_file_atomically;
+use super::out::{refuse_inside, write_file_atomically};
 use crate::error::CoreError;
 use crate::persistent_chat::log::{parse_log_line, LogEntry};
 use crate::persistent_chat::status::is_ok_status;
@@ -136,13 +136,17 @@ pub fn export_log(
 
 /// [`export_log`] into the file `out`: a private temp file (0600) beside it,
 /// synced and renamed over it. An existing `out` that is not a regular file
-/// (a symlink, a FIFO, a folder) is refused; on failure `out` is unchanged.
+/// (a symlink, a FIFO, a folder) is refused, and so is an `out` in the
+/// chat's own folder (it could replace the log); on failure `out` is
+/// unchanged.
 pub fn export_to_file(
     chat: &Chat,
     options: &ExportOptions,
     out: &Path,
 ) -> Result<Exported, CoreError> {
     let out = absolute(out);
+    let (folder, _) = open_folder(chat)?;
+    refuse_inside(&out, &[&folder.path], "the chat's folder")?;
     write_file_atomically(&out, true, |file, temp| {
         export_log(chat, options, file).map_err(|err| match err {
             CoreError::Io {

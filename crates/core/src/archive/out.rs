@@ -25,6 +25,31 @@ pub(crate) fn lstat_kind(path: &Path) -> Result<Option<Kind>, CoreError> {
     }
 }
 
+/// Refuses a `target` whose folder is one of `folders` (a chat folder, or
+/// the state dir): the store's folders hold the store's files alone, and a
+/// rename there could replace a chat file. Compared as canonical paths; a
+/// folder that cannot be resolved is let be (the write then fails on its
+/// own).
+pub(crate) fn refuse_inside(target: &Path, folders: &[&Path], what: &str) -> Result<(), CoreError> {
+    let Some(parent) = target.parent() else {
+        return Ok(());
+    };
+    let Ok(parent) = parent.canonicalize() else {
+        return Ok(());
+    };
+    for folder in folders {
+        if folder.canonicalize().is_ok_and(|folder| folder == parent) {
+            return Err(CoreError::Refused {
+                path: shown(target),
+                what: format!(
+                    "in {what} (its files are the chat store's alone); write it elsewhere"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// `.<name>.openclaw-context-native-<pid>-<8 hex>.tmp` beside `target`.
 fn temp_beside(target: &Path) -> Result<PathBuf, CoreError> {
     static NEXT: AtomicU64 = AtomicU64::new(0);
