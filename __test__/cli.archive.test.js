@@ -96,7 +96,7 @@ describe('export', () => {
   test('a chat named twice or not at all is a usage error', () => {
     expect(run(['export']).status).toBe(2)
     expect(run(['export', '--log', 'a', '--state-dir', 'b', '--session-key', 'k']).status).toBe(2)
-    expect(run(['export', '--state-dir', 'b']).err).toContain('export needs a chat')
+    expect(run(['export', '--state-dir', 'b']).err).toContain('export needs --session-key KEY with --state-dir')
   })
 
   test('md: a heading per day, times, roles, the failed turn marked, the text fenced', async () => {

@@ -1,9 +1,8 @@
 'use strict'
 // What the chat commands (export, backup, verify) share: the addon's ChatStore, loaded when
-// a command runs, and how a chat is named on the command line (`--log FILE`, or
-// `--state-dir DIR --session-key KEY`). The bytes of a chat's files are the addon's alone:
+// a command runs, a RangeError as a usage error, how a path and a size are printed (how a chat
+// is named: lib/chat-args.js). The bytes of a chat's files are the addon's alone:
 // these commands parse arguments, call ChatStore, and print.
-const path = require('node:path')
 const { UsageError, oneLine } = require('../../lib/errors')
 const { escapeControl } = require('../../lib/shell-quote')
 
@@ -23,19 +22,6 @@ function loadChatStore(method, err) {
   return native.ChatStore
 }
 
-/** `{ log }` or `{ stateDir, sessionKey }` from the options; a UsageError otherwise. */
-function chatOptions(command, options) {
-  const log = options.log
-  const stateDir = options['state-dir']
-  const key = options['session-key']
-  if (log !== undefined && stateDir === undefined && key === undefined) {
-    if (log === '') throw new UsageError('--log needs a file')
-    return { log: path.resolve(log) }
-  }
-  if (log === undefined && stateDir && key) return { stateDir: path.resolve(stateDir), sessionKey: key }
-  throw new UsageError(`${command} needs a chat: --log FILE, or --state-dir DIR and --session-key KEY`)
-}
-
 /** A RangeError of the addon's about an option (`options.since`, …) as a usage error. */
 function usageFromRange(e, flags) {
   if (e instanceof RangeError) {
@@ -52,4 +38,4 @@ const shown = (p) => escapeControl(String(p), { backslashes: false })
 
 const bytes = (n) => `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`
 
-module.exports = { loadChatStore, chatOptions, usageFromRange, shown, bytes }
+module.exports = { loadChatStore, usageFromRange, shown, bytes }

@@ -6,12 +6,11 @@
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
-const { loadChatStore, chatOptions, usageFromRange, shown, bytes } = require('./chat-store')
+const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
+const { loadChatStore, usageFromRange, shown, bytes } = require('./chat-store')
 
 const OPTIONS = {
-  log: { type: 'string' },
-  'state-dir': { type: 'string' },
-  'session-key': { type: 'string' },
+  ...CHAT_OPTIONS,
   format: { type: 'string' },
   since: { type: 'string' },
   until: { type: 'string' },
@@ -21,7 +20,7 @@ const OPTIONS = {
 /** ChatStore.exportLog's options from the command line (a UsageError when they are wrong). */
 function exportParams(argv) {
   const { options } = parseCommandArgs(argv, OPTIONS)
-  const params = chatOptions('export', options)
+  const params = chatFrom(options, 'export')
   const format = options.format ?? 'jsonl'
   if (format !== 'jsonl' && format !== 'md') {
     throw new UsageError(`--format must be jsonl or md, got ${JSON.stringify(format)}`)
