@@ -55,7 +55,22 @@ pub fn for_each_line(
 
 /// The complete lines' end within the first `size` bytes of `file`: one
 /// past its last `\n` (0 when there is none), read backwards from `size`.
+/// The handle's cursor is where it was before: a positional read moves it
+/// on Windows (`seek_read`), and the callers then read the file in order.
 pub fn whole_lines_end(file: &File, size: u64, path: &Path) -> Result<u64, CoreError> {
+    use std::io::Seek;
+    let mut handle = file;
+    let cursor = handle
+        .stream_position()
+        .map_err(|err| read_error(&err, path))?;
+    let end = last_line_end(file, size, path);
+    handle
+        .seek(std::io::SeekFrom::Start(cursor))
+        .map_err(|err| read_error(&err, path))?;
+    end
+}
+
+fn last_line_end(file: &File, size: u64, path: &Path) -> Result<u64, CoreError> {
     let mut chunk = vec![0u8; 1 << 16];
     let mut end = size;
     while end > 0 {
