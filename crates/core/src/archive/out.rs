@@ -3,10 +3,8 @@
 //! into place, so the target is whole or absent, never half-written.
 
 use std::fs::{File, OpenOptions};
-use std::hash::{BuildHasher, Hasher};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::CoreError;
 use crate::store::rules::Kind;
@@ -50,23 +48,16 @@ pub(crate) fn refuse_inside(target: &Path, folders: &[&Path], what: &str) -> Res
     Ok(())
 }
 
-/// `.<name>.openclaw-context-native-<pid>-<8 hex>.tmp` beside `target`.
+/// A temp name beside `target`, the store's (`store::replace::temp_name`):
+/// a crash leaves a name the store's clean-up recognises.
 fn temp_beside(target: &Path) -> Result<PathBuf, CoreError> {
-    static NEXT: AtomicU64 = AtomicU64::new(0);
     let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
         return Err(CoreError::Refused {
             path: shown(target),
             what: "not a file name (a root or `..`)".into(),
         });
     };
-    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
-    hasher.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));
-    let random = hasher.finish() as u32;
-    Ok(parent.join(format!(
-        ".{}.openclaw-context-native-{}-{random:08x}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    )))
+    Ok(parent.join(crate::store::replace::temp_name(&name.to_string_lossy())))
 }
 
 /// Creates `path` (which must not exist) 0600 for writing, not following a

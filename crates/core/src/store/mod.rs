@@ -24,7 +24,7 @@ mod entry_json;
 pub mod inspect;
 pub mod layout;
 pub mod prepare;
-mod replace;
+pub(crate) mod replace;
 pub mod rules;
 mod search;
 pub(crate) mod sys;
