@@ -84,6 +84,7 @@ pub(crate) fn create_private_file(path: &Path) -> Result<File, CoreError> {
 
 /// Creates the folder `path` (which must not exist) 0700.
 pub(crate) fn create_private_folder(path: &Path) -> Result<(), CoreError> {
+    #[cfg_attr(not(unix), allow(unused_mut))] // the mode is set on unix only
     let mut builder = std::fs::DirBuilder::new();
     #[cfg(unix)]
     std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
