@@ -8,12 +8,14 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { ChatStore } = require('../index.js')
-const { onWindows, testUnless } = require('./fixtures/platform.js')
+const { onWasi, onWindows, posixTest: posixTestFor } = require('./fixtures/platform.js')
 
 const ROOT = path.resolve(__dirname, '..')
 const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const KEY = 'agent:codex:acp:archive'
-const posixTest = testUnless(onWindows, 'on win32: no FIFOs, symlinks need privileges, no POSIX modes')
+const posixTest = posixTestFor('no FIFOs, symlinks or POSIX modes there')
+// Modes are checked where files have them (not on Windows, not through WASI).
+const withModes = !onWindows && !onWasi
 
 const temps = []
 afterAll(() => {
@@ -198,7 +200,7 @@ describe('backup and verify', () => {
     expect(manifest.chats.map((c) => c.folder).sort()).toEqual(result.chats.map((c) => c.folder).sort())
     const copy = path.join(out, path.basename(folder), 'perpetual-log.jsonl')
     expect(fs.readFileSync(copy, 'utf8')).toBe(LINES.join(''))
-    if (!onWindows) {
+    if (withModes) {
       expect(fs.statSync(out).mode & 0o777).toBe(0o700)
       expect(fs.statSync(copy).mode & 0o777).toBe(0o600)
     }
@@ -237,7 +239,7 @@ describe('backup and verify', () => {
     const folder = path.basename(await chat(state, LINES[0]))
     const tar = path.join(dir, 'backup.tar')
     expect(run(['backup', '--state-dir', state, '--session-key', KEY, '--out', tar, '--apply']).status).toBe(0)
-    if (!onWindows) expect(fs.statSync(tar).mode & 0o777).toBe(0o600)
+    if (withModes) expect(fs.statSync(tar).mode & 0o777).toBe(0o600)
     expect(run(['verify', tar]).out).toBe(`${tar}: a backup tar file, 1 chat(s), 2 file(s): clean\n`)
     const bytes = fs.readFileSync(tar)
     const at = bytes.indexOf('hello')
