@@ -57,6 +57,50 @@ export declare class ChatStore {
    * session), and each problem, refusals of the file rules included.
    */
   static inspectFolder(folder: string, options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
+  /**
+   * A chat's log, exported (read-only, under the file rules: the log's
+   * folder checked, the log opened `O_NOFOLLOW | O_NONBLOCK` and checked
+   * on its handle; a FIFO, symlink, hard link or someone else's log
+   * rejects with `ENOTREGULAR` naming it; a missing one with `ENOENT`).
+   * The log is read up to its size when opened, whole lines only: a torn
+   * last line is left out (`tornBytes`). `format: 'jsonl'` (default):
+   * the lines byte for byte; `'md'`: a heading per day (UTC), each
+   * entry's time, role and failed status, its text in a code fence longer
+   * than any backtick run in it. `since` (inclusive) and `until`
+   * (exclusive) keep the entries whose `ts` falls between (a line with no
+   * readable time is then left out: `notEntries`). With `out`, written to
+   * that file: a temp file beside it (0600), synced, renamed over it; an
+   * existing `out` that is not a regular file (a symlink, a FIFO), or an
+   * `out` in the chat's own folder, is refused with `ENOTREGULAR`;
+   * without `out`, the bytes are `data`.
+   */
+  static exportLog(options: ChatStoreExportOptions): Promise<ChatStoreExport>
+  /**
+   * A consistent copy of one chat (`sessionKey`) or every chat folder of
+   * `stateDir` into `out`: a folder (0700, files 0600), or a tar file
+   * when `out` ends in `.tar`, with `manifest.json` (each chat's folder
+   * name; each file's size and SHA-256; the log's lines and valid
+   * entries). Safe while a gateway appends: each file is opened under the
+   * file rules and its size taken on the handle; the log is copied up to
+   * its last line break within that size (never a torn line), the other
+   * files whole. `out` is built under a temp name beside it and renamed
+   * into place; an existing `out` rejects with `EEXIST`, one directly in
+   * the state dir or a chat folder with `ENOTREGULAR`. Without `apply:
+   * true` a dry run: everything read and hashed, nothing written. A chat
+   * folder or file the rules refuse is left out and listed in `refused`.
+   */
+  static backup(options: ChatStoreBackupOptions): Promise<ChatStoreBackup>
+  /**
+   * Verifies `path`: a backup (a `.tar` file, or a folder holding
+   * `manifest.json`) against its manifest (every file's size, SHA-256,
+   * the log's entries and a torn end; a chat or file missing; an extra
+   * one; anything not a regular file), or a state dir (each chat folder
+   * as `inspectFolder` sees it, then its log read whole: a torn last line,
+   * lines that are not valid entries). Each problem names its path;
+   * `problems` is empty when clean. Rejects only when `path` cannot be
+   * looked at (missing, not a file or folder).
+   */
+  static verify(path: string): Promise<ChatStoreVerification>
   /** The chat folder's path. */
   get folder(): string
   /** `perpetual-log.jsonl` in it. */
@@ -322,6 +366,117 @@ export interface ChatStoreAppendResult {
   created: boolean
 }
 
+/** What `backup` copied, or would copy. */
+export interface ChatStoreBackup {
+  out: string
+  form: 'folder' | 'tar'
+  /** `out` was written (`apply`); otherwise a dry run: read and hashed only. */
+  written: boolean
+  chats: Array<ChatStoreBackupChat>
+  /** Chat folders or files the store's rules refused: not copied. */
+  refused: Array<ChatStoreBackupRefusal>
+  /**
+   * Other names found and not copied (not a chat file: the search index,
+   * temp files; hidden names; names that are not Unicode).
+   */
+  notCopied: Array<string>
+}
+
+/** One chat of a backup. */
+export interface ChatStoreBackupChat {
+  /** The chat folder's name under the state dir. */
+  folder: string
+  files: Array<ChatStoreBackupFile>
+}
+
+/** One file of a backup, as its manifest records it. */
+export interface ChatStoreBackupFile {
+  name: string
+  /** Bytes copied (the log: up to its last line break when opened). */
+  size: number
+  /** SHA-256 of the bytes copied, lower-case hex. */
+  sha256: string
+  /** The log's complete lines copied. */
+  lines?: number
+  /** The log's valid entries copied. */
+  entries?: number
+  /**
+   * Bytes after the log's last line break when it was opened (a torn
+   * line, or one being written): left out.
+   */
+  leftOutBytes: number
+}
+
+/** Options of `ChatStore.backup`. */
+export interface ChatStoreBackupOptions {
+  /** The state dir whose chat folders are copied. */
+  stateDir: string
+  /** One chat; default: every chat folder of `stateDir`. */
+  sessionKey?: string
+  /** A folder to create, or a tar file when it ends in `.tar`; must not exist. */
+  out: string
+  /** `true`: write. Default: a dry run (read, hash and report only). */
+  apply?: boolean
+}
+
+/** A path the store's rules refused (left out of the backup). */
+export interface ChatStoreBackupRefusal {
+  path: string
+  /** The refusal (`ENOTREGULAR: …`). */
+  message: string
+}
+
+/** What `exportLog` read and wrote. */
+export interface ChatStoreExport {
+  /** The log read. */
+  logPath: string
+  /** The file written (`options.out`); absent when `data` holds the export. */
+  out?: string
+  /** The export's bytes when no `out` was given. */
+  data?: Buffer
+  /** Complete lines read (the log up to its last line break when opened). */
+  lines: number
+  /** Lines (jsonl) or entries (md) written. */
+  exported: number
+  /** Entries outside `since`/`until`. */
+  filteredOut: number
+  /**
+   * Lines left out because they are not a valid entry (md), or have no
+   * readable time while a time filter is on.
+   */
+  notEntries: number
+  /** Bytes of a torn last line, left out. */
+  tornBytes: number
+  /** Bytes written. */
+  bytes: number
+}
+
+/**
+ * Options of `ChatStore.exportLog`: the chat (`log`, or `stateDir` and
+ * `sessionKey`), the form, the time window and where it goes.
+ */
+export interface ChatStoreExportOptions {
+  /** A log file (its folder is checked as a chat folder). */
+  log?: string
+  /** The state dir of `sessionKey`'s chat folder. */
+  stateDir?: string
+  sessionKey?: string
+  /** `'jsonl'` (default: the log's exact lines) or `'md'` (for a person). */
+  format?: 'jsonl' | 'md'
+  /**
+   * Entries at or after this time: epoch milliseconds, or an ISO-8601
+   * date or date-time string (no zone: UTC). Anything else: `RangeError`.
+   */
+  since?: string | number
+  /** Entries before this time, as `since`. */
+  until?: string | number
+  /**
+   * A file to write (0600, a temp file renamed over it); default: the
+   * result's `data`.
+   */
+  out?: string
+}
+
 /** What `inspect` found in a chat folder. */
 export interface ChatStoreInspection {
   folder: string
@@ -498,6 +653,32 @@ export interface ChatStoreTurnWindow {
   reload: boolean
   /** Lines skipped while reading (garbage, torn, oversized). */
   skippedLines: number
+}
+
+/** What `verify` checked and found. */
+export interface ChatStoreVerification {
+  path: string
+  kind: 'backup-folder' | 'backup-tar' | 'state-dir'
+  /** Chat folders checked. */
+  chats: number
+  /** Files checked. */
+  files: number
+  /** Empty when clean. */
+  problems: Array<ChatStoreVerifyProblem>
+}
+
+/** A problem `verify` found. */
+export interface ChatStoreVerifyProblem {
+  /** The file or folder (in a tar: `TAR:folder/name`). */
+  path: string
+  /**
+   * A backup: `'manifest'`, `'missing-chat'`, `'missing-file'`,
+   * `'extra'`, `'size'`, `'checksum'`, `'entries'`, `'torn'`, `'type'`,
+   * `'unreadable'`; a state dir: `inspect`'s kinds, `'torn'`,
+   * `'invalid-lines'`, `'unreadable'`.
+   */
+  kind: string
+  message: string
 }
 
 /** Parameters of `rebuildPersistentChatContinuitySummary`. */

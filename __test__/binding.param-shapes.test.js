@@ -108,6 +108,26 @@ describe('ChatStore', () => {
     ],
     ['rebuildSummary', 'ChatStoreSummaryParams', (p) => store.rebuildSummary(p), [{ entries, now: 1 }]],
     ['inspectFolder (options)', 'ChatStoreInspectOptions', (p) => native.ChatStore.inspectFolder(dir, p), [{}]],
+    [
+      'exportLog',
+      'ChatStoreExportOptions',
+      (p) => native.ChatStore.exportLog(p),
+      [
+        {
+          log: path.join(dir, 'chat', 'perpetual-log.jsonl'),
+          format: 'md',
+          since: 0,
+          until: '2030-01-01',
+          out: undefined,
+        },
+      ],
+    ],
+    [
+      'backup',
+      'ChatStoreBackupOptions',
+      (p) => native.ChatStore.backup(p),
+      [{ stateDir: dir, sessionKey: 'k', out: path.join(dir, 'never'), apply: false }],
+    ],
   ])('%s reads the keys of %s', async (_name, shape, call, samples) => {
     expect([...(await keysReadAsync(call, samples))].sort()).toEqual([...paramKeys(shape)].sort())
   })

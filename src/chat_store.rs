@@ -7,11 +7,15 @@
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
 use napi::Env;
 use napi_derive::napi;
+use openclaw_context_core::archive;
 use openclaw_context_core::mask::masker_for;
 use openclaw_context_core::persistent_chat::request::SummaryRequest;
 use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
 use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
 
+use crate::binding::archive::{
+    backup_args, export_args, ChatStoreBackup, ChatStoreExport, ChatStoreVerification,
+};
 use crate::binding::persistent_chat::{
     turn_params, PersistentChatLogEntry, PersistentChatPromptReport,
 };
@@ -147,6 +151,102 @@ impl ChatStore {
                         window,
                     ))
                 },
+                Into::into,
+            ))
+        })
+    }
+
+    /// A chat's log, exported (read-only, under the file rules: the log's
+    /// folder checked, the log opened `O_NOFOLLOW | O_NONBLOCK` and checked
+    /// on its handle; a FIFO, symlink, hard link or someone else's log
+    /// rejects with `ENOTREGULAR` naming it; a missing one with `ENOENT`).
+    /// The log is read up to its size when opened, whole lines only: a torn
+    /// last line is left out (`tornBytes`). `format: 'jsonl'` (default):
+    /// the lines byte for byte; `'md'`: a heading per day (UTC), each
+    /// entry's time, role and failed status, its text in a code fence longer
+    /// than any backtick run in it. `since` (inclusive) and `until`
+    /// (exclusive) keep the entries whose `ts` falls between (a line with no
+    /// readable time is then left out: `notEntries`). With `out`, written to
+    /// that file: a temp file beside it (0600), synced, renamed over it; an
+    /// existing `out` that is not a regular file (a symlink, a FIFO), or an
+    /// `out` in the chat's own folder, is refused with `ENOTREGULAR`;
+    /// without `out`, the bytes are `data`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options: ChatStoreExportOptions",
+        ts_return_type = "Promise<ChatStoreExport>"
+    )]
+    pub fn export_log<'scope>(
+        env: Env,
+        options: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreExport>> {
+        spawn(&env, || {
+            let args = export_args(Js::from(options))?;
+            Ok(Job::new(
+                move || match args.out {
+                    Some(out) => {
+                        let report = archive::export_to_file(&args.chat, &args.options, &out)?;
+                        Ok((report, Some(out), None))
+                    }
+                    None => {
+                        let mut data = Vec::new();
+                        let report = archive::export_log(&args.chat, &args.options, &mut data)?;
+                        Ok((report, None, Some(data)))
+                    }
+                },
+                |(report, out, data)| ChatStoreExport::new(report, out, data),
+            ))
+        })
+    }
+
+    /// A consistent copy of one chat (`sessionKey`) or every chat folder of
+    /// `stateDir` into `out`: a folder (0700, files 0600), or a tar file
+    /// when `out` ends in `.tar`, with `manifest.json` (each chat's folder
+    /// name; each file's size and SHA-256; the log's lines and valid
+    /// entries). Safe while a gateway appends: each file is opened under the
+    /// file rules and its size taken on the handle; the log is copied up to
+    /// its last line break within that size (never a torn line), the other
+    /// files whole. `out` is built under a temp name beside it and renamed
+    /// into place; an existing `out` rejects with `EEXIST`, one directly in
+    /// the state dir or a chat folder with `ENOTREGULAR`. Without `apply:
+    /// true` a dry run: everything read and hashed, nothing written. A chat
+    /// folder or file the rules refuse is left out and listed in `refused`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options: ChatStoreBackupOptions",
+        ts_return_type = "Promise<ChatStoreBackup>"
+    )]
+    pub fn backup<'scope>(
+        env: Env,
+        options: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreBackup>> {
+        spawn(&env, || {
+            let options = backup_args(Js::from(options))?;
+            Ok(Job::new(move || archive::backup(&options), Into::into))
+        })
+    }
+
+    /// Verifies `path`: a backup (a `.tar` file, or a folder holding
+    /// `manifest.json`) against its manifest (every file's size, SHA-256,
+    /// the log's entries and a torn end; a chat or file missing; an extra
+    /// one; anything not a regular file), or a state dir (each chat folder
+    /// as `inspectFolder` sees it, then its log read whole: a torn last line,
+    /// lines that are not valid entries). Each problem names its path;
+    /// `problems` is empty when clean. Rejects only when `path` cannot be
+    /// looked at (missing, not a file or folder).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "path: string",
+        ts_return_type = "Promise<ChatStoreVerification>"
+    )]
+    pub fn verify<'scope>(
+        env: Env,
+        path: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreVerification>> {
+        spawn(&env, || {
+            let path = Js::from(path).path("path")?;
+            Ok(Job::new(
+                move || archive::verify(std::path::Path::new(&path)),
                 Into::into,
             ))
         })

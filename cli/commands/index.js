@@ -56,6 +56,38 @@ hit a line. Changes nothing but the search's own index, a cache beside the log.
                          id, line, score`,
     run: (argv, out) => require('./search').runSearch(argv, out),
   },
+  export: {
+    synopsis:
+      'export (--log FILE | --state-dir DIR --session-key KEY) [--format jsonl|md] [--since TS] [--until TS] [--out FILE]',
+    help: `Print a chat's log: its exact lines (jsonl, the default: for moving or
+archiving) or Markdown for a person (md: a heading per day, UTC times, roles,
+failed turns marked, each message fenced as stored). Whole lines only: a torn
+last line is left out and said on stderr. Read-only; a log that is a FIFO, a
+symlink, a hard link or someone else's is refused.
+  --since TS, --until TS  entries at or after / before TS: ISO-8601 or epoch ms
+  --out FILE              write FILE (0600, atomically) instead of stdout`,
+    run: (argv, out, err) => require('./export').runExport(argv, out, err),
+  },
+  backup: {
+    synopsis: 'backup --state-dir DIR [--session-key KEY] --out PATH [--apply] [--json]',
+    help: `Copy one chat (--session-key) or every chat folder of DIR into the folder
+PATH, or a tar file when PATH ends in .tar (0700 folders, 0600 files), with
+manifest.json (sizes, SHA-256, the logs' entry counts). Safe while the gateway
+appends: each log is copied up to its last complete line. PATH must not exist.
+Without --apply a dry run: says what it would copy, writes nothing. Exit 1 when
+a chat folder or file was refused (named on stderr; the rest is copied).
+  --json                  the result as JSON`,
+    run: (argv, out, err) => require('./backup').runBackup(argv, out, err),
+  },
+  verify: {
+    synopsis: 'verify PATH [--json]',
+    help: `Check a backup (a folder or .tar) against its manifest: each file's size,
+SHA-256 and entry count, missing chats and files, extra ones, torn lines; or a
+state dir's chat folders: torn, unreadable or unsafe files (the store's rules).
+Names each problem. Read-only. Exit 0 when clean, 1 otherwise.
+  --json                  the result as JSON`,
+    run: (argv, out, err) => require('./verify').runVerify(argv, out, err),
+  },
 }
 
 module.exports = { COMMANDS }

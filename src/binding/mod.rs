@@ -1,6 +1,7 @@
 //! The thin layer between JS values and the core: argument conversion and
 //! error mapping. No algorithm lives here.
 
+pub mod archive;
 mod compaction;
 mod error;
 pub mod js;

@@ -268,3 +268,42 @@ pub struct ChatStoreTurnParams {
     /// a note says how much is left out); default all.
     pub last_prompt_max_chars: Option<f64>,
 }
+
+/// Options of `ChatStore.exportLog`: the chat (`log`, or `stateDir` and
+/// `sessionKey`), the form, the time window and where it goes.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreExportOptions {
+    /// A log file (its folder is checked as a chat folder).
+    pub log: Option<String>,
+    /// The state dir of `sessionKey`'s chat folder.
+    pub state_dir: Option<String>,
+    pub session_key: Option<String>,
+    /// `'jsonl'` (default: the log's exact lines) or `'md'` (for a person).
+    #[napi(ts_type = "'jsonl' | 'md'")]
+    pub format: Option<String>,
+    /// Entries at or after this time: epoch milliseconds, or an ISO-8601
+    /// date or date-time string (no zone: UTC). Anything else: `RangeError`.
+    #[napi(ts_type = "string | number")]
+    pub since: Option<String>,
+    /// Entries before this time, as `since`.
+    #[napi(ts_type = "string | number")]
+    pub until: Option<String>,
+    /// A file to write (0600, a temp file renamed over it); default: the
+    /// result's `data`.
+    pub out: Option<String>,
+}
+
+/// Options of `ChatStore.backup`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreBackupOptions {
+    /// The state dir whose chat folders are copied.
+    pub state_dir: String,
+    /// One chat; default: every chat folder of `stateDir`.
+    pub session_key: Option<String>,
+    /// A folder to create, or a tar file when it ends in `.tar`; must not exist.
+    pub out: String,
+    /// `true`: write. Default: a dry run (read, hash and report only).
+    pub apply: Option<bool>,
+}

@@ -15,6 +15,7 @@
 //! - [`mask`]: secrets and `<private>` spans masked in linear time;
 //! - [`error`]: the errors the binding maps to JS errors with `code`.
 
+pub mod archive;
 pub mod compaction;
 pub mod error;
 pub mod mask;

@@ -24,10 +24,10 @@ mod entry_json;
 pub mod inspect;
 pub mod layout;
 pub mod prepare;
-mod replace;
+pub(crate) mod replace;
 pub mod rules;
 mod search;
-mod sys;
+pub(crate) mod sys;
 pub mod turn;
 
 use std::io::Read;

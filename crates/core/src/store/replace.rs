@@ -43,8 +43,8 @@ pub(crate) fn replace_file(folder: &Folder, name: &str, bytes: &[u8]) -> Result<
 }
 
 /// `.<name>.openclaw-context-native-<pid>-<8 hex>.tmp`: hidden, and not
-/// `.js`, so never taken for anything else.
-fn temp_name(name: &str) -> String {
+/// `.js`, so never taken for anything else (the archive's outputs use it too).
+pub(crate) fn temp_name(name: &str) -> String {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     hasher.write_u64(NEXT.fetch_add(1, Ordering::Relaxed));

@@ -1,0 +1,35 @@
+'use strict'
+// `openclaw-context verify PATH [--json]`: a backup (a folder with manifest.json, or a .tar)
+// checked against its manifest, or a live state dir's chat folders against the store's rules,
+// by ChatStore.verify. Each problem is named with its path. Exit 0 when clean, 1 otherwise.
+const path = require('node:path')
+const { parseCommandArgs } = require('../../lib/args')
+const { UsageError } = require('../../lib/errors')
+const { loadChatStore, shown } = require('./chat-store')
+
+const OPTIONS = { json: { type: 'boolean' } }
+
+const KINDS = { 'backup-folder': 'a backup folder', 'backup-tar': 'a backup tar file', 'state-dir': 'a state dir' }
+
+async function runVerify(argv, out, err) {
+  const { positionals, options } = parseCommandArgs(argv, OPTIONS, { allowPositionals: true })
+  if (positionals.length !== 1 || positionals[0] === '') {
+    throw new UsageError('verify needs one PATH (a backup folder or .tar, or a state dir)')
+  }
+  const ChatStore = loadChatStore('verify', err)
+  if (!ChatStore) return 1
+  const result = await ChatStore.verify(path.resolve(positionals[0]))
+  if (options.json) {
+    out(JSON.stringify(result, null, 2))
+  } else {
+    const head = `${shown(result.path)}: ${KINDS[result.kind]}, ${result.chats} chat(s), ${result.files} file(s)`
+    if (!result.problems.length) out(`${head}: clean`)
+    else {
+      out(`${head}: ${result.problems.length} problem(s)`)
+      for (const problem of result.problems) out(`  ${problem.kind}: ${shown(problem.path)}: ${shown(problem.message)}`)
+    }
+  }
+  return result.problems.length ? 1 : 0
+}
+
+module.exports = { runVerify }

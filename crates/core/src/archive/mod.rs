@@ -1,0 +1,34 @@
+//! A chat's log outside the gateway: export, backup and verify (issue 31
+//! items 2 and 3). Read-only over the chat store: every chat file is opened
+//! through the store's checked opens (`store::sys`: the folder checked, then
+//! the file on its handle, `O_NOFOLLOW | O_NONBLOCK`), so a FIFO, a symlink,
+//! a hard link or someone else's file is refused with `ENOTREGULAR` naming
+//! the path, never followed or waited on; nothing in a chat folder is
+//! created, renamed or removed.
+//!
+//! - [`chat`]: naming a chat (`--log FILE`, or a state dir and a session key)
+//!   and opening its log read-only;
+//! - [`lines`]: the log's complete lines up to a size taken once (a torn
+//!   last line left out and counted), and a hashing, line-counting reader;
+//! - [`export`]: the log's exact lines (JSON Lines) or Markdown for a
+//!   person, filtered by time;
+//! - [`out`]: private output files and folders (0600/0700), written under a
+//!   temp name and renamed into place;
+//! - [`manifest`]: a backup's `manifest.json`, written and read;
+//! - [`backup`]: a consistent copy of one chat or every chat folder of a
+//!   state dir, into a folder or a `.tar`;
+//! - [`verify`]: a backup against its manifest, or a live state dir's chat
+//!   folders against the store's rules.
+
+pub mod backup;
+pub mod chat;
+pub mod export;
+pub mod lines;
+pub mod manifest;
+mod out;
+pub mod verify;
+
+pub use backup::{backup, Backup, BackupForm, BackupOptions, ChatRecord, FileRecord, Refusal};
+pub use chat::Chat;
+pub use export::{export_log, export_to_file, parse_bound, ExportFormat, ExportOptions, Exported};
+pub use verify::{verify, Verification, VerifiedKind, VerifyProblem};

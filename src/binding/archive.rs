@@ -1,0 +1,311 @@
+//! JS values <-> the core's archive: the readers of `ChatStore.exportLog`'s
+//! and `ChatStore.backup`'s options and the objects they and
+//! `ChatStore.verify` return.
+
+use std::path::PathBuf;
+
+use napi::bindgen_prelude::Buffer;
+use napi::ValueType;
+use napi_derive::napi;
+use openclaw_context_core::archive::{
+    parse_bound, Backup, BackupForm, BackupOptions, Chat, ExportFormat, ExportOptions, Exported,
+    Verification,
+};
+
+use super::{Failure, Js};
+
+/// `exportLog`'s options, read: the chat, the filters, the output file.
+pub struct ExportArgs {
+    pub chat: Chat,
+    pub options: ExportOptions,
+    pub out: Option<PathBuf>,
+}
+
+/// `{ log }` or `{ stateDir, sessionKey }`, as `name` says.
+fn chat(options: &Js<'_>, name: &str) -> Result<Chat, Failure> {
+    let log = options.get("log")?.optional_path("options.log")?;
+    let state_dir = options.get("stateDir")?.optional_path("options.stateDir")?;
+    let key = options
+        .get("sessionKey")?
+        .optional_string("options.sessionKey")?;
+    match (log, state_dir, key) {
+        (Some(log), None, None) => Ok(Chat::Log(log.into())),
+        (None, Some(state_dir), Some(key)) if !key.is_empty() => Ok(Chat::Key {
+            state_dir: state_dir.into(),
+            key,
+        }),
+        (None, Some(_), Some(_)) => Err(Failure::Range(
+            "The value of \"options.sessionKey\" is out of range. It must be a non-empty string."
+                .into(),
+        )),
+        _ => Err(Failure::Type(format!(
+            "The \"options\" argument of {name} must have either \"log\" or \"stateDir\" and \"sessionKey\""
+        ))),
+    }
+}
+
+/// A time bound: epoch milliseconds (a number, or digits), or an ISO-8601
+/// date or date-time string.
+fn bound(value: Js<'_>, name: &str) -> Result<Option<f64>, Failure> {
+    let out_of_range = |shown: String| {
+        Failure::Range(format!(
+            "The value of \"{name}\" is out of range. It must be an ISO-8601 date or date-time, or epoch milliseconds. Received {shown}"
+        ))
+    };
+    match value.kind()? {
+        ValueType::Undefined | ValueType::Null => Ok(None),
+        ValueType::Number => {
+            let ms = value.number(name)?;
+            if ms.is_finite() {
+                Ok(Some(ms))
+            } else {
+                Err(out_of_range(ms.to_string()))
+            }
+        }
+        ValueType::String => {
+            let text = String::from_utf16_lossy(&value.string(name)?);
+            parse_bound(&text)
+                .map(Some)
+                .ok_or_else(|| out_of_range(format!("{text:?}")))
+        }
+        _ => Err(Failure::Type(format!(
+            "The \"{name}\" argument must be of type string or number. {}",
+            value.describe()
+        ))),
+    }
+}
+
+pub fn export_args(value: Js<'_>) -> Result<ExportArgs, Failure> {
+    let options = value.object("options")?;
+    let chat = chat(&options, "exportLog")?;
+    let format = match options.get("format")?.optional_string("options.format")? {
+        None => ExportFormat::Jsonl,
+        Some(format) if format == "jsonl".encode_utf16().collect::<Vec<_>>() => ExportFormat::Jsonl,
+        Some(format) if format == "md".encode_utf16().collect::<Vec<_>>() => {
+            ExportFormat::Markdown
+        }
+        Some(format) => {
+            return Err(Failure::Range(format!(
+                "The value of \"options.format\" is out of range. It must be 'jsonl' or 'md'. Received {:?}",
+                String::from_utf16_lossy(&format)
+            )))
+        }
+    };
+    let since = bound(options.get("since")?, "options.since")?;
+    let until = bound(options.get("until")?, "options.until")?;
+    let out = options.get("out")?.optional_path("options.out")?;
+    Ok(ExportArgs {
+        chat,
+        options: ExportOptions {
+            format,
+            since,
+            until,
+        },
+        out: out.map(Into::into),
+    })
+}
+
+pub fn backup_args(value: Js<'_>) -> Result<BackupOptions, Failure> {
+    let options = value.object("options")?;
+    let state_dir = options.get("stateDir")?.path("options.stateDir")?;
+    let session_key = options
+        .get("sessionKey")?
+        .optional_string("options.sessionKey")?;
+    if session_key.as_ref().is_some_and(Vec::is_empty) {
+        return Err(Failure::Range(
+            "The value of \"options.sessionKey\" is out of range. It must be a non-empty string."
+                .into(),
+        ));
+    }
+    let out = options.get("out")?.path("options.out")?;
+    let apply = options.get("apply")?;
+    let apply = !apply.is_nullish()? && apply.boolean("options.apply")?;
+    Ok(BackupOptions {
+        state_dir: state_dir.into(),
+        session_key,
+        out: out.into(),
+        apply,
+    })
+}
+
+/// What `exportLog` read and wrote.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreExport {
+    /// The log read.
+    pub log_path: String,
+    /// The file written (`options.out`); absent when `data` holds the export.
+    pub out: Option<String>,
+    /// The export's bytes when no `out` was given.
+    pub data: Option<Buffer>,
+    /// Complete lines read (the log up to its last line break when opened).
+    pub lines: f64,
+    /// Lines (jsonl) or entries (md) written.
+    pub exported: f64,
+    /// Entries outside `since`/`until`.
+    pub filtered_out: f64,
+    /// Lines left out because they are not a valid entry (md), or have no
+    /// readable time while a time filter is on.
+    pub not_entries: f64,
+    /// Bytes of a torn last line, left out.
+    pub torn_bytes: f64,
+    /// Bytes written.
+    pub bytes: f64,
+}
+
+impl ChatStoreExport {
+    pub fn new(report: Exported, out: Option<PathBuf>, data: Option<Vec<u8>>) -> Self {
+        ChatStoreExport {
+            log_path: report.log_path.to_string_lossy().into_owned(),
+            out: out.map(|p| p.to_string_lossy().into_owned()),
+            data: data.map(Buffer::from),
+            lines: report.lines as f64,
+            exported: report.exported as f64,
+            filtered_out: report.filtered_out as f64,
+            not_entries: report.not_entries as f64,
+            torn_bytes: report.torn_bytes as f64,
+            bytes: report.bytes as f64,
+        }
+    }
+}
+
+/// One file of a backup, as its manifest records it.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreBackupFile {
+    pub name: String,
+    /// Bytes copied (the log: up to its last line break when opened).
+    pub size: f64,
+    /// SHA-256 of the bytes copied, lower-case hex.
+    pub sha256: String,
+    /// The log's complete lines copied.
+    pub lines: Option<f64>,
+    /// The log's valid entries copied.
+    pub entries: Option<f64>,
+    /// Bytes after the log's last line break when it was opened (a torn
+    /// line, or one being written): left out.
+    pub left_out_bytes: f64,
+}
+
+/// One chat of a backup.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreBackupChat {
+    /// The chat folder's name under the state dir.
+    pub folder: String,
+    pub files: Vec<ChatStoreBackupFile>,
+}
+
+/// A path the store's rules refused (left out of the backup).
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreBackupRefusal {
+    pub path: String,
+    /// The refusal (`ENOTREGULAR: …`).
+    pub message: String,
+}
+
+/// What `backup` copied, or would copy.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreBackup {
+    pub out: String,
+    #[napi(ts_type = "'folder' | 'tar'")]
+    pub form: String,
+    /// `out` was written (`apply`); otherwise a dry run: read and hashed only.
+    pub written: bool,
+    pub chats: Vec<ChatStoreBackupChat>,
+    /// Chat folders or files the store's rules refused: not copied.
+    pub refused: Vec<ChatStoreBackupRefusal>,
+    /// Other names found and not copied (not a chat file: the search index,
+    /// temp files; hidden names; names that are not Unicode).
+    pub not_copied: Vec<String>,
+}
+
+impl From<Backup> for ChatStoreBackup {
+    fn from(report: Backup) -> Self {
+        ChatStoreBackup {
+            out: report.out.to_string_lossy().into_owned(),
+            form: match report.form {
+                BackupForm::Folder => "folder",
+                BackupForm::Tar => "tar",
+            }
+            .to_owned(),
+            written: report.written,
+            chats: report
+                .chats
+                .into_iter()
+                .map(|chat| ChatStoreBackupChat {
+                    folder: chat.folder,
+                    files: chat
+                        .files
+                        .into_iter()
+                        .map(|file| ChatStoreBackupFile {
+                            name: file.name,
+                            size: file.size as f64,
+                            sha256: file.sha256,
+                            lines: file.lines.map(|n| n as f64),
+                            entries: file.entries.map(|n| n as f64),
+                            left_out_bytes: file.left_out_bytes as f64,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            refused: report
+                .refused
+                .into_iter()
+                .map(|r| ChatStoreBackupRefusal {
+                    path: r.path.to_string_lossy().into_owned(),
+                    message: r.what,
+                })
+                .collect(),
+            not_copied: report
+                .not_copied
+                .into_iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect(),
+        }
+    }
+}
+
+/// A problem `verify` found.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreVerifyProblem {
+    /// The file or folder (in a tar: `TAR:folder/name`).
+    pub path: String,
+    /// A backup: `'manifest'`, `'missing-chat'`, `'missing-file'`,
+    /// `'extra'`, `'size'`, `'checksum'`, `'entries'`, `'torn'`, `'type'`,
+    /// `'unreadable'`; a state dir: `inspect`'s kinds, `'torn'`,
+    /// `'invalid-lines'`, `'unreadable'`.
+    pub kind: String,
+    pub message: String,
+}
+
+/// What `verify` checked and found.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreVerification {
+    pub path: String,
+    #[napi(ts_type = "'backup-folder' | 'backup-tar' | 'state-dir'")]
+    pub kind: String,
+    /// Chat folders checked.
+    pub chats: f64,
+    /// Files checked.
+    pub files: f64,
+    /// Empty when clean.
+    pub problems: Vec<ChatStoreVerifyProblem>,
+}
+
+impl From<Verification> for ChatStoreVerification {
+    fn from(report: Verification) -> Self {
+        ChatStoreVerification {
+            path: report.path.to_string_lossy().into_owned(),
+            kind: report.kind.as_str().to_owned(),
+            chats: report.chats as f64,
+            files: report.files as f64,
+            problems: report
+                .problems
+                .into_iter()
+                .map(|p| ChatStoreVerifyProblem {
+                    path: p.path,
+                    kind: p.kind.to_owned(),
+                    message: p.what,
+                })
+                .collect(),
+        }
+    }
+}
