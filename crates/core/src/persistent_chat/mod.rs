@@ -23,5 +23,5 @@ mod scan;
 pub mod state;
 mod status;
 pub mod summary;
-mod text;
+pub(crate) mod text;
 pub mod time;
