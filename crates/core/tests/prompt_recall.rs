@@ -525,7 +525,7 @@ fn recalled_texts_are_cut_masked_and_within_their_budget() {
     assert!(!prompt.contains("SECRET-12345"));
     assert!(prompt.contains("more characters cut]"));
     // Uncut in the prompt, each is still read as the window's entries are
-    // (at most 8,192 units and the mark): two of them are over the recall
+    // (at most 8,000 units and the mark): two of them are over the recall
     // budget, so the worse is passed over.
     let dir = TempDir::new("recall-budget-long");
     let store = chat(
