@@ -39,7 +39,8 @@ let chats = 0
 /** A chat folder whose log holds `entries`. */
 async function chat(options = {}) {
   const store = await native.ChatStore.open({ stateDir: tmp.dir, sessionKey: `${KEY}:${chats++}`, ...options })
-  writeLog(store.logPath, entries)
+  // Private, as the store writes it (a group-writable log is refused).
+  fs.writeFileSync(store.logPath, entries.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 })
   return store
 }
 
