@@ -178,12 +178,15 @@ export declare class ChatStore {
    * pool: the last `params.window` entries (default 50) and the reload
    * decision (as `readTurnWindow`), each entry masked again as it is
    * read; on a reload the summary rebuilt (as `rebuildSummary`, budget
-   * `params.summaryMaxChars`), masked and stored; the prompt built (as
-   * `buildPersistentChatInjectedPromptReport`, with the builder's other
-   * params); `last-injected-preprompt.txt` replaced with it (cut at
-   * `params.lastPromptMaxChars`). `reload`, `logEntries`, `logPath` and
-   * `continuitySummary` come from the folder: given, each is a
-   * `TypeError`. Resolves to the report and `reload`.
+   * `params.summaryMaxChars`), masked and stored, and (fenced, with
+   * `params.recallEntries` not 0) the log searched for the live message,
+   * the hits read again from the log and masked, for the recall block;
+   * the prompt built (as `buildPersistentChatInjectedPromptReport`, with
+   * the builder's other params); `last-injected-preprompt.txt` replaced
+   * with it (cut at `params.lastPromptMaxChars`). `reload`, `logEntries`,
+   * `logPath`, `continuitySummary` and `recalledEntries` come from the
+   * folder: given, each is a `TypeError`. Resolves to the report and
+   * `reload`.
    */
   prepareTurn(params: ChatStoreTurnParams): Promise<ChatStorePreparedTurn>
   /** `ChatStore.inspectFolder` of this chat's folder. */
@@ -631,6 +634,17 @@ export interface ChatStoreTurnParams {
   nonce?: string
   /** As `InjectedPromptParams.legacyLayout`. */
   legacyLayout?: boolean
+  /**
+   * On a fenced reload the store searches the chat's log for the live
+   * message (its first 2,000 units; the folder's search index, built or
+   * brought up to date as `search` does) and recalls the best hits the
+   * excerpt does not show, each read again from the log, cut and masked
+   * as the window's entries are (see `InjectedPromptParams.recalledEntries`
+   * for the block). At most this many: an integer 0..25, default 3; 0
+   * searches nothing. A search that fails (an index that cannot be
+   * written, or is refused) leaves the block out, never the turn.
+   */
+  recallEntries?: number
   /** Log entries read for the reload decision and the summary; default 50. */
   window?: number
   /** The summary's budget, as `ContinuitySummaryParams.maxChars`. */
@@ -785,6 +799,29 @@ export interface InjectedPromptParams {
    * `RangeError`. Default `false`.
    */
   legacyLayout?: boolean
+  /**
+   * Candidates for the recall block of a fenced reload, best first, each
+   * a log entry with its 1-based `line` (as `ChatStore#search` or
+   * `#readWindow` give them). The builder searches no log itself:
+   * `ChatStore#prepareTurn` is what searches the chat's log for the live
+   * message. Those the excerpt shows (same `id`, or same role, text and
+   * timestamp) and a copy of the live message are passed over; the best
+   * `recallEntries` of the rest go in their own block,
+   * `## Recalled Older Log Entries …`, before the excerpt, oldest first,
+   * each numbered by its line and shown as an excerpt entry is (the same
+   * `maxEntryChars` cut and quoting), at most 16,000 units of text in
+   * all (an entry that would go over is passed over); when `maxChars`
+   * bites they go first, the worst hit first, before any excerpt entry.
+   * A continuous turn or `legacyLayout` ignores them. A `line` that is
+   * not an integer 1..2^53-1 is a `RangeError`.
+   */
+  recalledEntries?: Array<PersistentChatLogEntry & { line: number }>
+  /**
+   * How many entries a fenced reload recalls at most: an integer 0..25;
+   * default 3; 0 turns recall off (the prompt is exactly as without it).
+   * Out of range a `RangeError`, not a number a `TypeError`.
+   */
+  recallEntries?: number
 }
 
 /**
@@ -868,6 +905,16 @@ export interface PersistentChatPromptReport {
    * for an entry without one), oldest first.
    */
   injectedEntryIds: string[]
+  /**
+   * Log entries in the recall block (a fenced reload: `prepareTurn`'s
+   * search, or the builders' `recalledEntries`).
+   */
+  entriesRecalled: number
+  /**
+   * The 1-based log line of each recalled entry, oldest first (their
+   * numbers in the recall block).
+   */
+  recalledLines: number[]
   /** The continuity summary was shortened or left out to fit `maxChars`. */
   summaryTrimmed: boolean
   /** Log lines skipped while reading `logPath` (garbage, torn, oversized). */

@@ -34,11 +34,13 @@ test("unset: the schema's own defaults, and nothing for the settings whose defau
       stateDir: path.join('/state', 'openclaw-context-native'),
     }),
   )
-  for (const key of ['reloadEntries', 'continuousEntries', 'summaryMaxChars']) expect(config[key]).toBeUndefined()
+  for (const key of ['reloadEntries', 'continuousEntries', 'summaryMaxChars', 'reloadRecall']) {
+    expect(config[key]).toBeUndefined()
+  }
   expect(SCHEMA.promptMaxChars.default).toBe(120000)
 })
 
-test.each(['reloadEntries', 'continuousEntries', 'promptMaxChars', 'summaryMaxChars'])(
+test.each(['reloadEntries', 'continuousEntries', 'promptMaxChars', 'summaryMaxChars', 'reloadRecall'])(
   "%s: the schema's minimum and maximum are the limits, named in the error",
   (key) => {
     const { minimum, maximum = Number.MAX_SAFE_INTEGER } = SCHEMA[key]
@@ -84,6 +86,21 @@ describe("the schema's defaults for the addon's settings are what the addon does
     const given = report({ reload: true, reloadEntries: SCHEMA.reloadEntries.default })
     expect(unset.prompt).toBe(given.prompt)
     expect(unset.prompt).not.toBe(report({ reload: true, reloadEntries: SCHEMA.reloadEntries.default - 1 }).prompt)
+  })
+
+  test('reloadRecall (recallEntries)', () => {
+    // Older entries found for the live message, none of them in the excerpt.
+    const recalledEntries = Array.from({ length: 6 }, (_, i) => ({
+      role: 'assistant',
+      text: `the replica note ${i}`,
+      ts: `2026-11-01T10:0${i}:00Z`,
+      line: i + 1,
+    }))
+    const recall = (extra) => report({ reload: true, recalledEntries, ...extra })
+    const unset = recall({})
+    expect(unset.entriesRecalled).toBe(SCHEMA.reloadRecall.default)
+    expect(unset.prompt).toBe(recall({ recallEntries: SCHEMA.reloadRecall.default }).prompt)
+    expect(unset.prompt).not.toBe(recall({ recallEntries: SCHEMA.reloadRecall.default - 1 }).prompt)
   })
 
   test('continuousEntries', () => {

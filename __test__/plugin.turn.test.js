@@ -254,6 +254,43 @@ describe('stored copies are masked; the backend gets the live message as written
     }
   })
 
+  test.each([
+    [{}, true],
+    [{ reloadRecall: 0 }, false],
+  ])(
+    'a reload recalls an older entry found for the live message, masked as the excerpt is (%p)',
+    (config, recalled) => {
+      const out = withChat(
+        `
+      const fs = await import("node:fs");
+      const { openSessionFolder } = await u.importPlugin("state-files.mjs");
+      await openSessionFolder(config, ${JSON.stringify(KEY)});
+      const lines = [];
+      for (let i = 0; i < 120; i++) lines.push(JSON.stringify({ role: i % 2 ? "assistant" : "user", text: "routine note " + i, session: "be-0" }));
+      lines[7] = JSON.stringify({ role: "assistant", text: "staging database decided: Postgres, vault code ${CUSTOM}, PIN <private>4921</private>", session: "be-0" });
+      fs.writeFileSync(files.log, lines.join("\\n") + "\\n", { mode: 0o600 });
+      await turn(${JSON.stringify(KEY)}, "what did we decide about the staging database?");
+      return { dispatches: acp.dispatches, kept: fs.readFileSync(files.lastPrompt, "utf8") };`,
+        { config: { redactPatterns: ['ACME-[0-9a-f]{10}'], ...config } },
+      )
+      const prompt = out.dispatches[0].text
+      expect(prompt).not.toContain(CUSTOM)
+      expect(prompt).not.toContain('4921')
+      if (recalled) {
+        const nonce = nonceOf(prompt)
+        expect(prompt).toContain(
+          `\n## Recalled Older Log Entries (found in the log for the live message; numbered by log line) ${nonce}\n`,
+        )
+        expect(prompt).toContain(
+          `\n8. assistant ${nonce}\nstaging database decided: Postgres, vault code [redacted:custom], PIN [redacted:private]`,
+        )
+      } else {
+        expect(prompt).not.toContain('Recalled Older Log Entries')
+      }
+      expect(out.kept).not.toContain(CUSTOM)
+    },
+  )
+
   test('warning lines are masked too', () => {
     // The state folder lies under a file, with a secret in its name: the error names the path.
     const file = path.join(dir, 'token=abcdef0123456789')

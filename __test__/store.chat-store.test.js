@@ -153,7 +153,38 @@ test('prepareTurn: the prompt from the folder, as the builder gives it from the 
   expect(kept).toContain(
     `[… ${expected.prompt.length - 50} more characters of the live message, not kept in this file]`,
   )
-  for (const taken of ['reload', 'logEntries', 'logPath', 'continuitySummary'])
+  for (const taken of ['reload', 'logEntries', 'logPath', 'continuitySummary', 'recalledEntries'])
     await expect(store.prepareTurn({ userMessage: 'x', [taken]: true })).rejects.toThrow(`params.${taken}`)
   await expect(store.prepareTurn({ userMessage: 'x', window: -1 })).rejects.toThrow(/params\.window/)
+})
+
+test('prepareTurn: a reload recalls the older entry the live message asks about; the builder gives the same from the hits', async () => {
+  const { buildPersistentChatInjectedPromptReport } = require('..')
+  const store = await ChatStore.open({ stateDir: dir, sessionKey: KEY })
+  for (let i = 0; i < 120; i++) {
+    const text = i === 7 ? 'the replica goes to region eu-west' : `routine note ${i}`
+    await store.appendEntry({ role: i % 2 ? 'assistant' : 'user', text, session: 'be-1', id: `t${i}` }, { sync: false })
+  }
+  const nonce = '00112233445566ff'
+  const live = 'which region did we pick for the replica?'
+  const reload = await store.prepareTurn({ userMessage: live, currentSession: 'be-2', nonce })
+  expect(reload.reload).toBe(true)
+  expect(reload.report.recalledLines).toContain(8)
+  expect(reload.report.prompt).toContain(`\n8. assistant ${nonce}\nthe replica goes to region eu-west\n`)
+  // The same prompt from the parts: the window, the summary it stored, the search's hits.
+  const window = await store.readTurnWindow(50, 'be-2')
+  const hits = await store.search(live, { limit: 30, excerptChars: 1 << 20 })
+  const expected = buildPersistentChatInjectedPromptReport({
+    userMessage: live,
+    reload: true,
+    currentSession: 'be-2',
+    nonce,
+    logEntries: window.entries,
+    continuitySummary: fs.readFileSync(store.summaryPath, 'utf8'),
+    recalledEntries: hits,
+  })
+  expect(reload.report).toEqual(expected)
+  // Continuous: nothing searched, nothing recalled.
+  const continuous = await store.prepareTurn({ userMessage: live, currentSession: 'be-1', nonce })
+  expect(continuous.report.entriesRecalled).toBe(0)
 })

@@ -35,7 +35,7 @@ export const DEFAULT_PROMPT_MAX_CHARS = SCHEMA.promptMaxChars.default
 
 // Settings whose default is the addon's own (the schema's `default` says what it is, and a
 // spec holds the two together): unset, the plugin passes nothing and the addon decides.
-const ADDON_DEFAULTS = new Set(['reloadEntries', 'continuousEntries', 'summaryMaxChars'])
+const ADDON_DEFAULTS = new Set(['reloadEntries', 'continuousEntries', 'summaryMaxChars', 'reloadRecall'])
 
 class ConfigError extends Error {
   constructor(key, expected) {
@@ -70,8 +70,8 @@ function absolutePath(value, key) {
 }
 
 /**
- * The settings with their defaults (`reloadEntries`, `continuousEntries` and `summaryMaxChars`
- * stay undefined when unset: the addon's defaults apply).
+ * The settings with their defaults (`reloadEntries`, `continuousEntries`, `summaryMaxChars` and
+ * `reloadRecall` stay undefined when unset: the addon's defaults apply).
  *
  * @param {unknown} raw `api.pluginConfig`
  * @param {string} openclawStateDir OpenClaw's state folder (the default lives under it)
@@ -114,6 +114,7 @@ export function resolveConfig(raw, openclawStateDir, env = process.env) {
     sessionKeys: stringList(config, 'sessionKeys'),
     reloadEntries: integer(config, 'reloadEntries'),
     continuousEntries: integer(config, 'continuousEntries'),
+    reloadRecall: integer(config, 'reloadRecall'),
     promptMaxChars: integer(config, 'promptMaxChars'),
     summaryMaxChars: integer(config, 'summaryMaxChars'),
     turnMetadata,

@@ -125,13 +125,15 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     // continuous (a session with no entry in the log window is new to it: first turn, failed
     // resume, /new, reset, backend restarted without resume); the entries masked again as read
     // (a log of an earlier release holds <private> spans and its own masks); on a reload the
-    // summary rebuilt, masked and stored; the prompt built; its debug copy written.
+    // summary rebuilt, masked and stored; on a reload the log searched for the live message
+    // (the recall block, `reloadRecall`); the prompt built; its debug copy written.
     const { report, reload } = await store.prepareTurn({
       userMessage: live,
       ...(currentSession ? { currentSession } : {}),
       turnMetadata: turnMetadata(config, ctx, turn),
       continuousEntries: config.continuousEntries,
       reloadEntries: config.reloadEntries,
+      recallEntries: config.reloadRecall,
       maxChars: config.promptMaxChars,
       window: Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW),
       summaryMaxChars: config.summaryMaxChars,

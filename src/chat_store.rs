@@ -533,12 +533,15 @@ impl ChatStore {
     /// pool: the last `params.window` entries (default 50) and the reload
     /// decision (as `readTurnWindow`), each entry masked again as it is
     /// read; on a reload the summary rebuilt (as `rebuildSummary`, budget
-    /// `params.summaryMaxChars`), masked and stored; the prompt built (as
-    /// `buildPersistentChatInjectedPromptReport`, with the builder's other
-    /// params); `last-injected-preprompt.txt` replaced with it (cut at
-    /// `params.lastPromptMaxChars`). `reload`, `logEntries`, `logPath` and
-    /// `continuitySummary` come from the folder: given, each is a
-    /// `TypeError`. Resolves to the report and `reload`.
+    /// `params.summaryMaxChars`), masked and stored, and (fenced, with
+    /// `params.recallEntries` not 0) the log searched for the live message,
+    /// the hits read again from the log and masked, for the recall block;
+    /// the prompt built (as `buildPersistentChatInjectedPromptReport`, with
+    /// the builder's other params); `last-injected-preprompt.txt` replaced
+    /// with it (cut at `params.lastPromptMaxChars`). `reload`, `logEntries`,
+    /// `logPath`, `continuitySummary` and `recalledEntries` come from the
+    /// folder: given, each is a `TypeError`. Resolves to the report and
+    /// `reload`.
     #[napi(
         catch_unwind,
         ts_args_type = "params: ChatStoreTurnParams",

@@ -422,10 +422,11 @@ function nonceOf(text) {
 }
 
 /**
- * The prompt's parts: the nonce, the injected excerpt lines, the summary (from
- * its heading), the live turn. Reads the fenced layout (the nonce from the
- * first line, each entry's header on a line of its own, its text's first line
- * after it, the live message up to the closing line) and the legacy one.
+ * The prompt's parts: the nonce, the injected excerpt lines, the recalled entries (fenced
+ * reloads: `{ line, ts, role, status, text }`), the summary (from its heading), the live
+ * turn. Reads the fenced layout (the nonce from the first line, each entry's header on a line
+ * of its own, its text's first line after it, the live message up to the closing line) and
+ * the legacy one.
  */
 function parsePrompt(text) {
   const nonce = nonceOf(text)
@@ -455,13 +456,34 @@ function parsePrompt(text) {
       if (match) excerpt.push({ ts: match[1], role: match[2], status: match[3], text: match[4] })
     })
   }
+  const recalled = []
+  const recall = nonce ? new RegExp(`^## Recalled Older Log Entries .*${tag}$`, 'm').exec(head) : null
+  if (recall) {
+    const lines = head
+      .slice(recall.index, marker >= 0 ? marker : undefined)
+      .split('\n')
+      .slice(1)
+    lines.forEach((line, index) => {
+      const match = /^(\d+)\. \[([^\]]*)\] (\w+)(?: \(([^)]*)\))? ([0-9a-f]+)$/.exec(line)
+      if (match && match[5] === nonce) {
+        recalled.push({
+          line: Number(match[1]),
+          ts: match[2],
+          role: match[3],
+          status: match[4],
+          text: lines[index + 1] ?? '',
+        })
+      }
+    })
+  }
   const summaryAt = head.indexOf(`## Rolling Continuity Summary${tag}\n`)
-  const summary =
-    summaryAt < 0 ? undefined : head.slice(summaryAt, marker >= 0 && marker > summaryAt ? marker : undefined)
+  const summaryEnd = [recall?.index ?? -1, marker].filter((at) => at > summaryAt).sort((a, b) => a - b)[0]
+  const summary = summaryAt < 0 ? undefined : head.slice(summaryAt, summaryEnd)
   return {
     nonce,
     live,
     excerpt,
+    recalled,
     summary,
     reload: head.includes(`--- BOOTSTRAP CONTEXT (already resolved)${tag} ---`),
     metadata: head.startsWith(`## Turn Metadata${tag}`),

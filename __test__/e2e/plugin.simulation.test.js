@@ -176,6 +176,18 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     for (const [, turn] of reloads) {
       const ids = turn.prompt.excerpt.map((line) => entryOfExcerptLine(turn.before, line)?.id)
       expect(ids).toEqual(turn.before.slice(-25).map((entry) => entry.id))
+      // The recall block (reloadRecall's default 3): older entries of the log, none of the excerpt's.
+      expect(turn.prompt.recalled.length).toBeLessThanOrEqual(3)
+      for (const recalled of turn.prompt.recalled) {
+        const entry = entryOfExcerptLine(turn.before, recalled)
+        expect(entry).toBeDefined()
+        expect(ids).not.toContain(entry.id)
+      }
+    }
+    // Every live message shares words with the older turns: a reload with more than the excerpt
+    // before it recalls some of them.
+    if (reloads.some(([, turn]) => turn.before.length > 30)) {
+      expect(reloads.some(([, turn]) => turn.prompt.recalled.length > 0)).toBe(true)
     }
   })
 

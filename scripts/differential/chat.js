@@ -8,7 +8,9 @@
 // Prompts are compared in the legacy layout (`legacyLayout: true`: a build
 // without the fence ignores the field and writes the same lines), or with
 // --fenced (both builds have the fence, issue 29) with one given `nonce`, so
-// two builds' prompts compare byte for byte either way. Against a build from
+// two builds' prompts compare byte for byte either way. The recall's params
+// (issue 30, 5b: `recalledEntries`, `recallEntries`) are never given, so a build
+// from before it builds the same prompts; only its report fields are new. Against a build from
 // before the fence, a prompt also differs where the widened neutraliser
 // quotes a line (`N. word:`, rule lines, small capitals…) or a metadata
 // field is over 256 units: those differences are the change itself.
@@ -365,10 +367,14 @@ function maybeHostile(params, fields) {
 }
 
 // The fields of each params object, from index.d.ts (dev/param-shapes.js).
-// The fence's own fields get hostile values only when both builds have them.
+// The fence's own fields get hostile values only when both builds have them; the recall's
+// (issue 30, 5b: fenced reloads only) never any, so that a build from before it compares.
 const FENCE_FIELDS = ['nonce', 'legacyLayout']
+const RECALL_FIELDS = ['recallEntries', 'recalledEntries']
 const FENCE = args.fenced ? { nonce: 'f0e1d2c3b4a59687' } : { legacyLayout: true }
-const PROMPT_FIELDS = paramKeys('InjectedPromptParams').filter((key) => args.fenced || !FENCE_FIELDS.includes(key))
+const PROMPT_FIELDS = paramKeys('InjectedPromptParams').filter(
+  (key) => (args.fenced || !FENCE_FIELDS.includes(key)) && !RECALL_FIELDS.includes(key),
+)
 const SUMMARY_FIELDS = paramKeys('ContinuitySummaryParams')
 
 function promptCase() {
@@ -442,6 +448,17 @@ const shape = (error) =>
       : { thrown: String(error) }
 
 const call = (build, name, argsList) => outcome(() => build[name](...argsList), shape)
+
+/**
+ * The two outcomes with a report's fields that only one build has left out (the recall's
+ * `entriesRecalled` and `recalledLines`, against a build from before it).
+ */
+function sharedFields(a, b) {
+  const [x, y] = [a?.value, b?.value]
+  if (!x || !y || typeof x !== 'object' || typeof y !== 'object' || !('prompt' in x)) return [a, b]
+  const keep = (o, other) => Object.fromEntries(Object.entries(o).filter(([key]) => key in other))
+  return [{ value: keep(x, y) }, { value: keep(y, x) }]
+}
 const callAsync = (build, name, argsList) => outcomeAsync(() => build[`${name}Async`](...argsList), shape)
 
 const KINDS = [
@@ -475,7 +492,7 @@ async function main() {
     random = rng((Math.imul(SEED, 0x9e3779b1) + index) >>> 0) // each case reproducible by seed and index alone
     const [name, , make] = kind()
     const argsList = make()
-    const [before, after] = builds.map((build) => call(build, name, argsList))
+    const [before, after] = sharedFields(...builds.map((build) => call(build, name, argsList)))
     counts[name] = (counts[name] || 0) + 1
     if (before.error) {
       errors++
@@ -485,7 +502,9 @@ async function main() {
     if (!isDeepStrictEqual(before, after)) differences.push({ index, name, argsList, before, after })
     if (index % 10 === 0) {
       asyncCalls++
-      const [asyncBefore, asyncAfter] = await Promise.all(builds.map((build) => callAsync(build, name, argsList)))
+      const [asyncBefore, asyncAfter] = sharedFields(
+        ...(await Promise.all(builds.map((build) => callAsync(build, name, argsList)))),
+      )
       if (!isDeepStrictEqual(asyncBefore, asyncAfter) || !isDeepStrictEqual(asyncAfter, after)) {
         differences.push({ index, name: `${name}Async`, argsList, before: asyncBefore, after: asyncAfter })
       }

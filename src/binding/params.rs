@@ -166,6 +166,26 @@ pub struct InjectedPromptParams {
     /// line, no closing line) for a caller that parses it; with `nonce` a
     /// `RangeError`. Default `false`.
     pub legacy_layout: Option<bool>,
+    /// Candidates for the recall block of a fenced reload, best first, each
+    /// a log entry with its 1-based `line` (as `ChatStore#search` or
+    /// `#readWindow` give them). The builder searches no log itself:
+    /// `ChatStore#prepareTurn` is what searches the chat's log for the live
+    /// message. Those the excerpt shows (same `id`, or same role, text and
+    /// timestamp) and a copy of the live message are passed over; the best
+    /// `recallEntries` of the rest go in their own block,
+    /// `## Recalled Older Log Entries …`, before the excerpt, oldest first,
+    /// each numbered by its line and shown as an excerpt entry is (the same
+    /// `maxEntryChars` cut and quoting), at most 16,000 units of text in
+    /// all (an entry that would go over is passed over); when `maxChars`
+    /// bites they go first, the worst hit first, before any excerpt entry.
+    /// A continuous turn or `legacyLayout` ignores them. A `line` that is
+    /// not an integer 1..2^53-1 is a `RangeError`.
+    #[napi(ts_type = "Array<PersistentChatLogEntry & { line: number }>")]
+    pub recalled_entries: Option<Vec<PersistentChatLogEntry>>,
+    /// How many entries a fenced reload recalls at most: an integer 0..25;
+    /// default 3; 0 turns recall off (the prompt is exactly as without it).
+    /// Out of range a `RangeError`, not a number a `TypeError`.
+    pub recall_entries: Option<u32>,
 }
 
 /// Options of `ChatStore.open`: either `folder` (and `summaryFile`), or
@@ -260,6 +280,15 @@ pub struct ChatStoreTurnParams {
     pub nonce: Option<String>,
     /// As `InjectedPromptParams.legacyLayout`.
     pub legacy_layout: Option<bool>,
+    /// On a fenced reload the store searches the chat's log for the live
+    /// message (its first 2,000 units; the folder's search index, built or
+    /// brought up to date as `search` does) and recalls the best hits the
+    /// excerpt does not show, each read again from the log, cut and masked
+    /// as the window's entries are (see `InjectedPromptParams.recalledEntries`
+    /// for the block). At most this many: an integer 0..25, default 3; 0
+    /// searches nothing. A search that fails (an index that cannot be
+    /// written, or is refused) leaves the block out, never the turn.
+    pub recall_entries: Option<u32>,
     /// Log entries read for the reload decision and the summary; default 50.
     pub window: Option<f64>,
     /// The summary's budget, as `ContinuitySummaryParams.maxChars`.

@@ -11,7 +11,9 @@ use napi_derive::napi;
 use super::{count, Failure, Js};
 use openclaw_context_core::persistent_chat::fields::{self, Names};
 use openclaw_context_core::persistent_chat::log::{LogEntry, Role, Timestamp};
-use openclaw_context_core::persistent_chat::prompt::{MetadataValue, PromptReport, TurnMetadata};
+use openclaw_context_core::persistent_chat::prompt::{
+    MetadataValue, PromptReport, RecallHit, TurnMetadata, MAX_RECALL_ENTRIES,
+};
 use openclaw_context_core::persistent_chat::request::{PromptRequest, SummaryRequest};
 use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::persistent_chat::time::{epoch_ms_from_number, parse_timestamp_ms};
@@ -334,7 +336,8 @@ pub fn prompt_params(value: Js<'_>) -> Result<PromptRequest, Failure> {
 
 /// `ChatStore#prepareTurn`'s params: the builder's own, without what the
 /// store reads from the chat's folder (`reload`, `logEntries`, `logPath`,
-/// `continuitySummary`: each a `TypeError` when given), and the turn's
+/// `continuitySummary`, `recalledEntries`: each a `TypeError` when given),
+/// and the turn's
 /// `window` (default 50), `summaryMaxChars`, `lastPromptMaxChars`.
 pub fn turn_params(value: Js<'_>) -> Result<(PromptRequest, TurnFiles), Failure> {
     let params = value.object("params")?;
@@ -395,6 +398,13 @@ fn prompt_request(params: Js<'_>, from_store: bool) -> Result<PromptRequest, Fai
         (log_entries, log_path)
     };
     let turn_metadata = turn_metadata(params.get("turnMetadata")?)?;
+    let recall_entries = recall_entries(params.get("recallEntries")?)?;
+    let recalled = if from_store {
+        given_by_store("recalledEntries")?;
+        Vec::new()
+    } else {
+        recalled_entries(params.get("recalledEntries")?)?
+    };
     let continuity_summary = if from_store {
         given_by_store("continuitySummary")?;
         None
@@ -419,7 +429,36 @@ fn prompt_request(params: Js<'_>, from_store: bool) -> Result<PromptRequest, Fai
             .optional_string("params.currentSession")?,
         nonce: params.get("nonce")?.optional_string("params.nonce")?,
         legacy_layout: flag(params.get("legacyLayout")?, "params.legacyLayout")?,
+        recall_entries,
+        recalled,
     })
+}
+
+/// `recallEntries`: `undefined` for the default (3), else an integer 0..25
+/// (a `RangeError` otherwise: 26 is not quietly 25).
+fn recall_entries(value: Js<'_>) -> Result<Option<usize>, Failure> {
+    if value.is_undefined()? {
+        return Ok(None);
+    }
+    let most = MAX_RECALL_ENTRIES as u64;
+    let count = super::search::integer(value, "params.recallEntries", 0, 0, most)?;
+    Ok(Some(usize::try_from(count).unwrap_or(MAX_RECALL_ENTRIES)))
+}
+
+/// `recalledEntries`: log entries, best first, each with its 1-based `line`
+/// (a search hit or a window entry as the store gives them).
+fn recalled_entries(value: Js<'_>) -> Result<Vec<RecallHit>, Failure> {
+    const NAME: &str = "params.recalledEntries";
+    let hits = value.optional_array_of(NAME, |item, name| {
+        let entry = log_entry(item, name)?;
+        let name = format!("{name}.line");
+        let line = item.get("line")?;
+        // A number first (absent is a `TypeError`, not a default line).
+        line.number(&name)?;
+        let line = super::search::integer(line, &name, 1, 1, super::search::MAX_SAFE_INTEGER)?;
+        Ok(RecallHit { entry, line })
+    })?;
+    Ok(hits.unwrap_or_default())
 }
 
 /// What `buildPersistentChatInjectedPromptReport` returns.
@@ -443,6 +482,13 @@ pub struct PersistentChatPromptReport {
     /// for an entry without one), oldest first.
     #[napi(ts_type = "string[]")]
     pub injected_entry_ids: Vec<Utf16String>,
+    /// Log entries in the recall block (a fenced reload: `prepareTurn`'s
+    /// search, or the builders' `recalledEntries`).
+    pub entries_recalled: u32,
+    /// The 1-based log line of each recalled entry, oldest first (their
+    /// numbers in the recall block).
+    #[napi(ts_type = "number[]")]
+    pub recalled_lines: Vec<f64>,
     /// The continuity summary was shortened or left out to fit `maxChars`.
     pub summary_trimmed: bool,
     /// Log lines skipped while reading `logPath` (garbage, torn, oversized).
@@ -473,6 +519,12 @@ impl From<PromptReport> for PersistentChatPromptReport {
                 .injected_entry_ids
                 .into_iter()
                 .map(Into::into)
+                .collect(),
+            entries_recalled: count_u32(report.recalled_lines.len()),
+            recalled_lines: report
+                .recalled_lines
+                .into_iter()
+                .map(|line| line as f64)
                 .collect(),
             summary_trimmed: report.summary_trimmed,
             skipped_log_lines: count_u32(report.skipped_log_lines),

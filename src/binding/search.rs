@@ -101,11 +101,17 @@ pub struct FileOptions {
 
 /// The largest integer a JS number holds exactly (`Number.MAX_SAFE_INTEGER`):
 /// a line number's bound, as a `u64` so that it is the same on 32-bit targets.
-const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+pub(crate) const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
 
 /// An optional integer option in `min..=max` (`undefined` → `default`);
 /// anything else a `TypeError` or a `RangeError` naming it.
-fn integer(value: Js<'_>, name: &str, default: u64, min: u64, max: u64) -> Result<u64, Failure> {
+pub(crate) fn integer(
+    value: Js<'_>,
+    name: &str,
+    default: u64,
+    min: u64,
+    max: u64,
+) -> Result<u64, Failure> {
     if value.is_undefined()? {
         return Ok(default);
     }

@@ -99,6 +99,38 @@ fn a_two_character_chinese_query_finds_its_entry() {
 }
 
 #[test]
+fn a_query_of_a_hundred_thousand_terms_takes_time_linear_in_them() {
+    let dir = TempDir::new("search");
+    let log = log_of(
+        &dir,
+        &[
+            ("user", "我们决定把数据库迁移到新的服务器"),
+            ("user", "the staging database moves to Postgres"),
+            ("user", "unrelated words here"),
+        ],
+    );
+    // Distinct words, then distinct Chinese characters (each with its pairs):
+    // comparing each term with the others took minutes at this size.
+    let words: String = (0..100_000).map(|i| format!("w{i:x}q ")).collect();
+    let chinese: String = (0..100_000u32)
+        .map(|i| char::from_u32(0x4E00 + (i * 7919) % 20_000).unwrap_or('中'))
+        .collect();
+    for (query, id) in [
+        (format!("{words} staging"), "m1"),
+        (format!("{chinese} 迁移"), "m0"),
+    ] {
+        let started = std::time::Instant::now();
+        let hits = search(&log, &query);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+        assert!(ids(&hits).contains(&id.to_owned()), "{:?}", ids(&hits));
+    }
+}
+
+#[test]
 fn japanese_thai_and_emoji() {
     let dir = TempDir::new("search");
     let log = log_of(

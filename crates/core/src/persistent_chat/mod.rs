@@ -23,5 +23,5 @@ mod scan;
 pub mod state;
 pub(crate) mod status;
 pub mod summary;
-mod text;
+pub(crate) mod text;
 pub mod time;

@@ -7,6 +7,10 @@
 //!   empty; any other file error is an error;
 //! - only the end of the log is read: as many entries as the builder can use;
 //! - `now` defaults to the clock;
+//! - a fenced reload shows the best few of the `recalled` entries given
+//!   (`recallEntries`, default 3) that the excerpt does not show; the
+//!   builder never searches a log for them (the chat store's
+//!   `prepare_turn` does, and gives them here);
 //! - a `maxChars` or `maxEntryChars` that is absent or `NaN` takes the
 //!   default, `<= 0` or `Infinity` means no cap; entry counts are clamped,
 //!   `NaN` is the default.
@@ -21,9 +25,10 @@ use std::path::{Path, PathBuf};
 use super::fs::Links;
 use super::log::{read_log_tail_or_empty_with_links, LogEntry, LogTail};
 use super::prompt::{
-    build_injected_prompt, log_entries_to_read, Fence, Nonce, PromptParams, PromptReport,
-    TurnMetadata, DEFAULT_CONTINUOUS_ENTRIES, DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RELOAD_ENTRIES,
-    MAX_CONTINUOUS_ENTRIES, NONCE_MAX_DIGITS, NONCE_MIN_DIGITS,
+    build_injected_prompt_with_recall, log_entries_to_read, Fence, Nonce, PromptParams,
+    PromptReport, Recall, RecallHit, TurnMetadata, DEFAULT_CONTINUOUS_ENTRIES,
+    DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RECALL_ENTRIES, DEFAULT_RELOAD_ENTRIES,
+    MAX_CONTINUOUS_ENTRIES, MAX_RECALL_ENTRIES, NONCE_MAX_DIGITS, NONCE_MIN_DIGITS,
 };
 use super::state::{read_state_file_or_empty_with_links, MemoryState};
 use super::summary::{
@@ -96,9 +101,29 @@ pub struct PromptRequest {
     pub nonce: Option<Vec<u16>>,
     /// Today's layout, without a nonce.
     pub legacy_layout: bool,
+    /// Entries recalled on a fenced reload: `None` for
+    /// [`DEFAULT_RECALL_ENTRIES`], 0 for none; clamped to
+    /// [`MAX_RECALL_ENTRIES`] (the binding refuses more).
+    pub recall_entries: Option<usize>,
+    /// Candidates for the recall block, best first, each with its log line
+    /// (found in the log for the live message by the caller).
+    pub recalled: Vec<RecallHit>,
 }
 
 impl PromptRequest {
+    /// How many entries a reload's excerpt shows at most (`reloadEntries`
+    /// with its default and clamp).
+    pub fn reload_entry_count(&self) -> usize {
+        clamped_count(self.reload_entries, DEFAULT_RELOAD_ENTRIES, usize::MAX)
+    }
+
+    /// How many entries a fenced reload recalls at most.
+    pub fn recall_entry_count(&self) -> usize {
+        self.recall_entries
+            .unwrap_or(DEFAULT_RECALL_ENTRIES)
+            .min(MAX_RECALL_ENTRIES)
+    }
+
     /// The prompt and its report; reads the end of the log the request names.
     pub fn build(self) -> Result<PromptReport, CoreError> {
         let fence = fence(self.nonce.as_deref(), self.legacy_layout)?;
@@ -107,26 +132,33 @@ impl PromptRequest {
             DEFAULT_CONTINUOUS_ENTRIES,
             MAX_CONTINUOUS_ENTRIES,
         );
-        let reload_entries = clamped_count(self.reload_entries, DEFAULT_RELOAD_ENTRIES, usize::MAX);
+        let reload_entries = self.reload_entry_count();
+        let recall = Recall {
+            entries: self.recall_entry_count(),
+            hits: self.recalled,
+        };
         let tail = log_tail(
             self.log_entries,
             self.log_path.as_deref(),
             log_entries_to_read(self.reload, continuous_entries, reload_entries),
         )?;
-        build_injected_prompt(&PromptParams {
-            user_message: self.user_message,
-            reload: self.reload,
-            current_session: self.current_session,
-            turn_metadata: self.turn_metadata,
-            continuity_summary: self.continuity_summary,
-            log_entries: tail.entries,
-            skipped_log_lines: tail.skipped_lines,
-            continuous_entries,
-            reload_entries,
-            max_chars: char_budget(self.max_chars, None),
-            max_entry_chars: char_budget(self.max_entry_chars, Some(DEFAULT_MAX_ENTRY_CHARS)),
-            fence,
-        })
+        build_injected_prompt_with_recall(
+            &PromptParams {
+                user_message: self.user_message,
+                reload: self.reload,
+                current_session: self.current_session,
+                turn_metadata: self.turn_metadata,
+                continuity_summary: self.continuity_summary,
+                log_entries: tail.entries,
+                skipped_log_lines: tail.skipped_lines,
+                continuous_entries,
+                reload_entries,
+                max_chars: char_budget(self.max_chars, None),
+                max_entry_chars: char_budget(self.max_entry_chars, Some(DEFAULT_MAX_ENTRY_CHARS)),
+                fence,
+            },
+            &recall,
+        )
     }
 }
 

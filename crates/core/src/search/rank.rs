@@ -7,6 +7,8 @@
 //! to a matching turn ranks close behind it, above entries that match
 //! nothing, without outranking entries that match well on their own.
 
+use foldhash::{HashSet, HashSetExt};
+
 use super::format::postings_iter;
 use super::index::Index;
 use super::stem::Stems;
@@ -42,29 +44,34 @@ pub(crate) struct QueryTerm {
 
 /// The query's terms that occur in the index (the others are ignored):
 /// each once; a single character of a script without spaces only when no
-/// pair of characters around it is in the query.
+/// pair of characters around it is in the query. Linear in the query's
+/// terms (hash sets, not a scan per term): a live message searched on a
+/// reload can hold thousands of them.
 pub(crate) fn query_terms(index: &Index, query: &str) -> Vec<QueryTerm> {
     let mut stems = Stems::default();
     let mut found: Vec<(String, std::ops::Range<usize>, bool)> = Vec::new();
     for_each_term(query, &mut stems, |term| {
         found.push((term.text.to_owned(), term.at, term.unigram));
     });
-    let pairs: Vec<std::ops::Range<usize>> = found
-        .iter()
-        .filter(|(text, _, unigram)| !unigram && text.chars().all(super::tokenize::is_unspaced))
-        .map(|(_, at, _)| at.clone())
-        .collect();
+    // A pair is two neighbouring characters of one run, a unigram one of
+    // them: a pair holds a unigram exactly when it starts where the
+    // unigram starts or ends where it ends.
+    let mut pair_starts: HashSet<usize> = HashSet::new();
+    let mut pair_ends: HashSet<usize> = HashSet::new();
+    for (text, at, unigram) in &found {
+        if !unigram && text.chars().all(super::tokenize::is_unspaced) {
+            pair_starts.insert(at.start);
+            pair_ends.insert(at.end);
+        }
+    }
     let docs = index.docs.len() as f32;
+    let mut seen: HashSet<String> = HashSet::with_capacity(found.len());
     let mut terms: Vec<QueryTerm> = Vec::new();
     for (text, at, unigram) in found {
-        if unigram
-            && pairs
-                .iter()
-                .any(|pair| pair.start <= at.start && at.end <= pair.end)
-        {
+        if unigram && (pair_starts.contains(&at.start) || pair_ends.contains(&at.end)) {
             continue;
         }
-        if terms.iter().any(|term| term.text == text) {
+        if !seen.insert(text.clone()) {
             continue;
         }
         let Some(&number) = index.terms.get(text.as_str()) else {

@@ -2,15 +2,24 @@
 //! window and the reload decision, the entries masked again as they are
 //! read (a log of an earlier release holds `<private>` spans and its own
 //! masks), on a reload the summary rebuilt from the memory state and
-//! replaced, the prompt built, and the debug copy of it written. What the
+//! replaced, on a reload the log searched for the live message (the recall
+//! block's candidates), the prompt built, and the debug copy of it written. What the
 //! plugin did in seven calls across the language boundary (one of them on
 //! the event loop), the store does on the thread pool in one.
 
 use super::ChatStore;
 use crate::error::CoreError;
 use crate::persistent_chat::log::LogEntry;
-use crate::persistent_chat::prompt::PromptReport;
+use crate::persistent_chat::prompt::{PromptReport, RecallHit, DEFAULT_MAX_ENTRY_CHARS};
 use crate::persistent_chat::request::{PromptRequest, SummaryRequest};
+use crate::persistent_chat::text::shown_text;
+use crate::persistent_chat::Links;
+use crate::search::{SearchOptions, MAX_LIMIT};
+
+/// The recall's query is at most this much of the live message (UTF-16
+/// units): a question fits many times over, while a pasted document of
+/// megabytes costs the search no more than this.
+pub const RECALL_QUERY_MAX_CHARS: usize = 2_000;
 
 /// What a turn needs besides the prompt builder's own request.
 #[derive(Debug, Clone, Default)]
@@ -68,6 +77,11 @@ impl ChatStore {
         } else {
             None
         };
+        request.recalled = if reload && !request.legacy_layout {
+            self.recall(&request)
+        } else {
+            Vec::new()
+        };
         request.reload = reload;
         request.log_entries = Some(entries);
         request.log_path = None;
@@ -78,6 +92,50 @@ impl ChatStore {
             files.last_prompt_max_chars,
         ))?;
         Ok(PreparedTurn { report, reload })
+    }
+
+    /// The recall block's candidates on a reload: the log searched for the
+    /// live message (its first [`RECALL_QUERY_MAX_CHARS`] units) through
+    /// the folder's index, best first, each entry re-read from the log by
+    /// the search, cut and masked as the window's entries are (so that one
+    /// the excerpt shows is known as the same entry and left out by the
+    /// builder). Enough hits that those the excerpt shows can be passed
+    /// over, at most the search's [`MAX_LIMIT`]. A search that fails (an
+    /// index that cannot be written or is refused) recalls nothing: the
+    /// turn's prompt never fails for it.
+    fn recall(&self, request: &PromptRequest) -> Vec<RecallHit> {
+        let wanted = request.recall_entry_count();
+        if wanted == 0 {
+            return Vec::new();
+        }
+        let options = SearchOptions {
+            limit: wanted
+                .saturating_add(request.reload_entry_count())
+                .saturating_add(2)
+                .min(MAX_LIMIT),
+            // The whole text: cut below as the window's entries are.
+            excerpt_chars: usize::MAX,
+            links: Links::Refuse,
+        };
+        // A live message is never cut and can be megabytes: its start is
+        // the query, so that what the search spends on it stays bounded.
+        let live = &request.user_message;
+        let query = &live[..live.len().min(RECALL_QUERY_MAX_CHARS)];
+        let Ok(hits) = self.search(query, &options) else {
+            return Vec::new();
+        };
+        hits.into_iter()
+            .map(|hit| {
+                let text = shown_text(&hit.entry.text, Some(DEFAULT_MAX_ENTRY_CHARS));
+                RecallHit {
+                    entry: LogEntry {
+                        text: self.masker.mask(&text),
+                        ..hit.entry
+                    },
+                    line: hit.line,
+                }
+            })
+            .collect()
     }
 }
 

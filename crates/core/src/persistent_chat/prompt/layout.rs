@@ -1,10 +1,13 @@
 //! Laying the prompt out (see the module header of `prompt`) and fitting it
-//! to `maxChars`: the oldest entries go first, then the summary shrinks by
-//! its own sections; the metadata and the live turn stay whole.
+//! to `maxChars`: the recalled entries go first (the worst hit first), then
+//! the oldest entries of the excerpt, then the summary shrinks by its own
+//! sections; the metadata and the live turn stay whole.
 
+use super::recall::Recalled;
 use super::references::reference_repeats;
 use super::separators::fence::{
-    Structure, BOOTSTRAP_WORDS, EXCERPT_TITLE, LIVE_TURN_WORDS, METADATA_TITLE, SUMMARY_TITLE,
+    Structure, BOOTSTRAP_WORDS, EXCERPT_TITLE, LIVE_TURN_WORDS, METADATA_TITLE, RECALL_TITLE,
+    SUMMARY_TITLE,
 };
 use super::separators::{
     join_lines, neutralise_continuation_into, neutralise_separators, neutralise_separators_into,
@@ -31,6 +34,8 @@ pub(super) struct Layout<'a> {
     pub(super) summary: Option<Vec<u16>>,
     /// Oldest first; the excerpt shows a newest suffix of them.
     pub(super) candidates: Vec<&'a LogEntry>,
+    /// The recall block's entries, oldest first (reload, fenced only).
+    pub(super) recalled: Vec<Recalled<'a>>,
     /// As given: what summary lines are compared with.
     pub(super) user_message: &'a [u16],
     /// As shown: `user_message` neutralised.
@@ -44,21 +49,41 @@ pub(super) struct FittedPrompt {
     pub(super) prompt: Vec<u16>,
     /// How many of the newest candidates are shown.
     pub(super) entries: usize,
+    /// The log lines of the recalled entries shown, oldest first.
+    pub(super) recalled_lines: Vec<u64>,
     pub(super) summary_trimmed: bool,
 }
 
 impl Layout<'_> {
-    /// The prompt within `max` units when it can be: the oldest entries go
-    /// first, then the summary shrinks; metadata and live turn stay whole.
+    /// The prompt within `max` units when it can be: the recalled entries
+    /// go first (the worst hit first), then the oldest entries, then the
+    /// summary shrinks; metadata and live turn stay whole.
     pub(super) fn fit(&self, max: Option<usize>) -> FittedPrompt {
         let all = self.candidates.len();
-        let fitted = |entries: usize| FittedPrompt {
-            prompt: self.render_with_entries(entries),
+        let fitted = |entries: usize, recalled: &[Recalled]| FittedPrompt {
+            prompt: self.render_with_entries(entries, recalled),
             entries,
+            recalled_lines: recalled.iter().map(|recalled| recalled.line).collect(),
             summary_trimmed: false,
         };
-        let Some(max) = max else { return fitted(all) };
-        let full = fitted(all);
+        let Some(max) = max else {
+            return fitted(all, &self.recalled);
+        };
+        // The recalled entries, the worst hit first, before any entry of the
+        // excerpt.
+        for kept in (1..=self.recalled.len()).rev() {
+            let recalled: Vec<Recalled> = self
+                .recalled
+                .iter()
+                .filter(|recalled| recalled.rank < kept)
+                .copied()
+                .collect();
+            let candidate = fitted(all, &recalled);
+            if candidate.prompt.len() <= max {
+                return candidate;
+            }
+        }
+        let full = fitted(all, &[]);
         if full.prompt.len() <= max {
             return full;
         }
@@ -70,7 +95,7 @@ impl Layout<'_> {
         let mut low = 0;
         while low < too_many {
             let middle = low + (too_many - low) / 2;
-            let candidate = fitted(middle);
+            let candidate = fitted(middle, &[]);
             if candidate.prompt.len() <= max {
                 low = middle + 1;
                 fits = Some(candidate);
@@ -81,10 +106,10 @@ impl Layout<'_> {
         fits.unwrap_or_else(|| self.fit_with_shrunk_summary(max))
     }
 
-    fn render_with_entries(&self, count: usize) -> Vec<u16> {
+    fn render_with_entries(&self, count: usize, recalled: &[Recalled]) -> Vec<u16> {
         let injected = &self.candidates[self.candidates.len() - count..];
         let summary = self.summary_for(injected);
-        self.render(injected, summary.as_deref())
+        self.render(injected, recalled, summary.as_deref())
     }
 
     fn summary_for(&self, injected: &[&LogEntry]) -> Option<Vec<u16>> {
@@ -97,7 +122,9 @@ impl Layout<'_> {
     /// keep their first lines and count the rest) to what is left.
     fn fit_with_shrunk_summary(&self, max: usize) -> FittedPrompt {
         let summary = self.summary_for(&[]);
-        let overhead = self.render(&[], summary.as_ref().map(|_| &[][..])).len();
+        let overhead = self
+            .render(&[], &[], summary.as_ref().map(|_| &[][..]))
+            .len();
         // Cut lines are neutralised again: a cut can end a line where its
         // words alone read like a heading.
         let shrunk = summary
@@ -107,7 +134,7 @@ impl Layout<'_> {
                 )
             })
             .filter(|summary| !utf16::trim(summary).is_empty());
-        let prompt = self.render(&[], shrunk.as_deref());
+        let prompt = self.render(&[], &[], shrunk.as_deref());
         let prompt = if prompt.len() <= max {
             prompt
         } else {
@@ -116,19 +143,29 @@ impl Layout<'_> {
         FittedPrompt {
             prompt,
             entries: 0,
+            recalled_lines: Vec::new(),
             summary_trimmed: self.summary.is_some(),
         }
     }
 
-    fn render(&self, injected: &[&LogEntry], summary: Option<&[u16]>) -> Vec<u16> {
+    fn render(
+        &self,
+        injected: &[&LogEntry],
+        recalled: &[Recalled],
+        summary: Option<&[u16]>,
+    ) -> Vec<u16> {
         let omitted = self.candidates.len() - injected.len();
         let excerpt = (!injected.is_empty() || omitted > 0)
             .then(|| render_excerpt(self.structure, injected, omitted, self.max_entry_chars));
+        let recall = (!recalled.is_empty())
+            .then(|| render_recalled(self.structure, recalled, self.max_entry_chars));
         let mut blocks: Vec<Vec<u16>> = self.metadata.iter().cloned().collect();
         match self.mode {
-            PromptMode::Reload if summary.is_some() || excerpt.is_some() => {
+            PromptMode::Reload if summary.is_some() || excerpt.is_some() || recall.is_some() => {
                 let mut bootstrap = Vec::with_capacity(
-                    160 + summary.map_or(0, <[u16]>::len) + excerpt.as_ref().map_or(0, Vec::len),
+                    160 + summary.map_or(0, <[u16]>::len)
+                        + recall.as_ref().map_or(0, Vec::len)
+                        + excerpt.as_ref().map_or(0, Vec::len),
                 );
                 self.structure.separator(&mut bootstrap, BOOTSTRAP_WORDS);
                 if let Some(summary) = summary {
@@ -136,6 +173,10 @@ impl Layout<'_> {
                     self.structure.heading(&mut bootstrap, SUMMARY_TITLE);
                     push_str(&mut bootstrap, "\n");
                     bootstrap.extend_from_slice(summary);
+                }
+                if let Some(recall) = recall {
+                    push_str(&mut bootstrap, "\n");
+                    bootstrap.extend(recall);
                 }
                 if let Some(excerpt) = excerpt {
                     push_str(&mut bootstrap, "\n");
@@ -192,7 +233,35 @@ fn render_excerpt(
     }
     for (index, entry) in injected.iter().enumerate() {
         push_str(&mut out, "\n");
-        render_entry(structure, &mut out, index + 1, entry, max_entry_chars);
+        render_entry(
+            structure,
+            &mut out,
+            index as u64 + 1,
+            entry,
+            max_entry_chars,
+        );
+    }
+    out
+}
+
+/// The recall block: its heading, then each entry as the excerpt shows one
+/// (the same header, cut and neutraliser), numbered by its log line.
+fn render_recalled(
+    structure: Structure,
+    recalled: &[Recalled],
+    max_entry_chars: Option<usize>,
+) -> Vec<u16> {
+    let mut out = Vec::new();
+    structure.heading(&mut out, RECALL_TITLE);
+    for recalled in recalled {
+        push_str(&mut out, "\n");
+        render_entry(
+            structure,
+            &mut out,
+            recalled.line,
+            recalled.entry,
+            max_entry_chars,
+        );
     }
     out
 }
@@ -205,7 +274,7 @@ fn render_excerpt(
 fn render_entry(
     structure: Structure,
     out: &mut Vec<u16>,
-    number: usize,
+    number: u64,
     entry: &LogEntry,
     max_entry_chars: Option<usize>,
 ) {

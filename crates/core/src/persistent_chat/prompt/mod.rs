@@ -12,6 +12,9 @@
 //! --- BOOTSTRAP CONTEXT (already resolved) 7f3a9c2e41b05d18 ---
 //! ## Rolling Continuity Summary 7f3a9c2e41b05d18
 //! <summary: legacy transcript stripped, repeats replaced by references>
+//! ## Recalled Older Log Entries (found in the log for the live message; numbered by log line) 7f3a9c2e41b05d18
+//! 312. [2026-03-02T09:14:00Z] user 7f3a9c2e41b05d18
+//! text
 //! ## Recent Perpetual Log Excerpt 7f3a9c2e41b05d18
 //! (2 earlier log entries omitted to fit the prompt budget) 7f3a9c2e41b05d18
 //! 1. [2026-05-15T10:00:00Z] user 7f3a9c2e41b05d18
@@ -23,6 +26,14 @@
 //! <userMessage, never cut>
 //! --- END 7f3a9c2e41b05d18 ---
 //! ```
+//!
+//! The recall block (issue 30, 5b) shows only on a fenced reload built with
+//! [`build_injected_prompt_with_recall`]: the best few search hits for the
+//! live message that the excerpt does not show (see `recall`), oldest first,
+//! each rendered as an excerpt entry is (same header, cut and neutraliser),
+//! numbered by its log line. When `max_chars` bites they go first, the worst
+//! hit first, before any entry of the excerpt. The builder searches nothing:
+//! the hits are data (the chat store's `prepare_turn` searches its log).
 //!
 //! The legacy layout (`Fence::Legacy`) is today's: no first line, no nonce,
 //! an entry on one line (`1. [ts] user: text`), no closing line.
@@ -52,7 +63,8 @@
 //! or breaks an entry's header. An entry's text longer than
 //! `max_entry_chars` is cut (`… [N more characters cut]`).
 //!
-//! One job per module: `select` chooses the entries, `layout` lays the
+//! One job per module: `select` chooses the entries, `recall` the recalled
+//! ones, `layout` lays the
 //! prompt out within its budget, `separators` owns what is structure (the
 //! fence writes it, the neutraliser quotes look-alikes), `legacy` strips an
 //! old summary's transcript block, `references` replaces summary copies of
@@ -60,6 +72,7 @@
 
 mod layout;
 mod legacy;
+mod recall;
 mod references;
 mod select;
 mod separators;
@@ -68,6 +81,7 @@ pub use legacy::strip_legacy_transcript;
 pub use separators::fence::{Fence, Nonce, NONCE_DIGITS, NONCE_MAX_DIGITS, NONCE_MIN_DIGITS};
 
 use layout::{render_metadata, Layout};
+use recall::choose_recalled;
 use select::select_entries;
 use separators::fence::Structure;
 
@@ -80,6 +94,14 @@ pub const DEFAULT_CONTINUOUS_ENTRIES: usize = 2;
 /// A continuous backend already holds the conversation: never more than this.
 pub const MAX_CONTINUOUS_ENTRIES: usize = 2;
 pub const DEFAULT_RELOAD_ENTRIES: usize = 25;
+/// Entries recalled on a reload (`recallEntries`).
+pub const DEFAULT_RECALL_ENTRIES: usize = 3;
+/// At most this many entries are recalled.
+pub const MAX_RECALL_ENTRIES: usize = 25;
+/// The recalled entries' texts, as shown (each cut to `max_entry_chars`),
+/// are at most this long together (UTF-16 units; about 4,000 tokens): an
+/// entry that would go over it is passed over for the next hit.
+pub const RECALL_MAX_CHARS: usize = 16_000;
 /// An entry's text longer than this (UTF-16 units) is cut in the excerpt.
 /// Twice the longest message Telegram (4,096) or Discord (2,000; 4,000
 /// with Nitro) sends, so a chat message is never cut, while a pasted log or
@@ -93,6 +115,8 @@ pub const MAX_METADATA_FIELD_CHARS: usize = 256;
 pub const BOOTSTRAP_SEPARATOR: &str = "--- BOOTSTRAP CONTEXT (already resolved) ---";
 pub const SUMMARY_HEADING: &str = "## Rolling Continuity Summary";
 pub const EXCERPT_HEADING: &str = "## Recent Perpetual Log Excerpt";
+pub const RECALL_HEADING: &str =
+    "## Recalled Older Log Entries (found in the log for the live message; numbered by log line)";
 pub const LIVE_TURN_SEPARATOR: &str = "--- LIVE TURN ---";
 pub const METADATA_HEADING: &str = "## Turn Metadata";
 /// Put before a line of injected text that reads like a separator.
@@ -154,6 +178,22 @@ pub struct PromptParams {
     pub fence: Fence,
 }
 
+/// Search hits for the live message, as candidates for the recall block.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recall {
+    /// Best first; each entry's text whole (it is cut as the excerpt's are).
+    pub hits: Vec<RecallHit>,
+    /// Show at most this many (clamped to [`MAX_RECALL_ENTRIES`]).
+    pub entries: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecallHit {
+    pub entry: LogEntry,
+    /// Its 1-based line in the log.
+    pub line: u64,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptReport {
     pub prompt: Vec<u16>,
@@ -167,6 +207,8 @@ pub struct PromptReport {
     pub entries_already_held: usize,
     /// [`entry_key`] of each injected entry, oldest first.
     pub injected_entry_ids: Vec<Vec<u16>>,
+    /// The log lines of the recalled entries in the prompt, oldest first.
+    pub recalled_lines: Vec<u64>,
     /// The continuity summary was shortened or left out to fit `max_chars`.
     pub summary_trimmed: bool,
     pub skipped_log_lines: usize,
@@ -182,6 +224,16 @@ pub struct PromptReport {
 /// The prompt and its report. Fails only for a given nonce that an input
 /// holds (`ERR_OUT_OF_RANGE`) or an OS random source that fails.
 pub fn build_injected_prompt(params: &PromptParams) -> Result<PromptReport, CoreError> {
+    build_injected_prompt_with_recall(params, &Recall::default())
+}
+
+/// [`build_injected_prompt`] with a recall block on a fenced reload: the
+/// best of `recall.hits` that the excerpt does not show (see the module
+/// header). A continuous turn or the legacy layout ignores `recall`.
+pub fn build_injected_prompt_with_recall(
+    params: &PromptParams,
+    recall: &Recall,
+) -> Result<PromptReport, CoreError> {
     let mode = if params.reload {
         PromptMode::Reload
     } else {
@@ -205,9 +257,25 @@ pub fn build_injected_prompt(params: &PromptParams) -> Result<PromptReport, Core
         PromptMode::Continuous => None,
     }
     .filter(|summary| !utf16::trim(summary).is_empty());
+    let recalled = match (mode, &params.fence) {
+        (PromptMode::Reload, Fence::Drawn | Fence::Given(_)) => choose_recalled(
+            &recall.hits,
+            recall.entries,
+            &selection.entries,
+            &params.user_message,
+            params.max_entry_chars,
+        ),
+        _ => Vec::new(),
+    };
+    let shown: Vec<&LogEntry> = selection
+        .entries
+        .iter()
+        .copied()
+        .chain(recalled.iter().map(|recalled| recalled.entry))
+        .collect();
     let nonce = params
         .fence
-        .resolve(|nonce| inputs_hold(nonce, params, summary.as_deref(), &selection.entries))?;
+        .resolve(|nonce| inputs_hold(nonce, params, summary.as_deref(), &shown))?;
     let structure = Structure::new(nonce.as_ref());
     let layout = Layout {
         mode,
@@ -218,6 +286,7 @@ pub fn build_injected_prompt(params: &PromptParams) -> Result<PromptReport, Core
             .and_then(|metadata| render_metadata(metadata, structure)),
         summary,
         candidates: selection.entries,
+        recalled,
         user_message: &params.user_message,
         live_turn: separators::neutralise_separators(&params.user_message),
         max_entry_chars: params.max_entry_chars,
@@ -235,6 +304,7 @@ pub fn build_injected_prompt(params: &PromptParams) -> Result<PromptReport, Core
         entries_omitted: layout.candidates.len() - fitted.entries,
         entries_already_held: selection.already_held,
         injected_entry_ids: injected.iter().map(|entry| entry_key(entry)).collect(),
+        recalled_lines: fitted.recalled_lines,
         summary_trimmed: fitted.summary_trimmed,
         skipped_log_lines: params.skipped_log_lines,
         nonce: nonce.map(|nonce| nonce.as_str().to_owned()),
@@ -242,7 +312,8 @@ pub fn build_injected_prompt(params: &PromptParams) -> Result<PromptReport, Core
 }
 
 /// Whether any text that can reach the prompt holds `nonce`: the live
-/// message, the metadata, the summary, and each candidate entry's text (as
+/// message, the metadata, the summary, and each candidate entry's (the
+/// excerpt's and the recalled ones) text (as
 /// far as it can be shown), timestamp and status. Conservative: a text is
 /// looked at before it is cut or joined, and those only add separators.
 fn inputs_hold(

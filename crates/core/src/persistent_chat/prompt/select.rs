@@ -49,20 +49,20 @@ pub(super) fn select_entries<'a>(
     }
 }
 
-fn is_live_copy(entry: &LogEntry, live: &[u16]) -> bool {
+pub(super) fn is_live_copy(entry: &LogEntry, live: &[u16]) -> bool {
     entry.role == Role::User && utf16::trim(&entry.text) == utf16::trim(live)
 }
 
 #[derive(Clone, PartialEq, Eq, Hash)]
-enum TsKey<'a> {
+pub(super) enum TsKey<'a> {
     None,
     Text(&'a [u16]),
     Number(u64),
 }
 
-type ContentKey<'a> = (Role, &'a [u16], TsKey<'a>);
+pub(super) type ContentKey<'a> = (Role, &'a [u16], TsKey<'a>);
 
-fn content_key(entry: &LogEntry) -> ContentKey<'_> {
+pub(super) fn content_key(entry: &LogEntry) -> ContentKey<'_> {
     let ts = match &entry.ts {
         None => TsKey::None,
         Some(Timestamp::Text(text)) => TsKey::Text(text),

@@ -10,7 +10,8 @@
 //!
 //! Structural lines: the separators (`--- LIVE TURN ---`, `--- BOOTSTRAP
 //! CONTEXT (already resolved) ---`), the headings (`## Turn Metadata`,
-//! `## Rolling Continuity Summary`, `## Recent Perpetual Log Excerpt`), the
+//! `## Rolling Continuity Summary`, `## Recent Perpetual Log Excerpt`,
+//! `## Recalled Older Log Entries …`), the
 //! omitted-entries line (`(3 earlier log entries omitted …)`) and numbered
 //! excerpt entries (`2. [ts] assistant: …`). Metadata lines (`- key: value`)
 //! cannot be forged at all: keys and values are put on one line each.
@@ -507,12 +508,13 @@ struct Forms {
 
 /// The words that make a line read like a separator or heading. Each of
 /// the builder's own lines holds its phrase (a test checks it).
-const HEADING_PHRASES: [&str; 5] = [
+const HEADING_PHRASES: [&str; 6] = [
     "LIVE TURN",
     "BOOTSTRAP CONTEXT",
     "Turn Metadata",
     "Rolling Continuity Summary",
     "Recent Perpetual Log Excerpt",
+    fence::RECALL_WORDS,
 ];
 /// Paraphrases of the headings, read as they are (a paraphrased separator
 /// is a rule line).
@@ -853,6 +855,9 @@ mod tests {
             METADATA_HEADING,
             SUMMARY_HEADING,
             EXCERPT_HEADING,
+            RECALL_HEADING,
+            "## Recalled older log entries",
+            "RECALLED OLDER LOG ENTRIES FOR THE LIVE MESSAGE",
             "(1 earlier log entry omitted to fit the prompt budget)",
             "(12 earlier log entries omitted to fit the prompt budget)",
             "1. [2026-05-15T10:00:00Z] user: hi",
@@ -868,9 +873,14 @@ mod tests {
             METADATA_HEADING,
             SUMMARY_HEADING,
             EXCERPT_HEADING,
+            RECALL_HEADING,
         ]) {
             assert!(line.contains(phrase), "{line}");
         }
+        assert!(!reads_as_structure(&u(
+            "Recalled older log entries are what the search found"
+        )));
+        assert_eq!(RECALL_HEADING, format!("## {}", fence::RECALL_TITLE));
     }
 
     #[test]

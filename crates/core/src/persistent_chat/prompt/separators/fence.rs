@@ -136,6 +136,10 @@ pub(in crate::persistent_chat::prompt) const LIVE_TURN_WORDS: &str = "LIVE TURN"
 pub(in crate::persistent_chat::prompt) const METADATA_TITLE: &str = "Turn Metadata";
 pub(in crate::persistent_chat::prompt) const SUMMARY_TITLE: &str = "Rolling Continuity Summary";
 pub(in crate::persistent_chat::prompt) const EXCERPT_TITLE: &str = "Recent Perpetual Log Excerpt";
+/// The recall block's heading: its words, then what the block is.
+pub(in crate::persistent_chat::prompt) const RECALL_WORDS: &str = "Recalled Older Log Entries";
+pub(in crate::persistent_chat::prompt) const RECALL_TITLE: &str =
+    "Recalled Older Log Entries (found in the log for the live message; numbered by log line)";
 
 impl<'a> Structure<'a> {
     pub(in crate::persistent_chat::prompt) fn new(nonce: Option<&'a Nonce>) -> Self {
@@ -196,7 +200,7 @@ impl<'a> Structure<'a> {
     pub(in crate::persistent_chat::prompt) fn entry_header(
         &self,
         out: &mut Vec<u16>,
-        number: usize,
+        number: u64,
         ts: Option<&[u16]>,
         role: &str,
         status: Option<&[u16]>,
