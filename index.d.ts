@@ -818,7 +818,7 @@ export interface InjectedPromptParams {
   recalledEntries?: Array<PersistentChatLogEntry & { line: number }>
   /**
    * How many entries a fenced reload recalls at most: an integer 0..25;
-   * default 3; 0 turns recall off (the prompt is exactly as without it).
+   * default 8; 0 turns recall off (the prompt is exactly as without it).
    * Out of range a `RangeError`, not a number a `TypeError`.
    */
   recallEntries?: number

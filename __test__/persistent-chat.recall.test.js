@@ -1,6 +1,6 @@
 'use strict'
 // Recall on a reload (issue 30, 5b) as a caller sees it. `ChatStore#prepareTurn` searches the
-// chat's log for the live message on a fenced reload (`recallEntries`, default 3; 0 off; an
+// chat's log for the live message on a fenced reload (`recallEntries`, default 8; 0 off; an
 // integer 0..25, else a RangeError; a non-number a TypeError) and masks what it recalls as it
 // masks the window. The builders search nothing: they lay out the `recalledEntries` they are
 // given. The report's `entriesRecalled` and `recalledLines`. The choice of entries, the budget's

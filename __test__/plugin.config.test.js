@@ -90,10 +90,10 @@ describe("the schema's defaults for the addon's settings are what the addon does
 
   test('reloadRecall (recallEntries)', () => {
     // Older entries found for the live message, none of them in the excerpt.
-    const recalledEntries = Array.from({ length: 6 }, (_, i) => ({
+    const recalledEntries = Array.from({ length: 12 }, (_, i) => ({
       role: 'assistant',
       text: `the replica note ${i}`,
-      ts: `2026-11-01T10:0${i}:00Z`,
+      ts: `2026-11-01T10:${String(i).padStart(2, '0')}:00Z`,
       line: i + 1,
     }))
     const recall = (extra) => report({ reload: true, recalledEntries, ...extra })

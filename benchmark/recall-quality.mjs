@@ -25,7 +25,7 @@ const chats = arg('chats', 10)
 const turns = arg('turns', 600)
 const facts = arg('facts', 40)
 const seed = arg('seed', 1)
-const SETTINGS = [0, 3, 5, 10, 25]
+const SETTINGS = [0, 3, 5, 6, 8, 10, 25]
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-recall-quality-'))
 const counts = new Map(SETTINGS.map((recallEntries) => [recallEntries, { excerpt: 0, recalled: 0, chars: 0, ms: 0 }]))
@@ -57,7 +57,7 @@ try {
 const pct = (n) => `${((100 * n) / questions).toFixed(1)} %`
 const rows = {}
 for (const [recallEntries, count] of counts) {
-  rows[`recallEntries: ${recallEntries}${recallEntries === 3 ? ' (default)' : ''}`] = {
+  rows[`recallEntries: ${recallEntries}${recallEntries === 8 ? ' (default)' : ''}`] = {
     'evidence in the prompt': pct(count.excerpt + count.recalled),
     'in the excerpt': pct(count.excerpt),
     'in the recall block': pct(count.recalled),

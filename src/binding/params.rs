@@ -183,7 +183,7 @@ pub struct InjectedPromptParams {
     #[napi(ts_type = "Array<PersistentChatLogEntry & { line: number }>")]
     pub recalled_entries: Option<Vec<PersistentChatLogEntry>>,
     /// How many entries a fenced reload recalls at most: an integer 0..25;
-    /// default 3; 0 turns recall off (the prompt is exactly as without it).
+    /// default 8; 0 turns recall off (the prompt is exactly as without it).
     /// Out of range a `RangeError`, not a number a `TypeError`.
     pub recall_entries: Option<u32>,
 }

@@ -434,7 +434,7 @@ fn prompt_request(params: Js<'_>, from_store: bool) -> Result<PromptRequest, Fai
     })
 }
 
-/// `recallEntries`: `undefined` for the default (3), else an integer 0..25
+/// `recallEntries`: `undefined` for the default (8), else an integer 0..25
 /// (a `RangeError` otherwise: 26 is not quietly 25).
 fn recall_entries(value: Js<'_>) -> Result<Option<usize>, Failure> {
     if value.is_undefined()? {

@@ -78,11 +78,13 @@ fn append_raw(store: &ChatStore, body: &str) {
 }
 
 /// A turn to a new backend session (`s2`): a reload.
+/// Recall at 3 entries (not the default): the cases below plant four hits.
 fn request(live: &str) -> PromptRequest {
     PromptRequest {
         user_message: u(live),
         current_session: Some(u("s2")),
         nonce: Some(u(NONCE)),
+        recall_entries: Some(3),
         ..PromptRequest::default()
     }
 }

@@ -8,7 +8,7 @@
 //! - only the end of the log is read: as many entries as the builder can use;
 //! - `now` defaults to the clock;
 //! - a fenced reload shows the best few of the `recalled` entries given
-//!   (`recallEntries`, default 3) that the excerpt does not show; the
+//!   (`recallEntries`, default 8) that the excerpt does not show; the
 //!   builder never searches a log for them (the chat store's
 //!   `prepare_turn` does, and gives them here);
 //! - a `maxChars` or `maxEntryChars` that is absent or `NaN` takes the
