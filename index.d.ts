@@ -640,11 +640,13 @@ export interface ChatStoreTurnParams {
    * brought up to date as `search` does) and recalls the best hits the
    * excerpt does not show, each read again from the log, cut and masked
    * as the window's entries are (see `InjectedPromptParams.recalledEntries`
-   * for the block). At most this many: an integer 0..25, default 3; 0
+   * for the block). At most this many: an integer 0..25, default 8; 0
    * searches nothing. A search that fails (an index that cannot be
    * written, or is refused) leaves the block out, never the turn.
    */
   recallEntries?: number
+  /** As `InjectedPromptParams.logSearchTool`. */
+  logSearchTool?: boolean
   /** Log entries read for the reload decision and the summary; default 50. */
   window?: number
   /** The summary's budget, as `ContinuitySummaryParams.maxChars`. */
@@ -822,6 +824,13 @@ export interface InjectedPromptParams {
    * Out of range a `RangeError`, not a number a `TypeError`.
    */
   recallEntries?: number
+  /**
+   * The backend can call the plugin's `chat_log_search` tool: a fenced
+   * reload's bootstrap block then starts with one line saying older
+   * entries can be searched with it. Default false; a continuous turn
+   * and `legacyLayout` ignore it.
+   */
+  logSearchTool?: boolean
 }
 
 /**

@@ -52,7 +52,7 @@ test('by default a reload recalls the older entries found in the log for the liv
   const { reload, report } = await store.prepareTurn(turn())
   expect(reload).toBe(true)
   expect(report.entriesRecalled).toBeGreaterThan(0)
-  expect(report.entriesRecalled).toBeLessThanOrEqual(3)
+  expect(report.entriesRecalled).toBeLessThanOrEqual(8)
   expect(report.recalledLines).toHaveLength(report.entriesRecalled)
   expect(report.recalledLines).toContain(42)
   expect([...report.recalledLines].sort((a, b) => a - b)).toEqual(report.recalledLines)
@@ -199,5 +199,24 @@ describe.each(callers)('recallEntries in %s', (_, call) => {
     await expect((async () => call(recallEntries))()).rejects.toThrow(
       expect.objectContaining({ name: 'TypeError', message: expect.stringContaining('params.recallEntries') }),
     )
+  })
+})
+
+test('logSearchTool: a reload says in one line, without the nonce, that the log can be searched; a bad value a TypeError', async () => {
+  const store = await chat()
+  const hint =
+    "Older entries of this chat's log, beyond those shown here, can be searched with the chat_log_search tool"
+  const on = (await store.prepareTurn(turn({ logSearchTool: true }))).report.prompt
+  const off = (await store.prepareTurn(turn())).report.prompt
+  const line = on.split('\n').find((l) => l.startsWith(hint))
+  expect(line).toBeDefined()
+  expect(line).not.toContain(N)
+  expect(on.split('\n').filter((l) => l !== line)).toEqual(off.split('\n'))
+  const continuous = (await store.prepareTurn(turn({ currentSession: 'ses_A', logSearchTool: true }))).report.prompt
+  expect(continuous).not.toContain(hint)
+  await expect(store.prepareTurn(turn({ logSearchTool: 'yes' }))).rejects.toMatchObject({
+    name: 'TypeError',
+    code: 'ERR_INVALID_ARG_TYPE',
+    message: expect.stringContaining('"params.logSearchTool"'),
   })
 })

@@ -388,6 +388,20 @@ test("the runtime's files: read-only, no claim recorded by a tool", () => {
   expect(fs.existsSync(path.join(dir, 'state'))).toBe(false)
 })
 
+test('a reload mentions chat_log_search only where a backend can call it', () => {
+  const out = runPlugin(`
+    const { logSearchToolServed: served } = await u.importPlugin('tools/index.mjs');
+    const on = { plugins: { entries: { acpx: { config: { pluginToolsMcpBridge: true } } } } };
+    const coding = { ...on, tools: { profile: 'coding' } };
+    const allowed = { ...coding, tools: { profile: 'coding', alsoAllow: ['chat_log_search', 'chat_log_get'] } };
+    const denied = { ...on, tools: { deny: ['chat_log_search'] } };
+    const at = (version, openclawConfig, registered = true) => served({ registered, readVersion: () => version, openclawConfig });
+    return [at('2026.9.6', on), at('2026.7.2-beta.4', on), at('2026.9.6', on, false), at('2026.9.6', {}),
+      at('2026.7.2-beta.3', on), at(undefined, on), at('2026.9.6', coding), at('2026.9.6', allowed), at('2026.9.6', denied)];
+  `)
+  expect(out).toEqual([true, true, false, false, false, false, false, true, false])
+})
+
 test('the start-up line for a release whose bridge passes no session key', () => {
   const out = runPlugin(`
     const { toolsReleaseLine } = await u.importPlugin('tools/index.mjs');

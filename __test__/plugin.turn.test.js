@@ -23,10 +23,10 @@ beforeEach(() => {
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
 
 /** Runs `body` with `chat` (createChat over `dir` with `config`) in scope. */
-function withChat(body, { config = {}, acp = '' } = {}) {
+function withChat(body, { config = {}, acp = '', logSearchTool = false } = {}) {
   return runPlugin(`
     const acp = u.createFakeAcp({ ${acp} });
-    const { chat, turn, logger, config } = await u.createChat({ stateDir: ${JSON.stringify(dir)}, configOverrides: ${JSON.stringify(config)}, acp });
+    const { chat, turn, logger, config } = await u.createChat({ stateDir: ${JSON.stringify(dir)}, configOverrides: ${JSON.stringify(config)}, acp, logSearchTool: ${logSearchTool} });
     const { sessionFiles } = await u.importPlugin("state-files.mjs");
     const files = sessionFiles(config, ${JSON.stringify(KEY)});
     ${body}`)
@@ -288,6 +288,22 @@ describe('stored copies are masked; the backend gets the live message as written
         expect(prompt).not.toContain('Recalled Older Log Entries')
       }
       expect(out.kept).not.toContain(CUSTOM)
+    },
+  )
+
+  test.each([[true], [false]])(
+    'where a backend can call chat_log_search (%p), a reload says so in one line; a continuous turn never',
+    (logSearchTool) => {
+      const out = withChat(
+        `
+      await turn(${JSON.stringify(KEY)}, "first");
+      await turn(${JSON.stringify(KEY)}, "second");
+      return acp.dispatches.map((d) => d.text);`,
+        { logSearchTool },
+      )
+      const hint = 'can be searched with the chat_log_search tool'
+      expect(out[0].split(hint).length - 1).toBe(logSearchTool ? 1 : 0)
+      expect(out[1]).not.toContain(hint)
     },
   )
 

@@ -8,7 +8,7 @@ import { PLUGIN_DESCRIPTION, PLUGIN_ID, PLUGIN_NAME, resolveConfig } from './con
 import { escapeControl, oneLine, openclawVersion, quoteArg } from './lib.mjs'
 import { createRedactor, refusedPatternsLine } from './redact.mjs'
 import { loadAcpRuntime, missingSeamLine, REPLY_DISPATCH_PRIORITY, replyDispatchOptions } from './seams.mjs'
-import { registerChatLogTools, toolsReleaseLine } from './tools/index.mjs'
+import { logSearchToolServed, registerChatLogTools, toolsReleaseLine } from './tools/index.mjs'
 
 /**
  * What `register` does, by `api.registrationMode`: in every mode it registers the tools and the
@@ -91,14 +91,20 @@ export function escapingLogger(logger) {
   return { info: escaped('info'), warn: escaped('warn'), error: escaped('error'), debug: escaped('debug') }
 }
 
-/** One line at gateway start on a release whose tools bridge cannot tell the tools their chat. */
-function reportToolsRelease(logger, openclawConfig) {
+/** The running OpenClaw's version, or undefined where it cannot be read. */
+function runningVersion(logger) {
   try {
-    const found = toolsReleaseLine(openclawVersion(runningOpenclawDir()), openclawConfig)
-    if (found) logger[found.level](found.line)
+    return openclawVersion(runningOpenclawDir())
   } catch (error) {
     logger.debug?.(`${PLUGIN_ID}: OpenClaw release not read for the chat-log tools (${oneLine(error)})`)
+    return undefined
   }
+}
+
+/** One line at gateway start on a release whose tools bridge cannot tell the tools their chat. */
+function reportToolsRelease(logger, version, openclawConfig) {
+  const found = version === undefined ? undefined : toolsReleaseLine(version, openclawConfig)
+  if (found) logger[found.level](found.line)
 }
 
 /**
@@ -107,6 +113,17 @@ function reportToolsRelease(logger, openclawConfig) {
  */
 function startPlugin(api, toolsRefused) {
   const logger = escapingLogger(api.logger)
+  let version = null
+  const readVersion = () => {
+    version ??= { value: runningVersion(logger) }
+    return version.value
+  }
+  // A reload prompt says the log can be searched only where a backend can call the tool.
+  const logSearchTool = logSearchToolServed({
+    registered: typeof api.registerTool === 'function' && !toolsRefused,
+    readVersion,
+    openclawConfig: api.config,
+  })
   if (toolsRefused) {
     logger.warn(
       `${PLUGIN_ID}: chat_log_search and chat_log_get not registered (${oneLine(toolsRefused)}); ` +
@@ -154,7 +171,8 @@ function startPlugin(api, toolsRefused) {
         return null
       }
       const createPersistentChat = await loadPersistentChat(logger)
-      if (createPersistentChat) chat = createPersistentChat({ config, acp, logger, redactor, onFirstTurn })
+      if (createPersistentChat)
+        chat = createPersistentChat({ config, acp, logger, redactor, onFirstTurn, logSearchTool })
       return chat
     })
     .catch((error) => {
@@ -169,7 +187,7 @@ function startPlugin(api, toolsRefused) {
     // Not awaited: the check runs in a worker and start-up does not wait for its answer.
     onGatewayStart: () => {
       reportCompactionStatus(logger, PLUGIN_ID)
-      reportToolsRelease(logger, api.config)
+      reportToolsRelease(logger, readVersion(), api.config)
       checkModes()
     },
   }

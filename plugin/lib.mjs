@@ -9,3 +9,4 @@ export const { PLUGIN_FIRST_RELEASE, TOOLS_SESSION_KEY_RELEASE, compareVersions,
   requireLib('../lib/openclaw-release.js')
 export const { openclawVersion } = requireLib('../lib/find-openclaw.js')
 export const { quoteArg, escapeControl } = requireLib('../lib/shell-quote.js')
+export const { toolsVisibility } = requireLib('../lib/tools-policy.js')

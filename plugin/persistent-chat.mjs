@@ -106,8 +106,9 @@ const LAST_PROMPT_LIVE_SLACK = 64 * 1024
  * @param {object|Promise<object>} [deps.redactor] `createRedactor()`'s masker (default: the built-in patterns
  *   and `config.redactPatterns`); its `redact(text)` masks on the thread pool
  * @param {Function} [deps.onFirstTurn] runs once, at the first turn this plugin takes
+ * @param {boolean} [deps.logSearchTool] a backend can call chat_log_search: a reload says so in one line
  */
-export function createPersistentChat({ config, acp, logger, redactor, onFirstTurn }) {
+export function createPersistentChat({ config, acp, logger, redactor, onFirstTurn, logSearchTool = false }) {
   const queue = createKeyedQueue()
   const transcript = createTranscriptFix()
   /** session key -> the capture of its turn in flight, for replies routed past the dispatcher */
@@ -134,6 +135,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       continuousEntries: config.continuousEntries,
       reloadEntries: config.reloadEntries,
       recallEntries: config.reloadRecall,
+      logSearchTool,
       maxChars: config.promptMaxChars,
       window: Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW),
       summaryMaxChars: config.summaryMaxChars,

@@ -15,7 +15,14 @@
 // reason), at most MAX_CHARS characters, each hit `#line [ts] role: text` starting its own line,
 // its further lines indented and its control characters escaped, so that no entry can forge a hit.
 import { appliesTo, ignored, PLUGIN_ID, resolveConfig } from '../config.mjs'
-import { compareVersions, escapeControl, oneLine, parseVersion, TOOLS_SESSION_KEY_RELEASE } from '../lib.mjs'
+import {
+  compareVersions,
+  escapeControl,
+  oneLine,
+  parseVersion,
+  TOOLS_SESSION_KEY_RELEASE,
+  toolsVisibility,
+} from '../lib.mjs'
 import { checkParams, defineSchema } from './params.mjs'
 
 export const SEARCH_TOOL = 'chat_log_search'
@@ -317,6 +324,19 @@ export function registerChatLogTools(api) {
  * The one start-up line for a release whose plugin-tools bridge passes no session key (before
  * 2026.7.2-beta.4), or undefined: a warning when the bridge is on, else a note.
  */
+/**
+ * Whether an ACP backend of this gateway can call `chat_log_search`: the tools registered, the
+ * plugin-tools bridge on, a release whose bridge passes the session key, and a tool policy that
+ * shows it (doctor's reading, lib/tools-policy.js). A reload prompt then says so in one line.
+ * `readVersion()` (the running release) is called only when the rest holds.
+ */
+export function logSearchToolServed({ registered, readVersion, openclawConfig }) {
+  const { bridge, hidden } = toolsVisibility(openclawConfig)
+  if (!registered || !bridge || hidden.some((item) => item.tool === 'chat_log_search')) return false
+  const parsed = parseVersion(readVersion())
+  return Boolean(parsed) && compareVersions(parsed, parseVersion(TOOLS_SESSION_KEY_RELEASE)) >= 0
+}
+
 export function toolsReleaseLine(version, openclawConfig) {
   const parsed = parseVersion(version)
   if (!parsed || compareVersions(parsed, parseVersion(TOOLS_SESSION_KEY_RELEASE)) >= 0) return undefined

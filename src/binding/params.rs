@@ -186,6 +186,11 @@ pub struct InjectedPromptParams {
     /// default 8; 0 turns recall off (the prompt is exactly as without it).
     /// Out of range a `RangeError`, not a number a `TypeError`.
     pub recall_entries: Option<u32>,
+    /// The backend can call the plugin's `chat_log_search` tool: a fenced
+    /// reload's bootstrap block then starts with one line saying older
+    /// entries can be searched with it. Default false; a continuous turn
+    /// and `legacyLayout` ignore it.
+    pub log_search_tool: Option<bool>,
 }
 
 /// Options of `ChatStore.open`: either `folder` (and `summaryFile`), or
@@ -285,10 +290,12 @@ pub struct ChatStoreTurnParams {
     /// brought up to date as `search` does) and recalls the best hits the
     /// excerpt does not show, each read again from the log, cut and masked
     /// as the window's entries are (see `InjectedPromptParams.recalledEntries`
-    /// for the block). At most this many: an integer 0..25, default 3; 0
+    /// for the block). At most this many: an integer 0..25, default 8; 0
     /// searches nothing. A search that fails (an index that cannot be
     /// written, or is refused) leaves the block out, never the turn.
     pub recall_entries: Option<u32>,
+    /// As `InjectedPromptParams.logSearchTool`.
+    pub log_search_tool: Option<bool>,
     /// Log entries read for the reload decision and the summary; default 50.
     pub window: Option<f64>,
     /// The summary's budget, as `ContinuitySummaryParams.maxChars`.

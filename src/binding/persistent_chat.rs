@@ -431,6 +431,7 @@ fn prompt_request(params: Js<'_>, from_store: bool) -> Result<PromptRequest, Fai
         legacy_layout: flag(params.get("legacyLayout")?, "params.legacyLayout")?,
         recall_entries,
         recalled,
+        log_search_tool: flag(params.get("logSearchTool")?, "params.logSearchTool")?,
     })
 }
 

@@ -16,7 +16,7 @@ use std::os::unix::fs::OpenOptionsExt;
 
 use openclaw_context_core::mask::masker_for;
 use openclaw_context_core::persistent_chat::prompt::{
-    PromptReport, RecallHit, RECALL_HEADING, RECALL_MAX_CHARS,
+    PromptReport, RecallHit, LOG_SEARCH_HINT, RECALL_HEADING, RECALL_MAX_CHARS,
 };
 use openclaw_context_core::persistent_chat::request::PromptRequest;
 use openclaw_context_core::search::SearchOptions;
@@ -577,4 +577,43 @@ fn a_huge_live_message_is_searched_by_its_start() {
         );
         assert!(live.len() > RECALL_QUERY_MAX_CHARS);
     }
+}
+
+/// `log_search_tool`: one line at the top of a fenced reload's bootstrap
+/// block, without the nonce (text, not structure); a continuous turn and the
+/// legacy layout are exactly as without it.
+#[test]
+fn the_log_search_hint_is_one_line_of_a_fenced_reload_only() {
+    let dir = TempDir::new("recall-hint");
+    let store = chat(&dir, 60, &planted());
+    let with = |request: PromptRequest| {
+        let on = text(&prepare(
+            &store,
+            PromptRequest {
+                log_search_tool: true,
+                ..request.clone()
+            },
+        ));
+        let off = text(&prepare(&store, request));
+        (on, off)
+    };
+    let (on, off) = with(request(LIVE));
+    let bootstrap = format!("--- BOOTSTRAP CONTEXT (already resolved) {NONCE} ---\n");
+    assert_eq!(
+        on,
+        off.replace(&bootstrap, &format!("{bootstrap}{LOG_SEARCH_HINT}\n"))
+    );
+    assert_eq!(on.matches(LOG_SEARCH_HINT).count(), 1);
+    assert!(!LOG_SEARCH_HINT.contains(NONCE));
+    let (on, off) = with(PromptRequest {
+        current_session: Some(u("s1")),
+        ..request(LIVE)
+    });
+    assert_eq!(on, off);
+    let (on, off) = with(PromptRequest {
+        nonce: None,
+        legacy_layout: true,
+        ..request(LIVE)
+    });
+    assert_eq!(on, off);
 }

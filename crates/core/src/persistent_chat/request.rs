@@ -108,6 +108,8 @@ pub struct PromptRequest {
     /// Candidates for the recall block, best first, each with its log line
     /// (found in the log for the live message by the caller).
     pub recalled: Vec<RecallHit>,
+    /// The backend can call `chat_log_search` (see [`Recall`]).
+    pub log_search_tool: bool,
 }
 
 impl PromptRequest {
@@ -136,6 +138,7 @@ impl PromptRequest {
         let recall = Recall {
             entries: self.recall_entry_count(),
             hits: self.recalled,
+            log_search_tool: self.log_search_tool,
         };
         let tail = log_tail(
             self.log_entries,

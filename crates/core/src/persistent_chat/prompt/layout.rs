@@ -13,7 +13,10 @@ use super::separators::{
     join_lines, neutralise_continuation_into, neutralise_separators, neutralise_separators_into,
     neutralise_summary, reads_as_structure,
 };
-use super::{MetadataValue, PromptMode, TurnMetadata, MAX_METADATA_FIELD_CHARS, QUOTED_MARKER};
+use super::{
+    MetadataValue, PromptMode, TurnMetadata, LOG_SEARCH_HINT, MAX_METADATA_FIELD_CHARS,
+    QUOTED_MARKER,
+};
 use crate::persistent_chat::budget::{fit_sections, parse_sections};
 use crate::persistent_chat::log::LogEntry;
 use crate::persistent_chat::status::is_ok_status;
@@ -36,6 +39,9 @@ pub(super) struct Layout<'a> {
     pub(super) candidates: Vec<&'a LogEntry>,
     /// The recall block's entries, oldest first (reload, fenced only).
     pub(super) recalled: Vec<Recalled<'a>>,
+    /// The bootstrap block's first line says the log can be searched
+    /// (reload, fenced, `logSearchTool`).
+    pub(super) log_search_hint: bool,
     /// As given: what summary lines are compared with.
     pub(super) user_message: &'a [u16],
     /// As shown: `user_message` neutralised.
@@ -168,6 +174,10 @@ impl Layout<'_> {
                         + excerpt.as_ref().map_or(0, Vec::len),
                 );
                 self.structure.separator(&mut bootstrap, BOOTSTRAP_WORDS);
+                if self.log_search_hint {
+                    push_str(&mut bootstrap, "\n");
+                    push_str(&mut bootstrap, LOG_SEARCH_HINT);
+                }
                 if let Some(summary) = summary {
                     push_str(&mut bootstrap, "\n");
                     self.structure.heading(&mut bootstrap, SUMMARY_TITLE);

@@ -187,7 +187,14 @@ pub struct Recall {
     pub hits: Vec<RecallHit>,
     /// Show at most this many (clamped to [`MAX_RECALL_ENTRIES`]).
     pub entries: usize,
+    /// The backend can call `chat_log_search`: a fenced reload says so in
+    /// one line ([`LOG_SEARCH_HINT`]); a continuous turn never does.
+    pub log_search_tool: bool,
 }
+
+/// The line a fenced reload's bootstrap block gains where the backend can
+/// search the log itself (`logSearchTool`): text, not structure.
+pub const LOG_SEARCH_HINT: &str = "Older entries of this chat's log, beyond those shown here, can be searched with the chat_log_search tool (chat_log_get shows the entries around a hit).";
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecallHit {
@@ -289,6 +296,9 @@ pub fn build_injected_prompt_with_recall(
         summary,
         candidates: selection.entries,
         recalled,
+        log_search_hint: recall.log_search_tool
+            && mode == PromptMode::Reload
+            && matches!(params.fence, Fence::Drawn | Fence::Given(_)),
         user_message: &params.user_message,
         live_turn: separators::neutralise_separators(&params.user_message),
         max_entry_chars: params.max_entry_chars,
