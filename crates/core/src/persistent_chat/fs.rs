@@ -1,10 +1,30 @@
 //! Opening the log and state files without ever blocking on them.
 
 use std::fs::{File, Metadata, OpenOptions};
-use std::io;
+use std::io::{self, Read};
 use std::path::Path;
 
 use crate::error::CoreError;
+
+/// The bytes of a checked, open file of `size` bytes (its size when
+/// opened), or `None` when it holds more than `max`: by that size, or by
+/// what the read finds (a file that grows meanwhile is read no further than
+/// `max + 1` bytes). The one capped read of the state and index files.
+pub(crate) fn read_at_most(
+    file: impl Read,
+    size: u64,
+    max: u64,
+    shown: &str,
+) -> Result<Option<Vec<u8>>, CoreError> {
+    if size > max {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(max + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|err| CoreError::io(&err, "read", shown))?;
+    Ok((bytes.len() as u64 <= max).then_some(bytes))
+}
 
 /// Whether a state path may be a link to another file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

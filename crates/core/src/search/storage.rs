@@ -15,12 +15,12 @@
 //! checksum or fingerprint and is rebuilt), and a failed write is not an
 //! error of the search.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::error::CoreError;
-use crate::persistent_chat::fs::open_state_file;
+use crate::persistent_chat::fs::{open_state_file, read_at_most};
 use crate::persistent_chat::Links;
 
 /// The file name suffix of an index kept beside its log.
@@ -64,15 +64,7 @@ impl IndexFile for IndexBeside {
             other => other?,
         };
         check_owner(&metadata, &shown)?;
-        if metadata.len() > max_bytes {
-            return Ok(None);
-        }
-        let mut bytes = Vec::with_capacity(metadata.len() as usize);
-        (&file)
-            .take(max_bytes + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|err| CoreError::io(&err, "read", &shown))?;
-        Ok(Some(bytes))
+        read_at_most(&file, metadata.len(), max_bytes, &shown)
     }
 
     fn save(&self, bytes: &[u8]) -> Result<(), CoreError> {

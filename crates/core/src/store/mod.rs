@@ -40,6 +40,7 @@ pub use inspect::{inspect_folder, Inspection};
 
 use crate::error::CoreError;
 use crate::mask::{builtin_masker, Masker};
+use crate::persistent_chat::fs::read_at_most;
 use crate::persistent_chat::log::{read_open_log_tail, LogEntry, LogTail, TailOptions};
 use crate::persistent_chat::prompt::DEFAULT_MAX_ENTRY_CHARS;
 use crate::persistent_chat::state::{parse_state_json, MemoryState, MAX_STATE_FILE_BYTES};
@@ -312,16 +313,8 @@ impl ChatStore {
             path: shown.to_string(),
             reason: "memory state file too large".into(),
         };
-        if status.size > MAX_STATE_FILE_BYTES {
-            return Err(too_large());
-        }
-        let mut bytes = Vec::with_capacity(status.size as usize);
-        file.take(MAX_STATE_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|err| CoreError::io(&err, "read", &shown))?;
-        if bytes.len() as u64 > MAX_STATE_FILE_BYTES {
-            return Err(too_large());
-        }
+        let bytes =
+            read_at_most(file, status.size, MAX_STATE_FILE_BYTES, &shown)?.ok_or_else(too_large)?;
         parse_state_json(&bytes).map_err(|reason| CoreError::Io {
             code: "EINVAL",
             syscall: "read",

@@ -4,7 +4,6 @@
 //! replace, whose stale temp files the store removes. The log is opened the
 //! same way; a chat with no log yet has nothing to find.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::layout::{INDEX_FILE, LOG_FILE};
@@ -12,6 +11,7 @@ use super::replace::replace_file;
 use super::sys::{Access, Folder};
 use super::ChatStore;
 use crate::error::CoreError;
+use crate::persistent_chat::fs::read_at_most;
 use crate::search::{
     read_open_log_window, search_open_log, IndexFile, SearchHit, SearchOptions, WindowAt,
     WindowEntry,
@@ -41,14 +41,7 @@ impl IndexFile for FolderIndex<'_> {
         let Some((file, status, _)) = self.folder.open_file(INDEX_FILE, Access::Read)? else {
             return Ok(None);
         };
-        if status.size > max_bytes {
-            return Ok(None);
-        }
-        let mut bytes = Vec::with_capacity(status.size as usize);
-        file.take(max_bytes + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|err| CoreError::io(&err, "read", &self.path.to_string_lossy()))?;
-        Ok(Some(bytes))
+        read_at_most(file, status.size, max_bytes, &self.path.to_string_lossy())
     }
 
     fn save(&self, bytes: &[u8]) -> Result<(), CoreError> {
