@@ -251,10 +251,16 @@ impl ChatStore {
 
     /// Replaces the continuity summary with `text` (masked, as UTF-8).
     pub fn replace_summary(&self, text: &[u16]) -> Result<(), CoreError> {
+        self.replace_summary_masked(&self.masker.mask(text))
+    }
+
+    /// [`Self::replace_summary`] for a text this store's masker has masked
+    /// already (`prepare_turn`'s): one pass, not two.
+    fn replace_summary_masked(&self, masked: &[u16]) -> Result<(), CoreError> {
         replace::replace_file(
             &self.open()?,
             &self.summary_name,
-            String::from_utf16_lossy(&self.masker.mask(text)).as_bytes(),
+            String::from_utf16_lossy(masked).as_bytes(),
         )
     }
 

@@ -72,7 +72,7 @@ impl ChatStore {
             // Masked before it is stored or sent: the memory state can hold
             // what the log masks.
             let summary = self.masker.mask(&summary);
-            self.replace_summary(&summary)?;
+            self.replace_summary_masked(&summary)?;
             Some(summary)
         } else {
             None
