@@ -188,7 +188,7 @@ export declare class ChatStore {
    * folder: given, each is a `TypeError`. Resolves to the report and
    * `reload`.
    */
-  prepareTurn(params: ChatStoreTurnParams): Promise<ChatStorePreparedTurn>
+  prepareTurn(params: Omit<InjectedPromptParams, 'reload' | 'logEntries' | 'logPath' | 'continuitySummary' | 'recalledEntries'> & ChatStoreTurnFiles): Promise<ChatStorePreparedTurn>
   /** `ChatStore.inspectFolder` of this chat's folder. */
   inspect(options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
 }
@@ -612,41 +612,12 @@ export interface ChatStoreSummaryParams {
 }
 
 /**
- * Parameters of `ChatStore#prepareTurn`: the builder's, without what the
- * store reads from the chat's folder, and the turn's files.
+ * What `ChatStore#prepareTurn` takes beside the builder's params (its
+ * `params` are `Omit<InjectedPromptParams, …> & ChatStoreTurnFiles`: the
+ * builder's, declared once, without what the store reads from the chat's
+ * folder).
  */
-export interface ChatStoreTurnParams {
-  /** The live message, sent whole. */
-  userMessage: string
-  /** The backend session the turn goes to: decides reload vs continuous. */
-  currentSession?: string
-  /** As `InjectedPromptParams.turnMetadata`. */
-  turnMetadata?: string | Record<string, string | number | boolean | null>
-  /** As `InjectedPromptParams.continuousEntries`. */
-  continuousEntries?: number
-  /** As `InjectedPromptParams.reloadEntries`. */
-  reloadEntries?: number
-  /** As `InjectedPromptParams.maxChars`. */
-  maxChars?: number
-  /** As `InjectedPromptParams.maxEntryChars`. */
-  maxEntryChars?: number
-  /** As `InjectedPromptParams.nonce`. */
-  nonce?: string
-  /** As `InjectedPromptParams.legacyLayout`. */
-  legacyLayout?: boolean
-  /**
-   * On a fenced reload the store searches the chat's log for the live
-   * message (its first 2,000 units; the folder's search index, built or
-   * brought up to date as `search` does) and recalls the best hits the
-   * excerpt does not show, each read again from the log, cut and masked
-   * as the window's entries are (see `InjectedPromptParams.recalledEntries`
-   * for the block). At most this many: an integer 0..25, default 8; 0
-   * searches nothing. A search that fails (an index that cannot be
-   * written, or is refused) leaves the block out, never the turn.
-   */
-  recallEntries?: number
-  /** As `InjectedPromptParams.logSearchTool`. */
-  logSearchTool?: boolean
+export interface ChatStoreTurnFiles {
   /** Log entries read for the reload decision and the summary; default 50. */
   window?: number
   /** The summary's budget, as `ContinuitySummaryParams.maxChars`. */
@@ -821,7 +792,13 @@ export interface InjectedPromptParams {
   /**
    * How many entries a fenced reload recalls at most: an integer 0..25;
    * default 8; 0 turns recall off (the prompt is exactly as without it).
-   * Out of range a `RangeError`, not a number a `TypeError`.
+   * Out of range a `RangeError`, not a number a `TypeError`. Through
+   * `ChatStore#prepareTurn` the store finds them: on a fenced reload it
+   * searches the chat's log for the live message (its first 2,000 units;
+   * the folder's search index, built or brought up to date as `search`
+   * does), each hit read again from the log, cut and masked as the
+   * window's entries are; 0 searches nothing, and a search that fails
+   * leaves the block out, never the turn.
    */
   recallEntries?: number
   /**

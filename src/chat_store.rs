@@ -544,7 +544,7 @@ impl ChatStore {
     /// `reload`.
     #[napi(
         catch_unwind,
-        ts_args_type = "params: ChatStoreTurnParams",
+        ts_args_type = "params: Omit<InjectedPromptParams, 'reload' | 'logEntries' | 'logPath' | 'continuitySummary' | 'recalledEntries'> & ChatStoreTurnFiles",
         ts_return_type = "Promise<ChatStorePreparedTurn>"
     )]
     pub fn prepare_turn<'scope>(

@@ -184,7 +184,13 @@ pub struct InjectedPromptParams {
     pub recalled_entries: Option<Vec<PersistentChatLogEntry>>,
     /// How many entries a fenced reload recalls at most: an integer 0..25;
     /// default 8; 0 turns recall off (the prompt is exactly as without it).
-    /// Out of range a `RangeError`, not a number a `TypeError`.
+    /// Out of range a `RangeError`, not a number a `TypeError`. Through
+    /// `ChatStore#prepareTurn` the store finds them: on a fenced reload it
+    /// searches the chat's log for the live message (its first 2,000 units;
+    /// the folder's search index, built or brought up to date as `search`
+    /// does), each hit read again from the log, cut and masked as the
+    /// window's entries are; 0 searches nothing, and a search that fails
+    /// leaves the block out, never the turn.
     pub recall_entries: Option<u32>,
     /// The backend can call the plugin's `chat_log_search` tool: a fenced
     /// reload's bootstrap block then starts with one line saying older
@@ -261,41 +267,13 @@ pub struct ChatStoreInspectOptions {
     pub entries: Option<f64>,
 }
 
-/// Parameters of `ChatStore#prepareTurn`: the builder's, without what the
-/// store reads from the chat's folder, and the turn's files.
+/// What `ChatStore#prepareTurn` takes beside the builder's params (its
+/// `params` are `Omit<InjectedPromptParams, …> & ChatStoreTurnFiles`: the
+/// builder's, declared once, without what the store reads from the chat's
+/// folder).
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]
-pub struct ChatStoreTurnParams {
-    /// The live message, sent whole.
-    pub user_message: String,
-    /// The backend session the turn goes to: decides reload vs continuous.
-    pub current_session: Option<String>,
-    /// As `InjectedPromptParams.turnMetadata`.
-    #[napi(ts_type = "string | Record<string, string | number | boolean | null>")]
-    pub turn_metadata: Option<Either<String, HashMap<String, MetadataField>>>,
-    /// As `InjectedPromptParams.continuousEntries`.
-    pub continuous_entries: Option<f64>,
-    /// As `InjectedPromptParams.reloadEntries`.
-    pub reload_entries: Option<f64>,
-    /// As `InjectedPromptParams.maxChars`.
-    pub max_chars: Option<f64>,
-    /// As `InjectedPromptParams.maxEntryChars`.
-    pub max_entry_chars: Option<f64>,
-    /// As `InjectedPromptParams.nonce`.
-    pub nonce: Option<String>,
-    /// As `InjectedPromptParams.legacyLayout`.
-    pub legacy_layout: Option<bool>,
-    /// On a fenced reload the store searches the chat's log for the live
-    /// message (its first 2,000 units; the folder's search index, built or
-    /// brought up to date as `search` does) and recalls the best hits the
-    /// excerpt does not show, each read again from the log, cut and masked
-    /// as the window's entries are (see `InjectedPromptParams.recalledEntries`
-    /// for the block). At most this many: an integer 0..25, default 8; 0
-    /// searches nothing. A search that fails (an index that cannot be
-    /// written, or is refused) leaves the block out, never the turn.
-    pub recall_entries: Option<u32>,
-    /// As `InjectedPromptParams.logSearchTool`.
-    pub log_search_tool: Option<bool>,
+pub struct ChatStoreTurnFiles {
     /// Log entries read for the reload decision and the summary; default 50.
     pub window: Option<f64>,
     /// The summary's budget, as `ContinuitySummaryParams.maxChars`.
