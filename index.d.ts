@@ -796,8 +796,8 @@ export interface InjectedPromptParams {
    * `ChatStore#prepareTurn` the store finds them: on a fenced reload it
    * searches the chat's log for the live message (its first 2,000 units;
    * the folder's search index, built or brought up to date as `search`
-   * does), each hit read again from the log, cut and masked as the
-   * window's entries are; 0 searches nothing, and a search that fails
+   * does), each hit read again from the log, at most 8,000 units of it
+   * around its best match, masked as the window's entries are; 0 searches nothing, and a search that fails
    * leaves the block out, never the turn.
    */
   recallEntries?: number

@@ -97,8 +97,9 @@ impl ChatStore {
     /// The recall block's candidates on a reload: the log searched for the
     /// live message (its first [`RECALL_QUERY_MAX_CHARS`] units) through
     /// the folder's index, best first, each entry re-read from the log by
-    /// the search, cut and masked as the window's entries are (so that one
-    /// the excerpt shows is known as the same entry and left out by the
+    /// the search, at most an entry's shown length around its best match,
+    /// masked as the window's entries are (an entry the excerpt shows is
+    /// known by its id, or its role, text and ts, and left out by the
     /// builder). Enough hits that those the excerpt shows can be passed
     /// over, at most the search's [`MAX_LIMIT`]. A search that fails (an
     /// index that cannot be written or is refused) recalls nothing: the
@@ -113,8 +114,11 @@ impl ChatStore {
                 .saturating_add(request.reload_entry_count())
                 .saturating_add(2)
                 .min(MAX_LIMIT),
-            // The whole text: cut below as the window's entries are.
-            excerpt_chars: usize::MAX,
+            // At most an entry's shown length, around the best match: the
+            // hits' texts held at once stay bounded (a log line can be 8 MiB,
+            // and a hostile log can make every hit one), and a long entry
+            // shows the part the live message asked about.
+            excerpt_chars: DEFAULT_MAX_ENTRY_CHARS,
             links: Links::Refuse,
         };
         // A live message is never cut and can be megabytes: its start is
