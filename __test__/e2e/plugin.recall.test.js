@@ -81,7 +81,9 @@ describe(`OpenClaw ${release.name}`, () => {
       status: undefined,
       text: 'Decided: the staging database moves to Postgres 16, vault code [redacted:custom]',
     })
-    expect(prompt.recalled.length).toBeLessThanOrEqual(3)
+    expect(prompt.recalled.length).toBeLessThanOrEqual(
+      require('../../openclaw.plugin.json').configSchema.properties.reloadRecall.default,
+    )
     expect(turn.text).not.toContain('ACME-7f3a9c2e1b')
     // The excerpt is the last 25 entries, as without recall.
     expect(prompt.excerpt).toHaveLength(25)

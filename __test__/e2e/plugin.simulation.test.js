@@ -176,8 +176,11 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     for (const [, turn] of reloads) {
       const ids = turn.prompt.excerpt.map((line) => entryOfExcerptLine(turn.before, line)?.id)
       expect(ids).toEqual(turn.before.slice(-25).map((entry) => entry.id))
-      // The recall block (reloadRecall's default 3): older entries of the log, none of the excerpt's.
-      expect(turn.prompt.recalled.length).toBeLessThanOrEqual(3)
+      // The recall block (reloadRecall's default, from the manifest): older entries of the log,
+      // none of the excerpt's.
+      expect(turn.prompt.recalled.length).toBeLessThanOrEqual(
+        require('../../openclaw.plugin.json').configSchema.properties.reloadRecall.default,
+      )
       for (const recalled of turn.prompt.recalled) {
         const entry = entryOfExcerptLine(turn.before, recalled)
         expect(entry).toBeDefined()
