@@ -1,7 +1,12 @@
 'use strict'
 // lib/openclaw-release.js: SemVer precedence, and what a version says about a dist
 // without capCompactionSummaryPreservingSuffix.
-const { parseVersion, compareVersions, releaseWithoutFunction } = require('../lib/openclaw-release')
+const {
+  parseVersion,
+  compareVersions,
+  releaseWithoutFunction,
+  bridgePassesSessionKey,
+} = require('../lib/openclaw-release')
 
 const order = (a, b) => compareVersions(parseVersion(a), parseVersion(b))
 
@@ -75,4 +80,15 @@ test.each([
   ['?', 'unknown'],
 ])('a dist of %s without the function: %s', (version, kind) => {
   expect(releaseWithoutFunction(version)).toBe(kind)
+})
+
+test.each([
+  ['2026.7.2-beta.3', false],
+  ['2026.7.2-beta.4', true],
+  ['2026.6.35', false],
+  ['2026.9.6', true],
+  ['?', null],
+  [undefined, null],
+])("%s's plugin-tools bridge passes the session key: %p", (version, passes) => {
+  expect(bridgePassesSessionKey(version)).toBe(passes)
 })

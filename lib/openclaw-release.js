@@ -67,6 +67,15 @@ function releaseWithoutFunction(version) {
   return 'expected'
 }
 
+/**
+ * Whether `version`'s plugin-tools bridge passes the calling session's key to a tool (from
+ * TOOLS_SESSION_KEY_RELEASE on): true or false, or null for a version that is not SemVer.
+ */
+function bridgePassesSessionKey(version) {
+  const parsed = parseVersion(version)
+  return parsed ? compareVersions(parsed, parseVersion(TOOLS_SESSION_KEY_RELEASE)) >= 0 : null
+}
+
 module.exports = {
   FIRST_WITH_FUNCTION,
   UPSTREAM_WRAPPER,
@@ -76,4 +85,5 @@ module.exports = {
   parseVersion,
   compareVersions,
   releaseWithoutFunction,
+  bridgePassesSessionKey,
 }

@@ -5,8 +5,13 @@ import { createRequire } from 'node:module'
 const requireLib = createRequire(import.meta.url)
 
 export const { oneLine } = requireLib('../lib/errors.js')
-export const { PLUGIN_FIRST_RELEASE, TOOLS_SESSION_KEY_RELEASE, compareVersions, parseVersion } =
-  requireLib('../lib/openclaw-release.js')
+export const {
+  PLUGIN_FIRST_RELEASE,
+  TOOLS_SESSION_KEY_RELEASE,
+  bridgePassesSessionKey,
+  compareVersions,
+  parseVersion,
+} = requireLib('../lib/openclaw-release.js')
 export const { openclawVersion } = requireLib('../lib/find-openclaw.js')
 export const { quoteArg, escapeControl } = requireLib('../lib/shell-quote.js')
 export const { toolsVisibility } = requireLib('../lib/tools-policy.js')

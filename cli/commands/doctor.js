@@ -17,6 +17,7 @@ const { findOpenClaw, openclawVersion } = require('../../lib/find-openclaw')
 const {
   PLUGIN_FIRST_RELEASE,
   TOOLS_SESSION_KEY_RELEASE,
+  bridgePassesSessionKey,
   compareVersions,
   parseVersion,
 } = require('../../lib/openclaw-release')
@@ -184,8 +185,7 @@ function toolsReport(config, version, installed) {
   lines.push(`tools: ${tools}: ${BRIDGE_SETTING} is on; ${policy}`)
   if (installed && hidden.length > 0)
     problems.push({ what: `the bridge is on but ${policy}: ACP backends do not see them`, fix })
-  const parsed = parseVersion(version)
-  if (installed && parsed && compareVersions(parsed, parseVersion(TOOLS_SESSION_KEY_RELEASE)) < 0)
+  if (installed && bridgePassesSessionKey(version) === false)
     problems.push({
       what: `openclaw ${version}'s plugin-tools bridge passes no session key: ${tools} refuse every call there`,
       fix: `npm install openclaw@latest (the tools need ${TOOLS_SESSION_KEY_RELEASE} or later)`,

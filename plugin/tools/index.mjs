@@ -15,14 +15,7 @@
 // reason), at most MAX_CHARS characters, each hit `#line [ts] role: text` starting its own line,
 // its further lines indented and its control characters escaped, so that no entry can forge a hit.
 import { appliesTo, ignored, PLUGIN_ID, resolveConfig } from '../config.mjs'
-import {
-  compareVersions,
-  escapeControl,
-  oneLine,
-  parseVersion,
-  TOOLS_SESSION_KEY_RELEASE,
-  toolsVisibility,
-} from '../lib.mjs'
+import { bridgePassesSessionKey, escapeControl, oneLine, TOOLS_SESSION_KEY_RELEASE, toolsVisibility } from '../lib.mjs'
 import { checkParams, defineSchema } from './params.mjs'
 
 export const SEARCH_TOOL = 'chat_log_search'
@@ -333,13 +326,11 @@ export function registerChatLogTools(api) {
 export function logSearchToolServed({ registered, readVersion, openclawConfig }) {
   const { bridge, hidden } = toolsVisibility(openclawConfig)
   if (!registered || !bridge || hidden.some((item) => item.tool === 'chat_log_search')) return false
-  const parsed = parseVersion(readVersion())
-  return Boolean(parsed) && compareVersions(parsed, parseVersion(TOOLS_SESSION_KEY_RELEASE)) >= 0
+  return bridgePassesSessionKey(readVersion()) === true
 }
 
 export function toolsReleaseLine(version, openclawConfig) {
-  const parsed = parseVersion(version)
-  if (!parsed || compareVersions(parsed, parseVersion(TOOLS_SESSION_KEY_RELEASE)) >= 0) return undefined
+  if (bridgePassesSessionKey(version) !== false) return undefined
   const bridge = openclawConfig?.plugins?.entries?.acpx?.config?.pluginToolsMcpBridge === true
   return {
     level: bridge ? 'warn' : 'info',
