@@ -17,10 +17,7 @@ const require = createRequire(import.meta.url)
 const native = require('../index.js')
 const { makeChat } = require('./lib/chat-corpus.js')
 
-const arg = (name, fallback) => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`))
-  return hit ? Number(hit.split('=')[1]) : fallback
-}
+const { numberArg: arg } = require('./lib/args.js')
 const chats = arg('chats', 10)
 const turns = arg('turns', 600)
 const facts = arg('facts', 40)

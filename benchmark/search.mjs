@@ -20,10 +20,7 @@ const { benchLines } = require('./lib/chat-corpus.js')
 const { cacheDir } = require('../dev/cache-dir.js')
 const { machineLine, loadAverage } = require('./lib/machine.js')
 
-const arg = (name, fallback) => {
-  const hit = process.argv.find((a) => a.startsWith(`--${name}=`))
-  return hit ? Number(hit.split('=')[1]) : fallback
-}
+const { numberArg: arg } = require('./lib/args.js')
 const megabytes = arg('mb', 100)
 const queryCount = arg('queries', 50)
 

@@ -34,4 +34,10 @@ function parseBenchArgs(argv, sections) {
   }
 }
 
-module.exports = { parseBenchArgs }
+/** The number after `--name=` on the command line (the standalone benchmarks' flags), or `fallback`. */
+function numberArg(name, fallback, argv = process.argv) {
+  const hit = argv.find((a) => a.startsWith(`--${name}=`))
+  return hit ? Number(hit.split('=')[1]) : fallback
+}
+
+module.exports = { parseBenchArgs, numberArg }
