@@ -94,9 +94,9 @@ pub const DEFAULT_CONTINUOUS_ENTRIES: usize = 2;
 /// A continuous backend already holds the conversation: never more than this.
 pub const MAX_CONTINUOUS_ENTRIES: usize = 2;
 pub const DEFAULT_RELOAD_ENTRIES: usize = 25;
-/// Entries recalled on a reload (`recallEntries`). 8, not the 3: with 3 a reload prompt
+/// Entries recalled on a reload (`recallEntries`). 8: with 3 a reload prompt
 /// held the evidence for 16-24 % of benchmark/recall-quality.mjs's questions, with 8 for 60-62 %
-/// (the target is 45 %), for about 580 characters more (docs/performance.md).
+/// (the goal is 45 %), for about 580 characters more (docs/performance.md).
 pub const DEFAULT_RECALL_ENTRIES: usize = 8;
 /// At most this many entries are recalled.
 pub const MAX_RECALL_ENTRIES: usize = 25;
