@@ -39,7 +39,8 @@ function withPlugin({ mode, pluginConfig = {}, rest }) {
       on: (name) => hooks.push(name),
       registerTool: (factory, options) => registered.push({ factory, options }),
     };
-    const addonLoaded = () => Object.keys(require.cache).some((file) => file.endsWith('.node'));
+    // The native binary, or the WASI build's loader on that platform.
+    const addonLoaded = () => Object.keys(require.cache).some((file) => /\\.node$|\\.wasip1\\.cjs$/.test(file));
     const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
     const timersBefore = timers();
     plugin.register(api);
