@@ -101,6 +101,26 @@ export declare class ChatStore {
    * looked at (missing, not a file or folder).
    */
   static verify(path: string): Promise<ChatStoreVerification>
+  /**
+   * Removes entries from a chat's log (`{ log }` or `{ stateDir,
+   * sessionKey }`) and every file derived from it: those whose `id` is
+   * `id` (a string or an array of them), whose `ts` is before `before`
+   * (exclusive; ISO-8601 or epoch ms; no readable time: kept), or that
+   * hold the text `match` literally (case and all; a line that is not a
+   * valid entry too). The log is rewritten through a temp file and a
+   * rename under the folder's exclusive lock (appends wait for it, none is
+   * lost); the continuity summary, the last prompt's copy and the search
+   * index are removed (rebuilt from the log at the next turn or search);
+   * the strings of `memory-state.json` that hold a forgotten text lose it;
+   * the folder's temp files are removed. Without `apply: true` a dry run:
+   * nothing is written, created or locked.
+   */
+  static forgetIn(options: ChatStoreForgetOptions): Promise<ChatStoreForget>
+  /**
+   * `ChatStore.forgetIn` on this chat's log: `{ id, before, match,
+   * apply }` (the plugin's `retentionDays`).
+   */
+  forget(options: ChatStoreForgetRule): Promise<ChatStoreForget>
   /** The chat folder's path. */
   get folder(): string
   /** `perpetual-log.jsonl` in it. */
@@ -478,6 +498,73 @@ export interface ChatStoreExportOptions {
    * result's `data`.
    */
   out?: string
+}
+
+/** What `forget` removed, or (without `apply`) would remove. */
+export interface ChatStoreForget {
+  logPath: string
+  applied: boolean
+  /** Complete lines of the log read. */
+  lines: number
+  /** Lines removed (all of them; `removed` lists the first 10,000). */
+  removedLines: number
+  removedBytes: number
+  removed: Array<ChatStoreForgottenEntry>
+  /** Derived files of the folder removed (summary, last prompt, index). */
+  derivedFiles: Array<string>
+  /** Strings of memory-state.json that held a forgotten text. */
+  memoryStateStrings: number
+  /** Temp files of the folder removed. */
+  tempFiles: Array<string>
+}
+
+/** Options of `ChatStore.forgetIn`: the chat, then the rule. */
+export interface ChatStoreForgetOptions {
+  /** A log file (its folder is checked as a chat folder). */
+  log?: string
+  /** The state dir of `sessionKey`'s chat folder. */
+  stateDir?: string
+  sessionKey?: string
+  /** As `ChatStoreForgetRule.id`. */
+  id?: string | string[]
+  /** As `ChatStoreForgetRule.before`. */
+  before?: string | number
+  /** As `ChatStoreForgetRule.match`. */
+  match?: string
+  /** As `ChatStoreForgetRule.apply`. */
+  apply?: boolean
+}
+
+/** What `ChatStore#forget` removes: an entry that matches any of these. */
+export interface ChatStoreForgetRule {
+  /** Entries with this id (or one of these ids). */
+  id?: string | string[]
+  /**
+   * Entries before this time (exclusive): epoch milliseconds, or an
+   * ISO-8601 date or date-time string (no zone: UTC). An entry without
+   * a readable time is kept.
+   */
+  before?: string | number
+  /**
+   * Entries (and lines that are not valid entries) holding this text,
+   * literally: case and all.
+   */
+  match?: string
+  /** `true`: rewrite. Default: a dry run (nothing written, created or locked). */
+  apply?: boolean
+}
+
+/** One entry `forget` removed. */
+export interface ChatStoreForgottenEntry {
+  /** Its 1-based line number in the log before the rewrite. */
+  line: number
+  /** Absent for a line that is not a valid entry. */
+  role?: string
+  /** As logged (a number as an ISO-8601 instant). */
+  ts?: string
+  id?: string
+  /** The start of its text (at most 200 UTF-16 units). */
+  text: string
 }
 
 /** What `inspect` found in a chat folder. */

@@ -34,13 +34,13 @@ test("unset: the schema's own defaults, and nothing for the settings whose defau
       stateDir: path.join('/state', 'openclaw-context-native'),
     }),
   )
-  for (const key of ['reloadEntries', 'continuousEntries', 'summaryMaxChars', 'reloadRecall']) {
+  for (const key of ['reloadEntries', 'continuousEntries', 'summaryMaxChars', 'reloadRecall', 'retentionDays']) {
     expect(config[key]).toBeUndefined()
   }
   expect(SCHEMA.promptMaxChars.default).toBe(120000)
 })
 
-test.each(['reloadEntries', 'continuousEntries', 'promptMaxChars', 'summaryMaxChars', 'reloadRecall'])(
+test.each(['reloadEntries', 'continuousEntries', 'promptMaxChars', 'summaryMaxChars', 'reloadRecall', 'retentionDays'])(
   "%s: the schema's minimum and maximum are the limits, named in the error",
   (key) => {
     const { minimum, maximum = Number.MAX_SAFE_INTEGER } = SCHEMA[key]

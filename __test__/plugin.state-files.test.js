@@ -99,7 +99,9 @@ describe('private by default', () => {
       expect(mode(root)).toBe('700')
       expect(mode(files.dir)).toBe('700')
       expect([mode(files.log), mode(files.summary), mode(files.lastPrompt)]).toEqual(['600', '600', '600'])
+      expect(mode(path.join(files.dir, 'chat.lock'))).toBe('600')
       expect(fs.readdirSync(files.dir).sort()).toEqual([
+        'chat.lock',
         'continuity-summary.txt',
         'last-injected-preprompt.txt',
         'perpetual-log.jsonl',

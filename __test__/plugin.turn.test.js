@@ -362,3 +362,37 @@ describe('bounded', () => {
     expect(out.kept).toMatch(/\n\[… \d+ more characters of the live message, not kept in this file\]\n$/)
   })
 })
+
+describe('retentionDays', () => {
+  test("the chat's first turn of a day removes what is older, after the reply; the second turn of the day does not run it", () => {
+    const out = withChat(
+      `
+      const old = { ts: "2020-01-01T00:00:00.000Z", role: "user", text: "an old secret 4921", id: "old:user" };
+      const recent = { ts: new Date(Date.now() - 2 * 86400000).toISOString(), role: "assistant", text: "recent", id: "recent:assistant" };
+      const fs = await import("node:fs");
+      const path = await import("node:path");
+      fs.mkdirSync(path.dirname(files.log), { recursive: true, mode: 0o700 });
+      fs.writeFileSync(files.log, JSON.stringify(old) + "\\n" + JSON.stringify(recent) + "\\n", { mode: 0o600 });
+      const first = await turn(${JSON.stringify(KEY)}, "what is new?");
+      // Queued behind the turn: done a moment after it.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const afterFirst = u.readLines(files.log);
+      // A line added by hand after the first turn: the rule does not run again today.
+      fs.appendFileSync(files.log, JSON.stringify(old) + "\\n");
+      await turn(${JSON.stringify(KEY)}, "and now?");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { first, afterFirst, afterSecond: u.readLines(files.log), lines: logger.lines };`,
+      { config: { retentionDays: 30 } },
+    )
+    expect(out.first.handled).toBe(true)
+    const ids = (lines) => lines.map((line) => JSON.parse(line).id)
+    expect(ids(out.afterFirst)).toEqual([
+      'recent:assistant',
+      expect.stringMatching(/:user$/),
+      expect.stringMatching(/:assistant$/),
+    ])
+    expect(out.afterSecond.filter((line) => line.includes('old:user'))).toHaveLength(1)
+    expect(out.lines.filter((l) => /retentionDays 30: removed 1 log entries/.test(l.msg))).toHaveLength(1)
+    expect(out.lines.filter((l) => l.level === 'warn')).toEqual([])
+  })
+})

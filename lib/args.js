@@ -29,7 +29,7 @@ function usageErrorFrom(err) {
 
 /**
  * `{ positionals, options }` from `argv` by the util.parseArgs `options` config (strict).
- * An option that takes a value may be given once.
+ * An option that takes a value may be given once (unless it is `multiple`).
  */
 function parseCommandArgs(argv, options, { allowPositionals = false } = {}) {
   let parsed
@@ -41,7 +41,7 @@ function parseCommandArgs(argv, options, { allowPositionals = false } = {}) {
   }
   const seen = new Set()
   for (const token of parsed.tokens) {
-    if (token.kind !== 'option' || options[token.name].type !== 'string') continue
+    if (token.kind !== 'option' || options[token.name].type !== 'string' || options[token.name].multiple) continue
     if (seen.has(token.name)) throw new UsageError(`--${token.name} given twice`)
     seen.add(token.name)
   }

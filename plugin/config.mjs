@@ -115,6 +115,7 @@ export function resolveConfig(raw, openclawStateDir, env = process.env) {
     reloadEntries: integer(config, 'reloadEntries'),
     continuousEntries: integer(config, 'continuousEntries'),
     reloadRecall: integer(config, 'reloadRecall'),
+    retentionDays: integer(config, 'retentionDays'),
     promptMaxChars: integer(config, 'promptMaxChars'),
     summaryMaxChars: integer(config, 'summaryMaxChars'),
     turnMetadata,

@@ -30,6 +30,8 @@ import { openSessionFolder } from './state-files.mjs'
 import { createTranscriptFix } from './transcript-fix.mjs'
 import { createTurnCapture } from './turn-capture.mjs'
 
+const DAY_MS = 24 * 60 * 60 * 1000
+
 /** Entries read from the log per turn: enough to find the current backend session in it. */
 const MIN_LOG_WINDOW = 50
 
@@ -115,6 +117,33 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   const inFlight = new Map()
   const redactorReady = Promise.resolve(redactor ?? createRedactor({ patterns: config.redactPatterns }))
   let firstTurnSeen = false
+  /** chat folder -> the UTC day its `retentionDays` rule last ran (once a day a chat, per gateway run) */
+  const retainedOn = new Map()
+
+  /**
+   * `retentionDays`: at a chat's first turn of a day, its entries older than that many days
+   * removed (ChatStore#forget: the log rewritten under the folder's lock, derived files with
+   * it). Queued behind the turn, never awaited by it: the reply is not held up, and the next
+   * turn of the chat waits for the rewrite as it waits for any earlier turn.
+   */
+  function scheduleRetention(sessionKey, store) {
+    const days = config.retentionDays
+    const today = new Date().toISOString().slice(0, 10)
+    if (!days || retainedOn.get(store.folder) === today) return
+    retainedOn.set(store.folder, today)
+    queue
+      .run(sessionKey, async () => {
+        const result = await store.forget({ before: Date.now() - days * DAY_MS, apply: true })
+        if (result.removedLines > 0)
+          logger.info(
+            `${PLUGIN_ID}: ${sessionKey}: retentionDays ${days}: removed ${result.removedLines} log entries older than ${days} day(s)`,
+          )
+      })
+      .catch(async (error) => {
+        const line = `${PLUGIN_ID}: ${sessionKey}: retentionDays: nothing removed (${oneLine(error)})`
+        logger.warn(await redactorReady.then(({ redact }) => redact(line)).catch(() => line))
+      })
+  }
 
   /** Reads the log, tells a reload from a continuous turn, builds and saves the prompt. */
   async function prepare({ cfg, sessionKey, store, live, ctx, turn }) {
@@ -190,6 +219,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     try {
       const opened = await openSessionFolder(config, sessionKey, { maskPatterns })
       store = opened.store
+      scheduleRetention(sessionKey, store)
       if (opened.migratedFrom)
         logger.info(
           `${PLUGIN_ID}: ${sessionKey}: history moved from ${quoteArg(opened.migratedFrom)} to ${quoteArg(store.folder)}`,

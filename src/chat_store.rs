@@ -14,7 +14,8 @@ use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
 use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
 
 use crate::binding::archive::{
-    backup_args, export_args, ChatStoreBackup, ChatStoreExport, ChatStoreVerification,
+    backup_args, export_args, forget_args, ChatStoreBackup, ChatStoreExport, ChatStoreForget,
+    ChatStoreVerification,
 };
 use crate::binding::persistent_chat::{
     turn_params, PersistentChatLogEntry, PersistentChatPromptReport,
@@ -247,6 +248,61 @@ impl ChatStore {
             let path = Js::from(path).path("path")?;
             Ok(Job::new(
                 move || archive::verify(std::path::Path::new(&path)),
+                Into::into,
+            ))
+        })
+    }
+
+    /// Removes entries from a chat's log (`{ log }` or `{ stateDir,
+    /// sessionKey }`) and every file derived from it: those whose `id` is
+    /// `id` (a string or an array of them), whose `ts` is before `before`
+    /// (exclusive; ISO-8601 or epoch ms; no readable time: kept), or that
+    /// hold the text `match` literally (case and all; a line that is not a
+    /// valid entry too). The log is rewritten through a temp file and a
+    /// rename under the folder's exclusive lock (appends wait for it, none is
+    /// lost); the continuity summary, the last prompt's copy and the search
+    /// index are removed (rebuilt from the log at the next turn or search);
+    /// the strings of `memory-state.json` that hold a forgotten text lose it;
+    /// the folder's temp files are removed. Without `apply: true` a dry run:
+    /// nothing is written, created or locked.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options: ChatStoreForgetOptions",
+        ts_return_type = "Promise<ChatStoreForget>"
+    )]
+    pub fn forget_in<'scope>(
+        env: Env,
+        options: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreForget>> {
+        spawn(&env, || {
+            let args = forget_args(Js::from(options), true)?;
+            Ok(Job::new(
+                move || {
+                    let chat = args.chat.expect("forget_args with a chat");
+                    archive::forget(&chat, &args.rule, args.apply)
+                },
+                Into::into,
+            ))
+        })
+    }
+
+    /// `ChatStore.forgetIn` on this chat's log: `{ id, before, match,
+    /// apply }` (the plugin's `retentionDays`).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options: ChatStoreForgetRule",
+        ts_return_type = "Promise<ChatStoreForget>"
+    )]
+    pub fn forget<'scope>(
+        &self,
+        env: Env,
+        options: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreForget>> {
+        let log = self.inner.log_path();
+        spawn(&env, || {
+            let args = forget_args(Js::from(options), false)?;
+            Ok(Job::new(
+                move || archive::forget(&archive::Chat::Log(log), &args.rule, args.apply),
                 Into::into,
             ))
         })

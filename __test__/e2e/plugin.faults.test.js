@@ -84,11 +84,12 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
       )
     })
 
-    test('the state folder and the chat folder are 0700; the log, summary and last prompt 0600', () => {
+    test('the state folder and the chat folder are 0700; the log, summary, last prompt and lock 0600', () => {
       const chat = folderOf(world, MODES)
       expect(mode(path.join(world.stateDir, PLUGIN_ID))).toBe('700')
       expect(mode(chat)).toBe('700')
       expect(fs.readdirSync(chat).sort()).toEqual([
+        'chat.lock',
         'continuity-summary.txt',
         'last-injected-preprompt.txt',
         'perpetual-log.jsonl',

@@ -88,6 +88,22 @@ Names each problem. Read-only. Exit 0 when clean, 1 otherwise.
   --json                  the result as JSON`,
     run: (argv, out, err) => require('./verify').runVerify(argv, out, err),
   },
+  forget: {
+    synopsis:
+      'forget (--log FILE | --state-dir DIR --session-key KEY) (--id ID | --before TS | --match TEXT) [--apply] [--json]',
+    help: `Remove entries from a chat's log and from every file derived from it (the
+continuity summary, the last prompt's copy, the search index: rebuilt at the
+next turn; memory-state.json's strings holding the text lose it), so that no
+byte of them stays in the chat folder. An entry goes when it matches any of:
+  --id ID                 its id (repeat for more)
+  --before TS             its time is before TS (ISO-8601 or epoch ms; exclusive)
+  --match TEXT            it holds TEXT, literally (case and all)
+The log is rewritten through a temp file and a rename, under the chat's lock:
+a gateway's appends meanwhile wait for it and are kept. Without --apply a dry
+run: lists what would be removed, changes nothing.
+  --json                  the result as JSON`,
+    run: (argv, out, err) => require('./forget').runForget(argv, out, err),
+  },
 }
 
 module.exports = { COMMANDS }

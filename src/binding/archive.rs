@@ -9,7 +9,7 @@ use napi::ValueType;
 use napi_derive::napi;
 use openclaw_context_core::archive::{
     parse_bound, Backup, BackupForm, BackupOptions, Chat, ExportFormat, ExportOptions, Exported,
-    Verification,
+    ForgetRule, Forgotten, Verification,
 };
 
 use super::{Failure, Js};
@@ -103,6 +103,116 @@ pub fn export_args(value: Js<'_>) -> Result<ExportArgs, Failure> {
         },
         out: out.map(Into::into),
     })
+}
+
+/// `forget`'s options, read: the chat (absent for a `ChatStore` object's
+/// own), the rule, whether to apply it.
+pub struct ForgetArgs {
+    pub chat: Option<Chat>,
+    pub rule: ForgetRule,
+    pub apply: bool,
+}
+
+/// `{ id, before, match, apply }`, and the chat when `with_chat`.
+pub fn forget_args(value: Js<'_>, with_chat: bool) -> Result<ForgetArgs, Failure> {
+    let options = value.object("options")?;
+    let chat = if with_chat {
+        Some(chat(&options, "forget")?)
+    } else {
+        None
+    };
+    let id = options.get("id")?;
+    let ids = match id.kind()? {
+        ValueType::Undefined | ValueType::Null => Vec::new(),
+        ValueType::String => vec![id.string("options.id")?],
+        _ => id
+            .optional_array_of("options.id", |item, name| item.string(name))?
+            .unwrap_or_default(),
+    };
+    if ids.iter().any(Vec::is_empty) {
+        return Err(Failure::Range(
+            "The value of \"options.id\" is out of range. It must be a non-empty string.".into(),
+        ));
+    }
+    let before = bound(options.get("before")?, "options.before")?;
+    let text = options.get("match")?.optional_string("options.match")?;
+    if text.as_ref().is_some_and(Vec::is_empty) {
+        return Err(Failure::Range(
+            "The value of \"options.match\" is out of range. It must be a non-empty string.".into(),
+        ));
+    }
+    if ids.is_empty() && before.is_none() && text.is_none() {
+        return Err(Failure::Type(
+            "The \"options\" argument of forget must have \"id\", \"before\" or \"match\"".into(),
+        ));
+    }
+    let apply = options.get("apply")?;
+    let apply = !apply.is_nullish()? && apply.boolean("options.apply")?;
+    Ok(ForgetArgs {
+        chat,
+        rule: ForgetRule { ids, before, text },
+        apply,
+    })
+}
+
+/// One entry `forget` removed.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreForgottenEntry {
+    /// Its 1-based line number in the log before the rewrite.
+    pub line: f64,
+    /// Absent for a line that is not a valid entry.
+    pub role: Option<String>,
+    /// As logged (a number as an ISO-8601 instant).
+    pub ts: Option<String>,
+    pub id: Option<String>,
+    /// The start of its text (at most 200 UTF-16 units).
+    pub text: String,
+}
+
+/// What `forget` removed, or (without `apply`) would remove.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreForget {
+    pub log_path: String,
+    pub applied: bool,
+    /// Complete lines of the log read.
+    pub lines: f64,
+    /// Lines removed (all of them; `removed` lists the first 10,000).
+    pub removed_lines: f64,
+    pub removed_bytes: f64,
+    pub removed: Vec<ChatStoreForgottenEntry>,
+    /// Derived files of the folder removed (summary, last prompt, index).
+    pub derived_files: Vec<String>,
+    /// Strings of memory-state.json that held a forgotten text.
+    pub memory_state_strings: f64,
+    /// Temp files of the folder removed.
+    pub temp_files: Vec<String>,
+}
+
+impl From<Forgotten> for ChatStoreForget {
+    fn from(report: Forgotten) -> Self {
+        let text = |units: &[u16]| String::from_utf16_lossy(units);
+        ChatStoreForget {
+            log_path: report.log_path.to_string_lossy().into_owned(),
+            applied: report.applied,
+            lines: report.lines as f64,
+            removed_lines: report.removed_lines as f64,
+            removed_bytes: report.removed_bytes as f64,
+            removed: report
+                .removed
+                .iter()
+                .map(|entry| ChatStoreForgottenEntry {
+                    line: entry.line as f64,
+                    role: entry.role.map(|role| role.as_str().to_owned()),
+                    ts: entry.ts.as_ref().map(|ts| text(&ts.display())),
+                    id: entry.id.as_deref().map(text),
+                    text: text(&entry.text),
+                })
+                .collect(),
+            derived_files: report.derived_files,
+            memory_state_strings: report.memory_state_strings as f64,
+            temp_files: report.temp_files,
+        }
+    }
 }
 
 pub fn backup_args(value: Js<'_>) -> Result<BackupOptions, Failure> {

@@ -308,6 +308,48 @@ pub struct ChatStoreExportOptions {
     pub out: Option<String>,
 }
 
+/// What `ChatStore#forget` removes: an entry that matches any of these.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreForgetRule {
+    /// Entries with this id (or one of these ids).
+    #[napi(ts_type = "string | string[]")]
+    pub id: Option<String>,
+    /// Entries before this time (exclusive): epoch milliseconds, or an
+    /// ISO-8601 date or date-time string (no zone: UTC). An entry without
+    /// a readable time is kept.
+    #[napi(ts_type = "string | number")]
+    pub before: Option<String>,
+    /// Entries (and lines that are not valid entries) holding this text,
+    /// literally: case and all.
+    #[napi(js_name = "match")]
+    pub match_text: Option<String>,
+    /// `true`: rewrite. Default: a dry run (nothing written, created or locked).
+    pub apply: Option<bool>,
+}
+
+/// Options of `ChatStore.forgetIn`: the chat, then the rule.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreForgetOptions {
+    /// A log file (its folder is checked as a chat folder).
+    pub log: Option<String>,
+    /// The state dir of `sessionKey`'s chat folder.
+    pub state_dir: Option<String>,
+    pub session_key: Option<String>,
+    /// As `ChatStoreForgetRule.id`.
+    #[napi(ts_type = "string | string[]")]
+    pub id: Option<String>,
+    /// As `ChatStoreForgetRule.before`.
+    #[napi(ts_type = "string | number")]
+    pub before: Option<String>,
+    /// As `ChatStoreForgetRule.match`.
+    #[napi(js_name = "match")]
+    pub match_text: Option<String>,
+    /// As `ChatStoreForgetRule.apply`.
+    pub apply: Option<bool>,
+}
+
 /// Options of `ChatStore.backup`.
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]

@@ -69,6 +69,7 @@ fn a_new_chat_gets_a_private_folder_and_private_files() {
         store.log_path(),
         store.summary_path(),
         store.last_prompt_path(),
+        store.folder().join("chat.lock"),
     ] {
         assert_eq!(mode(&file), 0o600, "{}", file.display());
     }
@@ -86,6 +87,7 @@ fn a_new_chat_gets_a_private_folder_and_private_files() {
     assert_eq!(
         names,
         [
+            "chat.lock",
             "continuity-summary.txt",
             "last-injected-preprompt.txt",
             "perpetual-log.jsonl"

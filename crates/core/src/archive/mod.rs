@@ -1,10 +1,10 @@
-//! A chat's log outside the gateway: export, backup and verify (issue 31
-//! items 2 and 3). Read-only over the chat store: every chat file is opened
-//! through the store's checked opens (`store::sys`: the folder checked, then
-//! the file on its handle, `O_NOFOLLOW | O_NONBLOCK`), so a FIFO, a symlink,
-//! a hard link or someone else's file is refused with `ENOTREGULAR` naming
-//! the path, never followed or waited on; nothing in a chat folder is
-//! created, renamed or removed.
+//! A chat's log outside the gateway: export, backup and verify (read-only:
+//! nothing in a chat folder is created, renamed or removed), and the
+//! commands that rewrite a chat under its folder's exclusive lock. Every
+//! chat file is opened through the store's checked opens (`store::sys`: the
+//! folder checked, then the file on its handle, `O_NOFOLLOW | O_NONBLOCK`),
+//! so a FIFO, a symlink, a hard link or someone else's file is refused with
+//! `ENOTREGULAR` naming the path, never followed or waited on.
 //!
 //! - [`chat`]: naming a chat (`--log FILE`, or a state dir and a session key)
 //!   and opening its log read-only;
@@ -14,6 +14,8 @@
 //!   person, filtered by time;
 //! - [`out`]: private output files and folders (0600/0700), written under a
 //!   temp name and renamed into place;
+//! - [`forget`]: entries removed from the log and every derived file, the
+//!   log rewritten under the folder's exclusive lock;
 //! - [`manifest`]: a backup's `manifest.json`, written and read;
 //! - [`backup`]: a consistent copy of one chat or every chat folder of a
 //!   state dir, into a folder or a `.tar`;
@@ -23,6 +25,7 @@
 pub mod backup;
 pub mod chat;
 pub mod export;
+pub mod forget;
 pub mod lines;
 pub mod manifest;
 mod out;
@@ -31,4 +34,5 @@ pub mod verify;
 pub use backup::{backup, Backup, BackupForm, BackupOptions, ChatRecord, FileRecord, Refusal};
 pub use chat::Chat;
 pub use export::{export_log, export_to_file, parse_bound, ExportFormat, ExportOptions, Exported};
+pub use forget::{forget, ForgetRule, Forgotten, ForgottenEntry};
 pub use verify::{verify, Verification, VerifiedKind, VerifyProblem};

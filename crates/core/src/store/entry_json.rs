@@ -56,6 +56,44 @@ pub fn entry_json(entry: &LogEntry) -> Vec<u8> {
     out
 }
 
+/// A JSON value as `JSON.stringify(value)` writes it (no spaces, members in
+/// their order), as UTF-8: the memory state rewritten by `forget`.
+pub(crate) fn value_json(out: &mut Vec<u8>, value: &crate::persistent_chat::json::Json) {
+    use crate::persistent_chat::json::Json;
+    match value {
+        Json::Null => out.extend_from_slice(b"null"),
+        Json::Bool(true) => out.extend_from_slice(b"true"),
+        Json::Bool(false) => out.extend_from_slice(b"false"),
+        Json::Number(number) if number.is_finite() => {
+            out.extend_from_slice(String::from_utf16_lossy(&js_number_text(*number)).as_bytes())
+        }
+        Json::Number(_) => out.extend_from_slice(b"null"),
+        Json::String(text) => string(out, text),
+        Json::Array(items) => {
+            out.push(b'[');
+            for (n, item) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push(b',');
+                }
+                value_json(out, item);
+            }
+            out.push(b']');
+        }
+        Json::Object(members) => {
+            out.push(b'{');
+            for (n, (name, item)) in members.iter().enumerate() {
+                if n > 0 {
+                    out.push(b',');
+                }
+                string(out, name);
+                out.push(b':');
+                value_json(out, item);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
 /// `JSON.stringify(string)` of UTF-16 text, as UTF-8.
 fn string(out: &mut Vec<u8>, text: &[u16]) {
     out.push(b'"');

@@ -21,6 +21,10 @@ pub const OWNER_FILE: &str = "session-key-owner";
 /// so the function and the store share one file.
 pub const INDEX_FILE: &str = "perpetual-log.jsonl.search-index";
 
+/// The folder's advisory lock (`store::lock`): empty, 0600; appends hold it
+/// shared, a rewrite of the log exclusive.
+pub const LOCK_FILE: &str = "chat.lock";
+
 /// Folders are created with this mode, whatever the umask.
 pub const FOLDER_MODE: u32 = 0o700;
 /// Files are created with this mode, whatever the umask.

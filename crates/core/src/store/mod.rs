@@ -8,6 +8,9 @@
 //! - `sys`: the platform layer (a folder handle and `openat` on unix);
 //! - [`append`](ChatStore::append_entry): one line, one write, torn-tail
 //!   repair, sync, truncated back on failure;
+//! - `lock`: the folder's advisory lock, shared by appends, prompt builds
+//!   and index writes, exclusive for a rewrite of the log (`forget`, a
+//!   merging `import`, `restore`);
 //! - `replace`: temp file and rename, stale temp files of dead processes
 //!   removed when a folder is opened;
 //! - [`inspect`]: what `doctor` shows of a folder, read-only;
@@ -20,9 +23,10 @@
 //! handle it opened under its own rules.
 
 mod append;
-mod entry_json;
+pub(crate) mod entry_json;
 pub mod inspect;
 pub mod layout;
+pub(crate) mod lock;
 pub mod prepare;
 pub(crate) mod replace;
 pub mod rules;
@@ -48,6 +52,7 @@ use layout::{
     earlier_folder_names, folder_name, LAST_PROMPT_FILE, LOG_FILE, MEMORY_STATE_FILE, OWNER_FILE,
     SUMMARY_FILE,
 };
+use lock::{ChatLock, LockKind};
 use rules::Kind;
 use sys::{Access, Folder, StateDir};
 
@@ -232,6 +237,22 @@ impl ChatStore {
         Ok(sys::open_folder(&self.folder, false)?.0)
     }
 
+    /// The folder, opened again and checked, and its lock held shared: what
+    /// writes a file of the folder holds, so that a rewrite of the log never
+    /// loses an append and no derived file is written from a log a rewrite
+    /// has just replaced.
+    fn open_shared(&self) -> Result<(Folder, ChatLock), CoreError> {
+        let folder = self.open()?;
+        let lock = ChatLock::take(&folder, LockKind::Shared, lock::WAIT)?;
+        Ok((folder, lock))
+    }
+
+    /// The folder's lock held shared, for a call made of several steps (a
+    /// turn's prompt: the log read, the summary written).
+    pub(crate) fn lock_shared(&self) -> Result<ChatLock, CoreError> {
+        Ok(self.open_shared()?.1)
+    }
+
     /// This store with `masker` (the operator's patterns besides the
     /// built-in ones) for everything it writes.
     pub fn with_masker(self, masker: Arc<Masker>) -> ChatStore {
@@ -245,7 +266,7 @@ impl ChatStore {
             text: self.masker.mask(&entry.text),
             ..entry.clone()
         };
-        let folder = self.open()?;
+        let (folder, _lock) = self.open_shared()?;
         append::append_line(&folder, LOG_FILE, &entry_json(&masked), durable)
     }
 
@@ -257,8 +278,9 @@ impl ChatStore {
     /// [`Self::replace_summary`] for a text this store's masker has masked
     /// already (`prepare_turn`'s): one pass, not two.
     fn replace_summary_masked(&self, masked: &[u16]) -> Result<(), CoreError> {
+        let (folder, _lock) = self.open_shared()?;
         replace::replace_file(
-            &self.open()?,
+            &folder,
             &self.summary_name,
             String::from_utf16_lossy(masked).as_bytes(),
         )
@@ -266,8 +288,9 @@ impl ChatStore {
 
     /// Replaces `last-injected-preprompt.txt` with `text` (masked, as UTF-8).
     pub fn replace_last_prompt(&self, text: &[u16]) -> Result<(), CoreError> {
+        let (folder, _lock) = self.open_shared()?;
         replace::replace_file(
-            &self.open()?,
+            &folder,
             LAST_PROMPT_FILE,
             String::from_utf16_lossy(&self.masker.mask(text)).as_bytes(),
         )

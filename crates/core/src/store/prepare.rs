@@ -50,6 +50,9 @@ impl ChatStore {
         mut request: PromptRequest,
         files: &TurnFiles,
     ) -> Result<PreparedTurn, CoreError> {
+        // Held over the whole turn: a forget between the log's read and the
+        // summary's write would otherwise see its text written back.
+        let _lock = self.lock_shared()?;
         let (tail, reload) =
             self.read_turn_window(files.window, request.current_session.as_deref())?;
         let entries: Vec<LogEntry> = tail

@@ -55,6 +55,11 @@ pub(crate) fn temp_name(name: &str) -> String {
     )
 }
 
+/// Whether `file_name` is a temp file's name of this store (any process's).
+pub(crate) fn is_temp_name(file_name: &str) -> bool {
+    temp_pid(file_name).is_some()
+}
+
 /// The pid a temp file name carries; `None` for any other name.
 fn temp_pid(file_name: &str) -> Option<u32> {
     let rest = file_name.strip_prefix('.')?.strip_suffix(TEMP_END)?;

@@ -6,7 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
+use std::fs::File;
+
 use super::layout::{INDEX_FILE, LOG_FILE};
+use super::lock::{ChatLock, LockKind, WAIT};
 use super::replace::replace_file;
 use super::sys::{Access, Folder};
 use super::ChatStore;
@@ -50,6 +53,20 @@ impl IndexFile for FolderIndex<'_> {
 }
 
 impl ChatStore {
+    /// The folder, its lock held shared (the index is never written from a
+    /// log a rewrite replaced), and the log opened after the lock; `None`
+    /// when the chat has no log (then nothing is locked or created).
+    fn open_log_shared(&self) -> Result<Option<(Folder, ChatLock, File)>, CoreError> {
+        let folder = self.open()?;
+        if folder.status_of(LOG_FILE)?.is_none() {
+            return Ok(None);
+        }
+        let lock = ChatLock::take(&folder, LockKind::Shared, WAIT)?;
+        Ok(folder
+            .open_file(LOG_FILE, Access::Read)?
+            .map(|(log, _, _)| (folder, lock, log)))
+    }
+
     /// Ranked full-text search over the chat's log (`search_log`'s rules:
     /// best first, an empty or wordless query gives no hits), its index kept
     /// in the folder as [`INDEX_FILE`]. A chat with no log gives no hits.
@@ -58,8 +75,7 @@ impl ChatStore {
         query: &[u16],
         options: &SearchOptions,
     ) -> Result<Vec<SearchHit>, CoreError> {
-        let folder = self.open()?;
-        let Some((log, _, _)) = folder.open_file(LOG_FILE, Access::Read)? else {
+        let Some((folder, _lock, log)) = self.open_log_shared()? else {
             return Ok(Vec::new());
         };
         search_open_log(&log, &FolderIndex::new(&folder), query, options)
@@ -73,8 +89,7 @@ impl ChatStore {
         before: usize,
         after: usize,
     ) -> Result<Vec<WindowEntry>, CoreError> {
-        let folder = self.open()?;
-        let Some((log, _, _)) = folder.open_file(LOG_FILE, Access::Read)? else {
+        let Some((folder, _lock, log)) = self.open_log_shared()? else {
             return Ok(Vec::new());
         };
         read_open_log_window(&log, &FolderIndex::new(&folder), at, before, after)

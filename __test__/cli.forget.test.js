@@ -1,0 +1,234 @@
+'use strict'
+// openclaw-context forget, run as a user runs it (a child process of the command line against
+// the built addon): a dry run that changes nothing, the text gone from every byte of the chat
+// folder, the next reload neither showing nor summarising it, ids and times, the store's
+// refusals, a gateway appending from another process meanwhile (nothing lost, nothing torn),
+// and the plugin's retentionDays rule through ChatStore#forget.
+const { spawn, spawnSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { ChatStore } = require('../index.js')
+const { onWasi, onWindows, posixTest: posixTestFor, testUnless } = require('./fixtures/platform.js')
+
+const ROOT = path.resolve(__dirname, '..')
+const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
+const KEY = 'agent:codex:acp:forget'
+const posixTest = posixTestFor('no FIFOs, symlinks or POSIX modes there')
+
+const temps = []
+afterAll(() => {
+  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true })
+})
+function tempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-cli-forget-'))
+  temps.push(dir)
+  return dir
+}
+
+function run(args, options = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], { timeout: 60000, ...options })
+  return { status: result.status, out: String(result.stdout), err: String(result.stderr) }
+}
+
+const SECRET = 'my card PIN is 4921'
+
+/** A chat of 40 entries, one of which (#12, id t11) holds SECRET; its store. */
+async function chatWithSecret(state) {
+  const store = await ChatStore.open({ stateDir: state, sessionKey: KEY })
+  for (let i = 0; i < 40; i++) {
+    const text = i === 11 ? `note this: ${SECRET}` : `routine message ${i} about the deploy`
+    const ts = new Date(Date.UTC(2026, 0, 1 + i)).toISOString()
+    await store.appendEntry({ ts, role: i % 2 ? 'assistant' : 'user', text, session: 'be-1', id: `t${i}` })
+  }
+  return store
+}
+
+/** Every file of a folder that holds `text` (its bytes), names only. */
+function filesHolding(folder, text) {
+  return fs.readdirSync(folder).filter((name) => fs.readFileSync(path.join(folder, name)).includes(text))
+}
+
+test('--help lists forget', () => {
+  const { status, out } = run(['--help'])
+  expect(status).toBe(0)
+  expect(out).toContain('openclaw-context forget ')
+})
+
+test('usage errors: no rule, an empty text, a bad time, both ways of naming a chat', () => {
+  const dir = tempDir()
+  const log = ['--log', path.join(dir, 'perpetual-log.jsonl')]
+  for (const [args, message] of [
+    [[...log], /forget needs --id ID, --before TS or --match TEXT/],
+    [[...log, '--match', ''], /--match needs a text/],
+    [[...log, '--before', 'yesterday'], /--before must be an ISO-8601 date or date-time, or epoch milliseconds/],
+    [['--match', 'x'], /forget needs either --log FILE or --state-dir DIR --session-key KEY/],
+    [[...log, '--state-dir', dir, '--match', 'x'], /either --log FILE or/],
+  ]) {
+    const result = run(['forget', ...args])
+    expect({ args, status: result.status }).toEqual({ args, status: 2 })
+    expect(result.err).toMatch(message)
+  }
+})
+
+test('a dry run lists what it would remove and changes no byte', async () => {
+  const state = tempDir()
+  const store = await chatWithSecret(state)
+  await store.prepareTurn({ userMessage: 'what was my PIN?', currentSession: 'be-2' })
+  const before = Object.fromEntries(
+    fs.readdirSync(store.folder).map((n) => [n, fs.readFileSync(path.join(store.folder, n))]),
+  )
+  const result = run(['forget', '--state-dir', state, '--session-key', KEY, '--match', '4921'])
+  expect(result.status).toBe(0)
+  expect(result.out).toContain('would remove 1 of 40 line(s)')
+  expect(result.out).toContain(`#12 [2026-01-12T00:00:00.000Z] assistant: note this: ${SECRET}`)
+  expect(result.out).toContain('dry run: nothing was changed')
+  const after = Object.fromEntries(
+    fs.readdirSync(store.folder).map((n) => [n, fs.readFileSync(path.join(store.folder, n))]),
+  )
+  expect(after).toEqual(before)
+})
+
+test('--apply: no byte of the text stays in the chat folder, and the next reload neither shows nor summarises it', async () => {
+  const state = tempDir()
+  const store = await chatWithSecret(state)
+  // The derived files hold it: the summary and last prompt of a reload that recalled it, the index.
+  const first = await store.prepareTurn({ userMessage: 'what was my card PIN?', currentSession: 'be-2' })
+  expect(first.report.prompt).toContain(SECRET)
+  fs.writeFileSync(store.memoryStatePath, JSON.stringify({ decisions: ['ship it', `user said ${SECRET}`] }))
+  expect(filesHolding(store.folder, '4921').sort()).toEqual(
+    expect.arrayContaining(['last-injected-preprompt.txt', 'memory-state.json', 'perpetual-log.jsonl']),
+  )
+  const result = run(['forget', '--state-dir', state, '--session-key', KEY, '--match', '4921', '--apply', '--json'])
+  expect(result.status).toBe(0)
+  const report = JSON.parse(result.out)
+  expect(report).toMatchObject({ applied: true, lines: 40, removedLines: 1 })
+  expect(report.removed[0]).toMatchObject({ line: 12, id: 't11', role: 'assistant' })
+  expect(report.derivedFiles).toEqual(expect.arrayContaining(['last-injected-preprompt.txt']))
+  expect(report.memoryStateStrings).toBe(1)
+  expect(filesHolding(store.folder, '4921')).toEqual([])
+  if (!onWindows && !onWasi) expect(fs.statSync(store.logPath).mode & 0o777).toBe(0o600)
+  // The next reload: the 39 other entries, none of the text, in the excerpt, the recall or the summary.
+  const next = await store.prepareTurn({ userMessage: 'what was my card PIN?', currentSession: 'be-3' })
+  expect(next.reload).toBe(true)
+  expect(next.report.prompt).not.toContain('4921')
+  expect(fs.readFileSync(store.summaryPath, 'utf8')).not.toContain('4921')
+  expect(await store.readEntries(100)).toHaveLength(39)
+  expect(filesHolding(store.folder, '4921')).toEqual([])
+  // A second run finds nothing.
+  const again = JSON.parse(
+    run(['forget', '--state-dir', state, '--session-key', KEY, '--match', '4921', '--apply', '--json']).out,
+  )
+  expect(again.removedLines).toBe(0)
+})
+
+test('--id (repeated) and --before (exclusive) by --log, and the lines left are the others byte for byte', async () => {
+  const state = tempDir()
+  const store = await chatWithSecret(state)
+  const lines = fs.readFileSync(store.logPath, 'utf8').split(/(?<=\n)/)
+  const result = run([
+    'forget',
+    '--log',
+    store.logPath,
+    '--id',
+    't20',
+    '--id',
+    't30',
+    '--before',
+    '2026-01-04T00:00:00Z',
+    '--apply',
+  ])
+  expect(result.status).toBe(0)
+  expect(result.out).toContain('removed 5 of 40 line(s)')
+  const kept = lines.filter((_, i) => i >= 3 && i !== 20 && i !== 30)
+  expect(fs.readFileSync(store.logPath, 'utf8')).toBe(kept.join(''))
+})
+
+posixTest("a log that is a symlink, a FIFO or someone else's is refused, naming it, and nothing changes", async () => {
+  const dir = tempDir()
+  fs.chmodSync(dir, 0o700)
+  const real = path.join(dir, 'real.jsonl')
+  fs.writeFileSync(real, `{"role":"user","text":"${SECRET}"}\n`, { mode: 0o600 })
+  const link = path.join(dir, 'perpetual-log.jsonl')
+  fs.symlinkSync(real, link)
+  let result = run(['forget', '--log', link, '--match', '4921', '--apply'])
+  expect(result.status).toBe(1)
+  expect(result.err).toMatch(/ENOTREGULAR.*symlink.*perpetual-log\.jsonl/)
+  expect(fs.readFileSync(real, 'utf8')).toContain(SECRET)
+  fs.unlinkSync(link)
+  spawnSync('mkfifo', [link])
+  result = run(['forget', '--log', link, '--match', '4921', '--apply'], { timeout: 20000 })
+  expect(result.status).toBe(1)
+  expect(result.err).toMatch(/ENOTREGULAR.*FIFO|ENOTREGULAR.*fifo/i)
+  fs.unlinkSync(link)
+  fs.linkSync(real, link)
+  result = run(['forget', '--log', link, '--match', '4921', '--apply'])
+  expect(result.status).toBe(1)
+  expect(result.err).toMatch(/ENOTREGULAR/)
+  expect(fs.readFileSync(real, 'utf8')).toContain(SECRET)
+})
+
+// WASI preview 1 has no advisory locks (the lock is a no-op there: README, "Security and data").
+testUnless(onWasi, 'on WASI: no advisory locks in WASI preview 1')(
+  'a gateway appending from another process during forget --apply: every append kept, none torn',
+  async () => {
+    const state = tempDir()
+    const store = await chatWithSecret(state)
+    const APPENDS = 300
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const { ChatStore } = require(${JSON.stringify(path.join(ROOT, 'index.js'))});
+        (async () => {
+          const store = await ChatStore.open({ stateDir: ${JSON.stringify(state)}, sessionKey: ${JSON.stringify(KEY)} })
+          for (let i = 0; i < ${APPENDS}; i++) await store.appendEntry({ role: 'user', text: 'live ' + i + ' with 4921x', id: 'live' + i }, { sync: false })
+        })().catch((e) => { console.error(e); process.exit(1) })`,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    )
+    let childErr = ''
+    child.stderr.on('data', (d) => {
+      childErr += d
+    })
+    const exited = new Promise((resolve) => child.on('exit', resolve))
+    // Forget the old entries again and again while the child appends.
+    let rounds = 0
+    let done = false
+    exited.then(() => {
+      done = true
+    })
+    while (!done || rounds === 0) {
+      const result = await ChatStore.forgetIn({ stateDir: state, sessionKey: KEY, before: '2026-02-01', apply: true })
+      expect(result.applied).toBe(true)
+      rounds++
+    }
+    expect(await exited).toBe(0)
+    expect(childErr).toBe('')
+    const text = fs.readFileSync(store.logPath, 'utf8')
+    expect(text.endsWith('\n')).toBe(true)
+    const entries = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+    const live = entries.filter((e) => String(e.id).startsWith('live')).map((e) => e.id)
+    expect(live).toEqual(Array.from({ length: APPENDS }, (_, i) => `live${i}`))
+    expect(entries.filter((e) => e.ts && e.ts < '2026-02-01')).toEqual([])
+    expect(rounds).toBeGreaterThan(0)
+  },
+  60000,
+)
+
+test('ChatStore#forget: the retention rule on an open store, a dry run by default', async () => {
+  const state = tempDir()
+  const store = await chatWithSecret(state)
+  const dry = await store.forget({ before: Date.UTC(2026, 0, 11) })
+  expect(dry).toMatchObject({ applied: false, removedLines: 10 })
+  expect(await store.readEntries(100)).toHaveLength(40)
+  const applied = await store.forget({ before: Date.UTC(2026, 0, 11), apply: true })
+  expect(applied.removedLines).toBe(10)
+  expect((await store.readEntries(100)).map((e) => e.id)[0]).toBe('t10')
+  await expect(store.forget({})).rejects.toThrow(/must have "id", "before" or "match"/)
+  await expect(store.forget({ match: '' })).rejects.toThrow(/out of range/)
+  await expect(store.forget({ id: [''] })).rejects.toThrow(/out of range/)
+})

@@ -1,0 +1,83 @@
+'use strict'
+// `openclaw-context forget CHAT (--id ID | --before TS | --match TEXT) [--apply] [--json]`:
+// entries removed from a chat's log and from every file derived from it, by
+// ChatStore.forgetIn (the log rewritten through a temp file and a rename under the folder's
+// lock, so a gateway's appends meanwhile are kept). Without --apply a dry run: it lists what
+// would be removed and changes nothing.
+const { parseCommandArgs } = require('../../lib/args')
+const { UsageError } = require('../../lib/errors')
+const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
+const { escapeControl } = require('../../lib/shell-quote')
+const { loadChatStore, usageFromRange, shown, bytes } = require('./chat-store')
+
+const OPTIONS = {
+  ...CHAT_OPTIONS,
+  id: { type: 'string', multiple: true },
+  before: { type: 'string' },
+  match: { type: 'string' },
+  apply: { type: 'boolean' },
+  json: { type: 'boolean' },
+}
+
+function forgetParams(argv) {
+  const { options } = parseCommandArgs(argv, OPTIONS)
+  const params = chatFrom(options, 'forget')
+  if (options.id) {
+    if (options.id.some((id) => id === '')) throw new UsageError('--id needs an id')
+    params.id = options.id
+  }
+  if (options.before !== undefined) {
+    if (options.before.trim() === '') throw new UsageError('--before needs a timestamp')
+    params.before = options.before
+  }
+  if (options.match !== undefined) {
+    if (options.match === '') throw new UsageError('--match needs a text')
+    params.match = options.match
+  }
+  if (!params.id && params.before === undefined && params.match === undefined) {
+    throw new UsageError('forget needs --id ID, --before TS or --match TEXT')
+  }
+  params.apply = !!options.apply
+  return { params, json: !!options.json }
+}
+
+/** One removed entry as one line: `#LINE [TS] ROLE: TEXT` (control characters escaped). */
+function entryLine(entry) {
+  const ts = entry.ts === undefined ? '' : ` [${escapeControl(entry.ts)}]`
+  return `  #${entry.line}${ts} ${entry.role ?? '(not an entry)'}: ${escapeControl(entry.text)}`
+}
+
+async function runForget(argv, out, err) {
+  const { params, json } = forgetParams(argv)
+  const ChatStore = loadChatStore('forgetIn', err)
+  if (!ChatStore) return 1
+  let result
+  try {
+    result = await ChatStore.forgetIn(params)
+  } catch (e) {
+    throw usageFromRange(e, { before: '--before', id: '--id', match: '--match' })
+  }
+  if (json) {
+    out(JSON.stringify(result, null, 2))
+    return 0
+  }
+  const verb = result.applied ? 'removed' : 'would remove'
+  out(
+    `${verb} ${result.removedLines} of ${result.lines} line(s) (${bytes(result.removedBytes)}) from ${shown(result.logPath)}`,
+  )
+  for (const entry of result.removed) out(entryLine(entry))
+  if (result.removedLines > result.removed.length) {
+    out(`  … and ${result.removedLines - result.removed.length} more`)
+  }
+  if (result.derivedFiles.length) {
+    out(`${verb} the derived file(s), rebuilt at the next turn: ${result.derivedFiles.map(shown).join(', ')}`)
+  }
+  if (result.memoryStateStrings) {
+    out(`${result.applied ? 'scrubbed' : 'would scrub'} ${result.memoryStateStrings} string(s) of memory-state.json`)
+  }
+  if (result.tempFiles.length) out(`${verb} temp file(s): ${result.tempFiles.map(shown).join(', ')}`)
+  if (!result.applied) out('dry run: nothing was changed; run again with --apply to remove it')
+  return 0
+}
+
+module.exports = { runForget, forgetParams }
