@@ -121,6 +121,19 @@ export declare class ChatStore {
    * apply }` (the plugin's `retentionDays`).
    */
   forget(options: ChatStoreForgetRule): Promise<ChatStoreForget>
+  /**
+   * Puts a backup (`from`: a folder holding `manifest.json`, or a `.tar`
+   * that `backup` wrote) back into `stateDir`. The backup is verified
+   * first: with any problem nothing is restored (`problems`). Each chat
+   * folder it lists is created (0700, files 0600) when missing; an
+   * existing one is replaced only when its log has no line the backup
+   * lacks (else `refused`, unless `force`), and is `unchanged` when its
+   * log is the backup's already. Each chat under its folder's exclusive
+   * lock; each file through a temp file renamed over it, the log last;
+   * the search index removed. Without `apply: true` a dry run: nothing
+   * written, created or locked.
+   */
+  static restore(options: ChatStoreRestoreOptions): Promise<ChatStoreRestore>
   /** The chat folder's path. */
   get folder(): string
   /** `perpetual-log.jsonl` in it. */
@@ -676,6 +689,51 @@ export interface ChatStoreProblem {
   kind: 'owner' | 'writable' | 'not-sticky' | 'type' | 'readable' | 'unreadable'
   /** What is wrong, in the refusal's words. */
   message: string
+}
+
+/** What `ChatStore.restore` did, or (without `apply`) would do. */
+export interface ChatStoreRestore {
+  from: string
+  stateDir: string
+  applied: boolean
+  chats: Array<ChatStoreRestoredChat>
+  /**
+   * The backup's problems, as `verify` names them: when any, nothing is
+   * restored (`chats` is empty).
+   */
+  problems: Array<ChatStoreVerifyProblem>
+}
+
+/** One chat of a restore. */
+export interface ChatStoreRestoredChat {
+  /** The chat folder's name under the state dir. */
+  folder: string
+  /**
+   * `create` (no such folder), `replace`, `unchanged` (its log is the
+   * backup's already) or `refused` (its log has lines the backup lacks).
+   */
+  action: 'create' | 'replace' | 'unchanged' | 'refused'
+  /** The backup's files for it. */
+  files: Array<string>
+  /** Valid entries of the backup's log. */
+  entries: number
+  /** Lines of the live log the backup lacks (lost when `force` replaces it). */
+  liveOnlyLines: number
+}
+
+/** Options of `ChatStore.restore`. */
+export interface ChatStoreRestoreOptions {
+  /** The backup: a folder holding `manifest.json`, or a `.tar`. */
+  from: string
+  /** The state dir to restore the chats into (created 0700 when missing). */
+  stateDir: string
+  /** `true`: write. Default: a dry run (nothing written, created or locked). */
+  apply?: boolean
+  /**
+   * `true`: replace a chat whose log has lines the backup lacks (they
+   * are lost). Default: such a chat is refused.
+   */
+  force?: boolean
 }
 
 /** `ChatStore.search`'s options (the store's file rules decide the rest). */

@@ -14,8 +14,8 @@ use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
 use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
 
 use crate::binding::archive::{
-    backup_args, export_args, forget_args, ChatStoreBackup, ChatStoreExport, ChatStoreForget,
-    ChatStoreVerification,
+    backup_args, export_args, forget_args, restore_args, ChatStoreBackup, ChatStoreExport,
+    ChatStoreForget, ChatStoreRestore, ChatStoreVerification,
 };
 use crate::binding::persistent_chat::{
     turn_params, PersistentChatLogEntry, PersistentChatPromptReport,
@@ -305,6 +305,31 @@ impl ChatStore {
                 move || archive::forget(&archive::Chat::Log(log), &args.rule, args.apply),
                 Into::into,
             ))
+        })
+    }
+
+    /// Puts a backup (`from`: a folder holding `manifest.json`, or a `.tar`
+    /// that `backup` wrote) back into `stateDir`. The backup is verified
+    /// first: with any problem nothing is restored (`problems`). Each chat
+    /// folder it lists is created (0700, files 0600) when missing; an
+    /// existing one is replaced only when its log has no line the backup
+    /// lacks (else `refused`, unless `force`), and is `unchanged` when its
+    /// log is the backup's already. Each chat under its folder's exclusive
+    /// lock; each file through a temp file renamed over it, the log last;
+    /// the search index removed. Without `apply: true` a dry run: nothing
+    /// written, created or locked.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options: ChatStoreRestoreOptions",
+        ts_return_type = "Promise<ChatStoreRestore>"
+    )]
+    pub fn restore<'scope>(
+        env: Env,
+        options: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreRestore>> {
+        spawn(&env, || {
+            let options = restore_args(Js::from(options))?;
+            Ok(Job::new(move || archive::restore(&options), Into::into))
         })
     }
 

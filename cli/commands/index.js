@@ -88,6 +88,18 @@ Names each problem. Read-only. Exit 0 when clean, 1 otherwise.
   --json                  the result as JSON`,
     run: (argv, out, err) => require('./verify').runVerify(argv, out, err),
   },
+  restore: {
+    synopsis: 'restore PATH --state-dir DIR [--apply] [--force] [--json]',
+    help: `Put a backup (a folder with manifest.json, or a .tar that backup wrote) back
+into the state dir DIR. The backup is verified first: with any problem nothing
+is restored. A chat folder that is missing is created (0700, files 0600); one
+that exists is replaced only when its log has no line the backup lacks, else
+refused (exit 1) unless --force (those lines are then lost); one whose log is
+the backup's already is left as it is. Each chat under its lock: a gateway's
+appends wait. Without --apply a dry run: says what it would do, writes nothing.
+  --json                  the result as JSON`,
+    run: (argv, out, err) => require('./restore').runRestore(argv, out, err),
+  },
   forget: {
     synopsis:
       'forget (--log FILE | --state-dir DIR --session-key KEY) (--id ID | --before TS | --match TEXT) [--apply] [--json]',

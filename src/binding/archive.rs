@@ -9,7 +9,7 @@ use napi::ValueType;
 use napi_derive::napi;
 use openclaw_context_core::archive::{
     parse_bound, Backup, BackupForm, BackupOptions, Chat, ExportFormat, ExportOptions, Exported,
-    ForgetRule, Forgotten, Verification,
+    ForgetRule, Forgotten, Restore, RestoreOptions, Verification,
 };
 
 use super::{Failure, Js};
@@ -407,6 +407,81 @@ impl From<Verification> for ChatStoreVerification {
             kind: report.kind.as_str().to_owned(),
             chats: report.chats as f64,
             files: report.files as f64,
+            problems: report
+                .problems
+                .into_iter()
+                .map(|p| ChatStoreVerifyProblem {
+                    path: p.path,
+                    kind: p.kind.to_owned(),
+                    message: p.what,
+                })
+                .collect(),
+        }
+    }
+}
+
+pub fn restore_args(value: Js<'_>) -> Result<RestoreOptions, Failure> {
+    let options = value.object("options")?;
+    let from = options.get("from")?.path("options.from")?;
+    let state_dir = options.get("stateDir")?.path("options.stateDir")?;
+    let apply = options.get("apply")?;
+    let apply = !apply.is_nullish()? && apply.boolean("options.apply")?;
+    let force = options.get("force")?;
+    let force = !force.is_nullish()? && force.boolean("options.force")?;
+    Ok(RestoreOptions {
+        from: from.into(),
+        state_dir: state_dir.into(),
+        apply,
+        force,
+    })
+}
+
+/// One chat of a restore.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreRestoredChat {
+    /// The chat folder's name under the state dir.
+    pub folder: String,
+    /// `create` (no such folder), `replace`, `unchanged` (its log is the
+    /// backup's already) or `refused` (its log has lines the backup lacks).
+    #[napi(ts_type = "'create' | 'replace' | 'unchanged' | 'refused'")]
+    pub action: String,
+    /// The backup's files for it.
+    pub files: Vec<String>,
+    /// Valid entries of the backup's log.
+    pub entries: f64,
+    /// Lines of the live log the backup lacks (lost when `force` replaces it).
+    pub live_only_lines: f64,
+}
+
+/// What `ChatStore.restore` did, or (without `apply`) would do.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreRestore {
+    pub from: String,
+    pub state_dir: String,
+    pub applied: bool,
+    pub chats: Vec<ChatStoreRestoredChat>,
+    /// The backup's problems, as `verify` names them: when any, nothing is
+    /// restored (`chats` is empty).
+    pub problems: Vec<ChatStoreVerifyProblem>,
+}
+
+impl From<Restore> for ChatStoreRestore {
+    fn from(report: Restore) -> Self {
+        ChatStoreRestore {
+            from: report.from.to_string_lossy().into_owned(),
+            state_dir: report.state_dir.to_string_lossy().into_owned(),
+            applied: report.applied,
+            chats: report
+                .chats
+                .into_iter()
+                .map(|chat| ChatStoreRestoredChat {
+                    folder: chat.folder,
+                    action: chat.action.as_str().to_owned(),
+                    files: chat.files,
+                    entries: chat.entries as f64,
+                    live_only_lines: chat.live_only_lines as f64,
+                })
+                .collect(),
             problems: report
                 .problems
                 .into_iter()

@@ -350,6 +350,21 @@ pub struct ChatStoreForgetOptions {
     pub apply: Option<bool>,
 }
 
+/// Options of `ChatStore.restore`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreRestoreOptions {
+    /// The backup: a folder holding `manifest.json`, or a `.tar`.
+    pub from: String,
+    /// The state dir to restore the chats into (created 0700 when missing).
+    pub state_dir: String,
+    /// `true`: write. Default: a dry run (nothing written, created or locked).
+    pub apply: Option<bool>,
+    /// `true`: replace a chat whose log has lines the backup lacks (they
+    /// are lost). Default: such a chat is refused.
+    pub force: Option<bool>,
+}
+
 /// Options of `ChatStore.backup`.
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]

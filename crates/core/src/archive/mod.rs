@@ -19,6 +19,8 @@
 //! - [`manifest`]: a backup's `manifest.json`, written and read;
 //! - [`backup`]: a consistent copy of one chat or every chat folder of a
 //!   state dir, into a folder or a `.tar`;
+//! - [`restore`]: a backup, verified, put back into a state dir, a chat
+//!   with lines the backup lacks refused unless forced;
 //! - [`verify`]: a backup against its manifest, or a live state dir's chat
 //!   folders against the store's rules.
 
@@ -29,10 +31,12 @@ pub mod forget;
 pub mod lines;
 pub mod manifest;
 mod out;
+pub mod restore;
 pub mod verify;
 
 pub use backup::{backup, Backup, BackupForm, BackupOptions, ChatRecord, FileRecord, Refusal};
 pub use chat::Chat;
 pub use export::{export_log, export_to_file, parse_bound, ExportFormat, ExportOptions, Exported};
 pub use forget::{forget, ForgetRule, Forgotten, ForgottenEntry};
+pub use restore::{restore, Restore, RestoreAction, RestoreOptions, RestoredChat};
 pub use verify::{verify, Verification, VerifiedKind, VerifyProblem};

@@ -1,0 +1,70 @@
+'use strict'
+// `openclaw-context restore PATH --state-dir DIR [--apply] [--force] [--json]`: a backup (a folder
+// with manifest.json, or a .tar) put back into a state dir by ChatStore.restore. The backup is
+// verified first; a chat whose log has lines the backup lacks is refused unless --force.
+// Without --apply a dry run. Exit 1 when the backup has problems or a chat was refused.
+const path = require('node:path')
+const { parseCommandArgs } = require('../../lib/args')
+const { UsageError } = require('../../lib/errors')
+const { loadChatStore, shown } = require('./chat-store')
+
+const OPTIONS = {
+  'state-dir': { type: 'string' },
+  apply: { type: 'boolean' },
+  force: { type: 'boolean' },
+  json: { type: 'boolean' },
+}
+
+function restoreParams(argv) {
+  const { positionals, options } = parseCommandArgs(argv, OPTIONS, { allowPositionals: true })
+  if (positionals.length !== 1 || positionals[0] === '') {
+    throw new UsageError('restore needs one PATH (a backup folder or .tar)')
+  }
+  if (!options['state-dir']) throw new UsageError('restore needs --state-dir DIR')
+  return {
+    params: {
+      from: path.resolve(positionals[0]),
+      stateDir: path.resolve(options['state-dir']),
+      apply: !!options.apply,
+      force: !!options.force,
+    },
+    json: !!options.json,
+  }
+}
+
+const DONE = { create: 'created', replace: 'replaced', unchanged: 'unchanged', refused: 'refused' }
+const PLANNED = { create: 'would create', replace: 'would replace', unchanged: 'unchanged', refused: 'refused' }
+
+function chatLine(chat, applied) {
+  const verb = (applied ? DONE : PLANNED)[chat.action]
+  const lost = chat.liveOnlyLines
+    ? chat.action === 'refused'
+      ? `: its log has ${chat.liveOnlyLines} line(s) the backup lacks (--force replaces them, and they are lost)`
+      : ` (${chat.liveOnlyLines} line(s) only in the live log are lost)`
+    : ''
+  return `  ${verb} ${shown(chat.folder)} (${chat.entries} entries, ${chat.files.join(', ') || 'no files'})${lost}`
+}
+
+async function runRestore(argv, out, err) {
+  const { params, json } = restoreParams(argv)
+  const ChatStore = loadChatStore('restore', err)
+  if (!ChatStore) return 1
+  const result = await ChatStore.restore(params)
+  const refused = result.chats.filter((chat) => chat.action === 'refused')
+  if (json) {
+    out(JSON.stringify(result, null, 2))
+  } else if (result.problems.length) {
+    err(`openclaw-context: ${shown(result.from)} does not verify; nothing was restored:`)
+    for (const problem of result.problems) err(`  ${problem.kind}: ${shown(problem.path)}: ${shown(problem.message)}`)
+  } else {
+    const verb = result.applied ? 'restored' : 'would restore'
+    out(
+      `${verb} ${result.chats.length - refused.length} of ${result.chats.length} chat(s) from ${shown(result.from)} into ${shown(result.stateDir)}`,
+    )
+    for (const chat of result.chats) out(chatLine(chat, result.applied))
+    if (!result.applied) out('dry run: nothing was written; run again with --apply to restore')
+  }
+  return result.problems.length || refused.length ? 1 : 0
+}
+
+module.exports = { runRestore, restoreParams }

@@ -1,0 +1,428 @@
+//! `restore`: a backup (a folder or a `.tar` made by `backup`) put back
+//! into a state dir.
+//!
+//! - The backup is verified first (`verify`): one problem (a flipped byte,
+//!   a missing or extra file, a torn line, an entry of another type) and
+//!   nothing is restored. So only the names a backup holds (the chat
+//!   folders its manifest lists, and in them the four files `backup`
+//!   copies) are ever written.
+//! - A chat folder that does not exist is created (0700, files 0600). One
+//!   that exists is replaced only when its log holds no line the backup's
+//!   lacks: otherwise it is refused, naming how many, unless `force`
+//!   (restoring must not lose what was said since the backup).
+//! - Each chat under its folder's lock, exclusive (`store::lock`): the
+//!   gateway's appends wait, and the live log's lines are compared with
+//!   the backup's under the lock, so none can slip in between. Each file
+//!   is written to a private temp file of the folder and renamed over its
+//!   name; the search index, derived from the old log, is removed.
+//! - Without `apply` nothing is written, created or locked: the report says
+//!   what would be done.
+
+use std::collections::HashSet;
+use std::io::{self, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::backup::BACKED_UP_FILES;
+use super::chat::absolute;
+use super::lines::for_each_line;
+use super::manifest::{self, MANIFEST_FILE, MAX_MANIFEST_BYTES};
+use super::out::shown;
+use super::verify::{verify, VerifiedKind, VerifyProblem};
+use crate::error::CoreError;
+use crate::persistent_chat::fs::open_state_file;
+use crate::persistent_chat::log::parse_log_line;
+use crate::persistent_chat::Links;
+use crate::store::layout::{INDEX_FILE, LOG_FILE};
+use crate::store::lock::{ChatLock, LockKind, WAIT};
+use crate::store::replace::temp_name;
+use crate::store::sys::{Access, Folder, StateDir};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RestoreOptions {
+    /// The backup: a folder holding `manifest.json`, or a `.tar`.
+    pub from: PathBuf,
+    pub state_dir: PathBuf,
+    pub apply: bool,
+    /// Replace a chat whose log has lines the backup lacks (they are lost).
+    pub force: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RestoreAction {
+    /// The chat folder did not exist: created.
+    Create,
+    /// Its files replaced by the backup's.
+    Replace,
+    /// Its log is the backup's already, byte for byte: left as it is.
+    Unchanged,
+    /// Its log has lines the backup lacks: left as it is.
+    Refused,
+}
+
+impl RestoreAction {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RestoreAction::Create => "create",
+            RestoreAction::Replace => "replace",
+            RestoreAction::Unchanged => "unchanged",
+            RestoreAction::Refused => "refused",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RestoredChat {
+    pub folder: String,
+    pub action: RestoreAction,
+    /// The backup's files for it (names).
+    pub files: Vec<String>,
+    /// Valid entries of the backup's log.
+    pub entries: u64,
+    /// Lines of the live log the backup lacks (lost when `force` replaces).
+    pub live_only_lines: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Restore {
+    pub from: PathBuf,
+    pub state_dir: PathBuf,
+    pub applied: bool,
+    pub chats: Vec<RestoredChat>,
+    /// The backup's problems (`verify`'s): when any, nothing is restored.
+    pub problems: Vec<VerifyProblem>,
+}
+
+/// A line's identity: the first 16 bytes of its SHA-256.
+type LineKey = [u8; 16];
+
+fn line_key(line: &[u8]) -> LineKey {
+    let digest = Sha256::digest(line);
+    let mut key = [0u8; 16];
+    key.copy_from_slice(&digest[..16]);
+    key
+}
+
+/// Restores `options.from` into `options.state_dir`.
+pub fn restore(options: &RestoreOptions) -> Result<Restore, CoreError> {
+    let from = absolute(&options.from);
+    let state_dir = absolute(&options.state_dir);
+    let checked = verify(&from)?;
+    let mut report = Restore {
+        from: from.clone(),
+        state_dir: state_dir.clone(),
+        applied: false,
+        chats: Vec::new(),
+        problems: checked.problems,
+    };
+    if checked.kind == VerifiedKind::StateDir {
+        return Err(CoreError::Refused {
+            path: shown(&from),
+            what: "not a backup (a folder with manifest.json, or a .tar)".into(),
+        });
+    }
+    if !report.problems.is_empty() {
+        return Ok(report);
+    }
+    let state = match StateDir::open(&state_dir, options.apply) {
+        Ok(state) => Some(state),
+        Err(CoreError::Io { code: "ENOENT", .. }) if !options.apply => None,
+        Err(err) => return Err(err),
+    };
+    let mut restorer = Restorer {
+        state: state.as_ref(),
+        options,
+        current: None,
+        done: Vec::new(),
+    };
+    if checked.kind == VerifiedKind::BackupTar {
+        read_tar(&from, &mut restorer)?;
+    } else {
+        read_folder(&from, &mut restorer)?;
+    }
+    restorer.finish_chat()?;
+    report.chats = restorer.done;
+    report.applied = options.apply;
+    Ok(report)
+}
+
+/// The backup folder's files, chat by chat, in the manifest's order.
+fn read_folder(root: &Path, restorer: &mut Restorer) -> Result<(), CoreError> {
+    let (file, _) = open_state_file(&root.join(MANIFEST_FILE), Links::Refuse)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_MANIFEST_BYTES)
+        .read_to_end(&mut bytes)
+        .map_err(|err| CoreError::io(&err, "read", &shown(&root.join(MANIFEST_FILE))))?;
+    let chats = manifest::parse(&bytes).map_err(|what| CoreError::Refused {
+        path: shown(&root.join(MANIFEST_FILE)),
+        what,
+    })?;
+    for chat in chats {
+        restorer.start_chat(&chat.folder)?;
+        for file in chat.files {
+            let path = root.join(&chat.folder).join(&file.name);
+            let (handle, _) = open_state_file(&path, Links::Refuse)?;
+            restorer.file(&file.name, &mut BufReader::new(handle), &path)?;
+        }
+    }
+    Ok(())
+}
+
+/// The tar's files in its order (a backup's: each chat's folder, then its
+/// files, the log first).
+fn read_tar(path: &Path, restorer: &mut Restorer) -> Result<(), CoreError> {
+    let (file, _) = open_state_file(path, Links::Refuse)?;
+    let bad = |err: io::Error| CoreError::io(&err, "read", &shown(path));
+    let mut archive = tar::Archive::new(BufReader::new(file));
+    for entry in archive.entries().map_err(bad)? {
+        let mut entry = entry.map_err(bad)?;
+        let name = entry
+            .path()
+            .map_err(bad)?
+            .to_string_lossy()
+            .trim_end_matches('/')
+            .to_owned();
+        let parts: Vec<&str> = name.split('/').collect();
+        match (parts.as_slice(), entry.header().entry_type()) {
+            ([folder], tar::EntryType::Directory) => restorer.start_chat(folder)?,
+            ([folder, file], tar::EntryType::Regular) => {
+                if restorer.current.as_ref().map(|c| c.name.as_str()) != Some(*folder) {
+                    restorer.start_chat(folder)?;
+                }
+                let shown_path = PathBuf::from(format!("{}:{name}", shown(path)));
+                restorer.file(file, &mut entry, &shown_path)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The chat being restored.
+struct Current {
+    name: String,
+    /// The folder (absent in a dry run when it does not exist).
+    folder: Option<Folder>,
+    existed: bool,
+    _lock: Option<ChatLock>,
+    chat: RestoredChat,
+    /// Temp files written (name in the folder, final name), renamed at the end.
+    temps: Vec<(String, String)>,
+    backup_lines: HashSet<LineKey>,
+    backup_log_sha: Option<[u8; 32]>,
+}
+
+struct Restorer<'a> {
+    state: Option<&'a StateDir>,
+    options: &'a RestoreOptions,
+    current: Option<Current>,
+    done: Vec<RestoredChat>,
+}
+
+/// A name a backup may give a chat folder: one component, not hidden.
+fn valid_folder_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && !name.contains(['/', '\\', ':', '\0'])
+        && name.len() <= 255
+}
+
+impl Restorer<'_> {
+    fn start_chat(&mut self, name: &str) -> Result<(), CoreError> {
+        self.finish_chat()?;
+        if self.done.iter().any(|chat| chat.folder == name) {
+            return Err(CoreError::Refused {
+                path: name.to_owned(),
+                what: "the backup holds this chat twice".into(),
+            });
+        }
+        let state_dir = &self.options.state_dir;
+        if !valid_folder_name(name) {
+            return Err(CoreError::Refused {
+                path: shown(&state_dir.join(name)),
+                what: "not a chat folder name".into(),
+            });
+        }
+        let existed = match self.state {
+            Some(state) => state.status_of(name)?.is_some(),
+            None => false,
+        };
+        let folder = match self.state {
+            Some(state) if existed || self.options.apply => Some(state.folder(name, true)?.0),
+            _ => None,
+        };
+        let lock = match (&folder, self.options.apply) {
+            (Some(folder), true) => Some(ChatLock::take(folder, LockKind::Exclusive, WAIT)?),
+            _ => None,
+        };
+        self.current = Some(Current {
+            name: name.to_owned(),
+            folder,
+            existed,
+            _lock: lock,
+            chat: RestoredChat {
+                folder: name.to_owned(),
+                action: if existed {
+                    RestoreAction::Replace
+                } else {
+                    RestoreAction::Create
+                },
+                files: Vec::new(),
+                entries: 0,
+                live_only_lines: 0,
+            },
+            temps: Vec::new(),
+            backup_lines: HashSet::new(),
+            backup_log_sha: None,
+        });
+        Ok(())
+    }
+
+    /// One file of the current chat: read whole (the log's lines keyed),
+    /// written to a temp file of the folder when applying.
+    fn file(&mut self, name: &str, reader: &mut dyn Read, from: &Path) -> Result<(), CoreError> {
+        let Some(current) = self.current.as_mut() else {
+            return Err(CoreError::Refused {
+                path: shown(from),
+                what: "a file outside a chat folder".into(),
+            });
+        };
+        if !BACKED_UP_FILES.contains(&name) {
+            return Err(CoreError::Refused {
+                path: shown(from),
+                what: "not a file a backup holds".into(),
+            });
+        }
+        current.chat.files.push(name.to_owned());
+        let apply = self.options.apply;
+        let mut temp = match (&current.folder, apply) {
+            (Some(folder), true) => {
+                let temp = temp_name(name);
+                let file = folder.create_new(&temp)?;
+                current.temps.push((temp.clone(), name.to_owned()));
+                Some((
+                    folder.path.join(&temp),
+                    io::BufWriter::with_capacity(1 << 16, file),
+                ))
+            }
+            _ => None,
+        };
+        let read_error = |err: io::Error| CoreError::io(&err, "read", &shown(from));
+        let mut hasher = Sha256::new();
+        let mut line = Vec::new();
+        let mut buffer = vec![0u8; 1 << 16];
+        loop {
+            let read = reader.read(&mut buffer).map_err(read_error)?;
+            if read == 0 {
+                break;
+            }
+            let chunk = &buffer[..read];
+            if let Some((path, out)) = temp.as_mut() {
+                out.write_all(chunk)
+                    .map_err(|err| CoreError::io(&err, "write", &shown(path)))?;
+            }
+            if name == LOG_FILE {
+                hasher.update(chunk);
+                for piece in chunk.split_inclusive(|&b| b == b'\n') {
+                    line.extend_from_slice(piece);
+                    if line.last() == Some(&b'\n') {
+                        if parse_log_line(&line).is_some() {
+                            current.chat.entries += 1;
+                        }
+                        current.backup_lines.insert(line_key(&line));
+                        line.clear();
+                    }
+                }
+            }
+        }
+        if name == LOG_FILE {
+            current.backup_log_sha = Some(hasher.finalize().into());
+        }
+        if let Some((path, out)) = temp {
+            let file = out
+                .into_inner()
+                .map_err(|err| CoreError::io(err.error(), "write", &shown(&path)))?;
+            file.sync_all()
+                .map_err(|err| CoreError::io(&err, "fsync", &shown(&path)))?;
+        }
+        Ok(())
+    }
+
+    /// Decides the current chat (the live log against the backup's) and
+    /// renames its temp files into place, or removes them.
+    fn finish_chat(&mut self) -> Result<(), CoreError> {
+        let Some(mut current) = self.current.take() else {
+            return Ok(());
+        };
+        let result = self.decide(&mut current);
+        let keep = matches!(result, Ok(RestoreAction::Create | RestoreAction::Replace))
+            && self.options.apply;
+        let folder = current.folder.as_ref();
+        if let Some(folder) = folder {
+            if keep {
+                let renamed = (|| {
+                    // The log last: a crash before it leaves the old log
+                    // with the backup's other files, never the reverse.
+                    let mut order = current.temps.clone();
+                    order.sort_by_key(|(_, name)| name == LOG_FILE);
+                    for (temp, name) in &order {
+                        folder.rename(temp, name)?;
+                    }
+                    if folder.status_of(INDEX_FILE)?.is_some() {
+                        folder.remove(INDEX_FILE).map_err(|err| {
+                            CoreError::io(&err, "unlink", &shown(&folder.path.join(INDEX_FILE)))
+                        })?;
+                    }
+                    folder.sync()
+                })();
+                if let Err(err) = renamed {
+                    for (temp, _) in &current.temps {
+                        let _ = folder.remove(temp);
+                    }
+                    return Err(err);
+                }
+            } else {
+                for (temp, _) in &current.temps {
+                    let _ = folder.remove(temp);
+                }
+            }
+        }
+        current.chat.action = result?;
+        self.done.push(current.chat);
+        Ok(())
+    }
+
+    fn decide(&self, current: &mut Current) -> Result<RestoreAction, CoreError> {
+        if !current.existed {
+            return Ok(RestoreAction::Create);
+        }
+        let Some(folder) = current.folder.as_ref() else {
+            return Ok(RestoreAction::Create);
+        };
+        let Some((log, status, _)) = folder.open_file(LOG_FILE, Access::Read)? else {
+            return Ok(RestoreAction::Replace);
+        };
+        let path = folder.path.join(LOG_FILE);
+        let mut hasher = Sha256::new();
+        let mut live_only = 0u64;
+        let end = for_each_line(&log, status.size, &path, |line| {
+            hasher.update(line);
+            if !current.backup_lines.contains(&line_key(line)) {
+                live_only += 1;
+            }
+            Ok(())
+        })?;
+        // A torn last line is not an entry: not counted, and lost on replace.
+        let same = end.torn_bytes == 0
+            && Some(<[u8; 32]>::from(hasher.finalize())) == current.backup_log_sha;
+        current.chat.live_only_lines = live_only;
+        if same {
+            return Ok(RestoreAction::Unchanged);
+        }
+        if live_only > 0 && !self.options.force {
+            return Ok(RestoreAction::Refused);
+        }
+        Ok(RestoreAction::Replace)
+    }
+}
