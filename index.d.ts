@@ -122,6 +122,21 @@ export declare class ChatStore {
    */
   forget(options: ChatStoreForgetRule): Promise<ChatStoreForget>
   /**
+   * Backfills a chat's log (`{ log }` or `{ stateDir, sessionKey }`,
+   * created when missing) from `fromExport` (an export of this package:
+   * every line must be a valid entry, else the file is refused naming
+   * the line; imported byte for byte) or `fromOpenclaw` (OpenClaw's
+   * transcript: JSON Lines `files` with their session ids, and `events`
+   * read from its SQLite store; user and assistant messages, masked, a
+   * stored injected prompt reduced to its live message). Entries are
+   * keyed (`id`, else time, role and a hash of the text): one the log
+   * holds is not imported again. Into an empty log they are written in
+   * their order; into one with entries, merged in time order. Under the
+   * folder's exclusive lock, through a temp file renamed over the log;
+   * the search index removed. Without `apply: true` a dry run.
+   */
+  static importLog(options: ChatStoreImportOptions): Promise<ChatStoreImport>
+  /**
    * Puts a backup (`from`: a folder holding `manifest.json`, or a `.tar`
    * that `backup` wrote) back into `stateDir`. The backup is verified
    * first: with any problem nothing is restored (`problems`). Each chat
@@ -580,6 +595,42 @@ export interface ChatStoreForgottenEntry {
   text: string
 }
 
+/** What `ChatStore.importLog` read and added, or (without `apply`) would add. */
+export interface ChatStoreImport {
+  logPath: string
+  applied: boolean
+  /** Entries the source holds (user and assistant messages). */
+  read: number
+  /** Entries added to the log. */
+  imported: number
+  /** Entries the log holds already (by key; or logged by the gateway). */
+  already: number
+  /** Transcript events that are not a user or assistant message with text. */
+  skippedEvents: number
+  /** User turns that held an injected prompt: their live message imported. */
+  liveMessages: number
+  /** Entries added before the log's last entry (merged in time order). */
+  merged: number
+  /** The first and last time among the entries added. */
+  firstTs?: string
+  lastTs?: string
+}
+
+/** Options of `ChatStore.importLog`: the chat, then one source. */
+export interface ChatStoreImportOptions {
+  /** A log file (its folder is checked as a chat folder; created when missing). */
+  log?: string
+  /** The state dir of `sessionKey`'s chat folder. */
+  stateDir?: string
+  sessionKey?: string
+  /** An export of this package (`exportLog`'s JSON Lines). */
+  fromExport?: string
+  /** OpenClaw's transcript for the session. */
+  fromOpenclaw?: ChatStoreOpenclawTranscript
+  /** `true`: write. Default: a dry run (nothing written, created or locked). */
+  apply?: boolean
+}
+
 /** What `inspect` found in a chat folder. */
 export interface ChatStoreInspection {
   folder: string
@@ -632,6 +683,12 @@ export interface ChatStoreLogFacts {
   tornLastLine: boolean
   /** The newest backend session an entry names. */
   lastSession?: string
+}
+
+/** What OpenClaw stored for a session, for `ChatStore.importLog`. */
+export interface ChatStoreOpenclawTranscript {
+  files?: Array<ChatStoreTranscriptFile>
+  events?: Array<ChatStoreTranscriptEvent>
 }
 
 /**
@@ -754,6 +811,25 @@ export interface ChatStoreSummaryParams {
   now?: string | number
   /** Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap. */
   maxChars?: number
+}
+
+/** One row of OpenClaw's `transcript_events`, for `ChatStore.importLog`. */
+export interface ChatStoreTranscriptEvent {
+  /** OpenClaw's session id (`session_id`). */
+  sessionId: string
+  /** The event's JSON (`event_json`). */
+  json: string
+  /** When it was stored (epoch ms), for an event without a timestamp. */
+  storedAt?: number
+  /** Its position in the session (`seq`), for an event without an id. */
+  seq?: number
+}
+
+/** A JSON Lines transcript file of OpenClaw's, for `ChatStore.importLog`. */
+export interface ChatStoreTranscriptFile {
+  /** OpenClaw's session id the file holds. */
+  sessionId: string
+  path: string
 }
 
 /**

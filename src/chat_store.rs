@@ -14,8 +14,8 @@ use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
 use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
 
 use crate::binding::archive::{
-    backup_args, export_args, forget_args, restore_args, ChatStoreBackup, ChatStoreExport,
-    ChatStoreForget, ChatStoreRestore, ChatStoreVerification,
+    backup_args, export_args, forget_args, import_args, restore_args, ChatStoreBackup,
+    ChatStoreExport, ChatStoreForget, ChatStoreImport, ChatStoreRestore, ChatStoreVerification,
 };
 use crate::binding::persistent_chat::{
     turn_params, PersistentChatLogEntry, PersistentChatPromptReport,
@@ -305,6 +305,33 @@ impl ChatStore {
                 move || archive::forget(&archive::Chat::Log(log), &args.rule, args.apply),
                 Into::into,
             ))
+        })
+    }
+
+    /// Backfills a chat's log (`{ log }` or `{ stateDir, sessionKey }`,
+    /// created when missing) from `fromExport` (an export of this package:
+    /// every line must be a valid entry, else the file is refused naming
+    /// the line; imported byte for byte) or `fromOpenclaw` (OpenClaw's
+    /// transcript: JSON Lines `files` with their session ids, and `events`
+    /// read from its SQLite store; user and assistant messages, masked, a
+    /// stored injected prompt reduced to its live message). Entries are
+    /// keyed (`id`, else time, role and a hash of the text): one the log
+    /// holds is not imported again. Into an empty log they are written in
+    /// their order; into one with entries, merged in time order. Under the
+    /// folder's exclusive lock, through a temp file renamed over the log;
+    /// the search index removed. Without `apply: true` a dry run.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options: ChatStoreImportOptions",
+        ts_return_type = "Promise<ChatStoreImport>"
+    )]
+    pub fn import_log<'scope>(
+        env: Env,
+        options: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreImport>> {
+        spawn(&env, || {
+            let options = import_args(Js::from(options))?;
+            Ok(Job::new(move || archive::import(&options), Into::into))
         })
     }
 

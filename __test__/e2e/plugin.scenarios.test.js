@@ -6,6 +6,7 @@
 // every text it gets. No model, no network. Each `runGateway` is one gateway process, so a
 // new one is a gateway restart. The describe blocks run in order and tell one chat's story,
 // on each release of plugin-harness.js's RELEASES.
+const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 
@@ -190,6 +191,32 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
         ['user', 'Which port does it listen on?'],
         ['assistant', 'reply to: Which port does it listen on?'],
       ])
+    })
+
+    test("openclaw-context import --from-openclaw: OpenClaw's stored turns, user and assistant, become a log; a rerun adds none", () => {
+      const state = path.join(world.dir, 'imported-state')
+      const args = ['import', '--state-dir', state, '--session-key', CHAT, '--from-openclaw', world.stateDir]
+      const cli = path.join(__dirname, '..', '..', 'cli', 'openclaw-context.js')
+      const runCli = (more) => {
+        const result = spawnSync(process.execPath, [cli, ...args, ...more], { encoding: 'utf8', timeout: 60000 })
+        expect({ status: result.status, err: result.stderr }).toEqual({ status: 0, err: '' })
+        return JSON.parse(result.stdout)
+      }
+      const first = runCli(['--apply', '--json'])
+      // 2026.4.5's ACP dispatch writes no transcript: nothing to import.
+      if (release.name === '2026.4.5') return expect([first.openclawStore, first.imported]).toEqual(['none', 0])
+      expect(first.openclawStore).toBe(release.transcript)
+      const log = readLog(first.logPath)
+      expect(log.map((e) => [e.role, e.text])).toEqual([
+        ['user', 'Set up the database'],
+        ['assistant', 'reply to: Set up the database'],
+        ['user', 'Use Postgres 16'],
+        ['assistant', 'reply to: Use Postgres 16'],
+        ['user', 'Which port does it listen on?'],
+        ['assistant', 'reply to: Which port does it listen on?'],
+      ])
+      expect(log.every((e) => /^openclaw:/.test(e.id) && !Number.isNaN(Date.parse(e.ts)))).toBe(true)
+      expect(runCli(['--apply', '--json'])).toMatchObject({ imported: 0, already: 6 })
     })
 
     test('acpx, next in line, never saw an ACP turn: the plugin claimed each one', () => {

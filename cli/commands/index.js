@@ -88,6 +88,22 @@ Names each problem. Read-only. Exit 0 when clean, 1 otherwise.
   --json                  the result as JSON`,
     run: (argv, out, err) => require('./verify').runVerify(argv, out, err),
   },
+  import: {
+    synopsis:
+      'import (--log FILE | --state-dir DIR --session-key KEY) (--from-export FILE | --from-openclaw [OPENCLAW_STATE_DIR]) [--apply] [--json]',
+    help: `Backfill a chat's log: from an export of this package (--from-export: every
+line must be a valid entry, else nothing is imported and the line is named;
+imported byte for byte), or from what OpenClaw stored for the session key
+(--from-openclaw: its JSON Lines transcript to 2026.6, its SQLite store from
+2026.7, read from a snapshot with node:sqlite, never written; user and
+assistant messages, masked, an injected prompt reduced to its live message).
+An entry the log holds already (same id, or time, role and text) is skipped,
+so a rerun imports nothing; new ones are merged in time order, under the
+chat's lock. Without --apply a dry run.
+  OPENCLAW_STATE_DIR      default: $OPENCLAW_STATE_DIR, else ~/.openclaw
+  --json                  the result as JSON`,
+    run: (argv, out, err) => require('./import').runImport(argv, out, err),
+  },
   restore: {
     synopsis: 'restore PATH --state-dir DIR [--apply] [--force] [--json]',
     help: `Put a backup (a folder with manifest.json, or a .tar that backup wrote) back

@@ -9,7 +9,8 @@ use napi::ValueType;
 use napi_derive::napi;
 use openclaw_context_core::archive::{
     parse_bound, Backup, BackupForm, BackupOptions, Chat, ExportFormat, ExportOptions, Exported,
-    ForgetRule, Forgotten, Restore, RestoreOptions, Verification,
+    ForgetRule, Forgotten, ImportOptions, ImportSource, Imported, Restore, RestoreOptions,
+    TranscriptEvent, Verification,
 };
 
 use super::{Failure, Js};
@@ -491,6 +492,100 @@ impl From<Restore> for ChatStoreRestore {
                     message: p.what,
                 })
                 .collect(),
+        }
+    }
+}
+
+/// `importLog`'s options: the chat, then `fromExport` (a file) or
+/// `fromOpenclaw` (`{ files: [{ sessionId, path }], events: [{ sessionId,
+/// json, storedAt?, seq? }] }`), and `apply`.
+pub fn import_args(value: Js<'_>) -> Result<ImportOptions, Failure> {
+    let options = value.object("options")?;
+    let chat = chat(&options, "importLog")?;
+    let export = options
+        .get("fromExport")?
+        .optional_path("options.fromExport")?;
+    let openclaw = options.get("fromOpenclaw")?;
+    let source = match (export, openclaw.is_nullish()?) {
+        (Some(path), true) => ImportSource::Export(path.into()),
+        (None, false) => {
+            let openclaw = openclaw.object("options.fromOpenclaw")?;
+            let files = openclaw
+                .get("files")?
+                .optional_array_of("options.fromOpenclaw.files", |item, name| {
+                    let item = item.object(name)?;
+                    let session = item.get("sessionId")?.string(format_args!("{name}.sessionId"))?;
+                    let path = item.get("path")?.path(format_args!("{name}.path"))?;
+                    Ok((session, PathBuf::from(path)))
+                })?
+                .unwrap_or_default();
+            let events = openclaw
+                .get("events")?
+                .optional_array_of("options.fromOpenclaw.events", |item, name| {
+                    let item = item.object(name)?;
+                    Ok(TranscriptEvent {
+                        session_id: item.get("sessionId")?.string(format_args!("{name}.sessionId"))?,
+                        json: String::from_utf16_lossy(&item.get("json")?.string(format_args!("{name}.json"))?)
+                            .into_bytes(),
+                        stored_at: item
+                            .get("storedAt")?
+                            .optional_number(format_args!("{name}.storedAt"))?,
+                        seq: item.get("seq")?.optional_number(format_args!("{name}.seq"))?,
+                    })
+                })?
+                .unwrap_or_default();
+            ImportSource::OpenClaw { files, events }
+        }
+        _ => {
+            return Err(Failure::Type(
+                "The \"options\" argument of importLog must have either \"fromExport\" or \"fromOpenclaw\"".into(),
+            ))
+        }
+    };
+    let apply = options.get("apply")?;
+    let apply = !apply.is_nullish()? && apply.boolean("options.apply")?;
+    Ok(ImportOptions {
+        chat,
+        source,
+        apply,
+    })
+}
+
+/// What `ChatStore.importLog` read and added, or (without `apply`) would add.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreImport {
+    pub log_path: String,
+    pub applied: bool,
+    /// Entries the source holds (user and assistant messages).
+    pub read: f64,
+    /// Entries added to the log.
+    pub imported: f64,
+    /// Entries the log holds already (by key; or logged by the gateway).
+    pub already: f64,
+    /// Transcript events that are not a user or assistant message with text.
+    pub skipped_events: f64,
+    /// User turns that held an injected prompt: their live message imported.
+    pub live_messages: f64,
+    /// Entries added before the log's last entry (merged in time order).
+    pub merged: f64,
+    /// The first and last time among the entries added.
+    pub first_ts: Option<String>,
+    pub last_ts: Option<String>,
+}
+
+impl From<Imported> for ChatStoreImport {
+    fn from(report: Imported) -> Self {
+        ChatStoreImport {
+            log_path: report.log_path.to_string_lossy().into_owned(),
+            applied: report.applied,
+            read: report.read as f64,
+            imported: report.imported as f64,
+            already: report.already as f64,
+            skipped_events: report.skipped_events as f64,
+            live_messages: report.live_messages as f64,
+            merged: report.merged as f64,
+            first_ts: report.first_ts,
+            last_ts: report.last_ts,
         }
     }
 }

@@ -350,6 +350,55 @@ pub struct ChatStoreForgetOptions {
     pub apply: Option<bool>,
 }
 
+/// A JSON Lines transcript file of OpenClaw's, for `ChatStore.importLog`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreTranscriptFile {
+    /// OpenClaw's session id the file holds.
+    pub session_id: String,
+    pub path: String,
+}
+
+/// One row of OpenClaw's `transcript_events`, for `ChatStore.importLog`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreTranscriptEvent {
+    /// OpenClaw's session id (`session_id`).
+    pub session_id: String,
+    /// The event's JSON (`event_json`).
+    pub json: String,
+    /// When it was stored (epoch ms), for an event without a timestamp.
+    pub stored_at: Option<f64>,
+    /// Its position in the session (`seq`), for an event without an id.
+    pub seq: Option<f64>,
+}
+
+/// What OpenClaw stored for a session, for `ChatStore.importLog`.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreOpenclawTranscript {
+    pub files: Option<Vec<ChatStoreTranscriptFile>>,
+    pub events: Option<Vec<ChatStoreTranscriptEvent>>,
+}
+
+/// Options of `ChatStore.importLog`: the chat, then one source.
+#[allow(dead_code)]
+#[napi(object, object_to_js = false)]
+pub struct ChatStoreImportOptions {
+    /// A log file (its folder is checked as a chat folder; created when missing).
+    pub log: Option<String>,
+    /// The state dir of `sessionKey`'s chat folder.
+    pub state_dir: Option<String>,
+    pub session_key: Option<String>,
+    /// An export of this package (`exportLog`'s JSON Lines).
+    pub from_export: Option<String>,
+    /// OpenClaw's transcript for the session.
+    #[napi(js_name = "fromOpenclaw")]
+    pub from_openclaw: Option<ChatStoreOpenclawTranscript>,
+    /// `true`: write. Default: a dry run (nothing written, created or locked).
+    pub apply: Option<bool>,
+}
+
 /// Options of `ChatStore.restore`.
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]

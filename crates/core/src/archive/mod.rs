@@ -16,6 +16,9 @@
 //!   temp name and renamed into place;
 //! - [`forget`]: entries removed from the log and every derived file, the
 //!   log rewritten under the folder's exclusive lock;
+//! - [`import`]: a log backfilled from an export or OpenClaw's transcript,
+//!   merged in time order under the folder's exclusive lock; [`injected`]:
+//!   the live message of a stored turn that holds an injected prompt;
 //! - [`manifest`]: a backup's `manifest.json`, written and read;
 //! - [`backup`]: a consistent copy of one chat or every chat folder of a
 //!   state dir, into a folder or a `.tar`;
@@ -28,6 +31,8 @@ pub mod backup;
 pub mod chat;
 pub mod export;
 pub mod forget;
+pub mod import;
+pub mod injected;
 pub mod lines;
 pub mod manifest;
 mod out;
@@ -38,5 +43,6 @@ pub use backup::{backup, Backup, BackupForm, BackupOptions, ChatRecord, FileReco
 pub use chat::Chat;
 pub use export::{export_log, export_to_file, parse_bound, ExportFormat, ExportOptions, Exported};
 pub use forget::{forget, ForgetRule, Forgotten, ForgottenEntry};
+pub use import::{import, ImportOptions, ImportSource, Imported, TranscriptEvent};
 pub use restore::{restore, Restore, RestoreAction, RestoreOptions, RestoredChat};
 pub use verify::{verify, Verification, VerifiedKind, VerifyProblem};

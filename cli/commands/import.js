@@ -1,0 +1,91 @@
+'use strict'
+// `openclaw-context import CHAT (--from-export FILE | --from-openclaw [OPENCLAW_STATE_DIR]) [--apply] [--json]`:
+// a chat's log backfilled by ChatStore.importLog, from an export of this package (byte for
+// byte) or from what OpenClaw stored for the session key (lib/openclaw-transcript.js finds it;
+// the addon parses, masks, keys and merges it). Without --apply a dry run.
+const os = require('node:os')
+const path = require('node:path')
+const { parseCommandArgs } = require('../../lib/args')
+const { UsageError } = require('../../lib/errors')
+const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
+const { loadChatStore, shown } = require('./chat-store')
+
+const OPTIONS = {
+  ...CHAT_OPTIONS,
+  'from-export': { type: 'string' },
+  'from-openclaw': { type: 'boolean' },
+  apply: { type: 'boolean' },
+  json: { type: 'boolean' },
+}
+
+/** OpenClaw's state dir when none is given: as OpenClaw resolves it. */
+const defaultOpenclawDir = () => process.env.OPENCLAW_STATE_DIR || path.join(os.homedir(), '.openclaw')
+
+function importParams(argv) {
+  const { positionals, options } = parseCommandArgs(argv, OPTIONS, { allowPositionals: true })
+  const params = chatFrom(options, 'import')
+  const fromExport = options['from-export']
+  if ((fromExport !== undefined) === !!options['from-openclaw']) {
+    throw new UsageError('import needs either --from-export FILE or --from-openclaw [OPENCLAW_STATE_DIR]')
+  }
+  if (positionals.length > (options['from-openclaw'] ? 1 : 0)) {
+    throw new UsageError(`unexpected argument ${positionals[positionals.length - 1]}`)
+  }
+  let openclawDir
+  if (fromExport !== undefined) {
+    if (fromExport === '') throw new UsageError('--from-export needs a file')
+    params.fromExport = path.resolve(fromExport)
+  } else {
+    if (!params.sessionKey) throw new UsageError('--from-openclaw needs the chat as --state-dir DIR --session-key KEY')
+    openclawDir = path.resolve(positionals[0] ?? defaultOpenclawDir())
+  }
+  params.apply = !!options.apply
+  return { params, openclawDir, json: !!options.json }
+}
+
+async function runImport(argv, out, err) {
+  const { params, openclawDir, json } = importParams(argv)
+  const ChatStore = loadChatStore('importLog', err)
+  if (!ChatStore) return 1
+  let found
+  if (openclawDir) {
+    const { openclawTranscript } = require('../../lib/openclaw-transcript')
+    try {
+      found = openclawTranscript(openclawDir, params.sessionKey)
+    } catch (e) {
+      err(`openclaw-context: cannot read OpenClaw's store under ${shown(openclawDir)}: ${shown(e.message)}`)
+      return 1
+    }
+    params.fromOpenclaw = { files: found.files, events: found.events }
+  }
+  const result = await ChatStore.importLog(params)
+  if (json) {
+    out(
+      JSON.stringify(
+        found ? { ...result, openclawStore: found.store, openclawSessions: found.sessions } : result,
+        null,
+        2,
+      ),
+    )
+    return 0
+  }
+  const source = found
+    ? `OpenClaw's ${found.store === 'sqlite' ? 'SQLite store' : found.store === 'jsonl' ? 'transcript file' : 'store (nothing found for this key)'} under ${shown(openclawDir)}`
+    : shown(params.fromExport)
+  const verb = result.applied ? 'imported' : 'would import'
+  const span = result.firstTs ? ` (${result.firstTs} … ${result.lastTs})` : ''
+  out(`${verb} ${result.imported} of ${result.read} entries from ${source} into ${shown(result.logPath)}${span}`)
+  if (result.already) out(`  ${result.already} already in the log`)
+  if (result.merged) out(`  ${result.merged} merged before its last entry, in time order`)
+  if (result.liveMessages)
+    out(`  ${result.liveMessages} user turn(s) held an injected prompt: their live message alone`)
+  if (found?.undecodable) {
+    err(
+      `openclaw-context: ${found.undecodable} compressed event(s) left out: Node ${process.version} has no zstd (Node 22.15 or later has)`,
+    )
+  }
+  if (!result.applied) out('dry run: nothing was written; run again with --apply to import')
+  return 0
+}
+
+module.exports = { runImport, importParams }

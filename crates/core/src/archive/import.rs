@@ -1,0 +1,717 @@
+//! `import`: a chat's log backfilled from an export of this package (its
+//! lines, byte for byte) or from what OpenClaw stored for the session (its
+//! transcript's user and assistant messages: JSON Lines files to 2026.6,
+//! `transcript_events` rows from 2026.7, read by the caller).
+//!
+//! - Every candidate is keyed: its `id`, else its time, role and a hash of
+//!   its text. One already in the log is not imported again, so a rerun
+//!   imports nothing. An OpenClaw message that the gateway logged itself
+//!   (the same role and text within five minutes) is not imported either.
+//! - An export is checked whole before anything is written: a line that is
+//!   not a valid entry, or a torn last line, refuses the file, naming the
+//!   line. It is imported byte for byte (it was masked when written).
+//! - OpenClaw's messages are masked as the store masks what it writes (the
+//!   built-in patterns); a user turn that holds an injected prompt is
+//!   imported as its live message alone (`injected`).
+//! - Into a log that is empty or missing, the candidates are written in
+//!   their order (an export then comes back byte for byte). Into one that
+//!   has entries, they are merged in time order: the log's lines keep their
+//!   order and each new entry goes before the first later one.
+//! - The log is written under the folder's exclusive lock through a temp
+//!   file, synced and renamed over it (a torn last line stays last, as it
+//!   was); the search index is removed. Without `apply` nothing is written,
+//!   created or locked.
+
+use std::collections::{HashMap, HashSet};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::chat::{absolute, Chat};
+use super::injected::live_message;
+use super::lines::for_each_line;
+use super::out::shown;
+use crate::error::CoreError;
+use crate::mask::builtin_masker;
+use crate::persistent_chat::fs::open_state_file;
+use crate::persistent_chat::json::{self, Json};
+use crate::persistent_chat::log::{parse_log_line, LogEntry, Role, Timestamp};
+use crate::persistent_chat::time::format_iso_utc;
+use crate::persistent_chat::Links;
+use crate::store::entry_json;
+use crate::store::layout::{earlier_folder_names, folder_name, INDEX_FILE, LOG_FILE};
+use crate::store::lock::{ChatLock, LockKind, WAIT};
+use crate::store::replace::temp_name;
+use crate::store::sys::{self, Access, Folder, StateDir};
+use crate::store::ChatStore;
+
+/// One event of OpenClaw's transcript, as its store holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TranscriptEvent {
+    /// OpenClaw's session id the event belongs to.
+    pub session_id: Vec<u16>,
+    /// The event's JSON (`{"type":"message","message":{"role",…},…}`).
+    pub json: Vec<u8>,
+    /// When it was stored (epoch ms), for an event without a timestamp.
+    pub stored_at: Option<f64>,
+    /// Its position in the session (for an event without an id).
+    pub seq: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ImportSource {
+    /// An export of this package (JSON Lines).
+    Export(PathBuf),
+    /// OpenClaw's transcript: JSON Lines files (with their session ids),
+    /// and events the caller read from its SQLite store.
+    OpenClaw {
+        files: Vec<(Vec<u16>, PathBuf)>,
+        events: Vec<TranscriptEvent>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportOptions {
+    pub chat: Chat,
+    pub source: ImportSource,
+    pub apply: bool,
+}
+
+/// What an import read and added (or, without `apply`, would add).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Imported {
+    pub log_path: PathBuf,
+    pub applied: bool,
+    /// Entries the source holds (user and assistant messages).
+    pub read: u64,
+    /// Entries added to the log.
+    pub imported: u64,
+    /// Entries the log holds already (by key, or logged by the gateway).
+    pub already: u64,
+    /// Transcript events that are not a user or assistant message with text.
+    pub skipped_events: u64,
+    /// User turns that held an injected prompt: their live message imported.
+    pub live_messages: u64,
+    /// Entries added before the log's last entry (merged, not appended).
+    pub merged: u64,
+    /// The first and last time among the entries added (ISO-8601).
+    pub first_ts: Option<String>,
+    pub last_ts: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Key {
+    Id(Vec<u16>),
+    Content(Option<String>, Role, [u8; 16]),
+}
+
+fn text_hash(text: &[u16]) -> [u8; 16] {
+    let mut hasher = Sha256::new();
+    for unit in text {
+        hasher.update(unit.to_le_bytes());
+    }
+    let mut out = [0u8; 16];
+    out.copy_from_slice(&hasher.finalize()[..16]);
+    out
+}
+
+fn key_of(entry: &LogEntry) -> Key {
+    match &entry.id {
+        Some(id) => Key::Id(id.clone()),
+        None => Key::Content(
+            entry
+                .ts
+                .as_ref()
+                .map(|ts| String::from_utf16_lossy(&ts.display())),
+            entry.role,
+            text_hash(&entry.text),
+        ),
+    }
+}
+
+/// One entry to import: its key, its time, its line (no `\n`).
+struct Candidate {
+    key: Key,
+    ms: Option<f64>,
+    role: Role,
+    hash: [u8; 16],
+    line: Vec<u8>,
+    from_openclaw: bool,
+}
+
+impl Candidate {
+    fn of(entry: &LogEntry, line: Vec<u8>, from_openclaw: bool) -> Self {
+        Candidate {
+            key: key_of(entry),
+            ms: entry.ts.as_ref().and_then(Timestamp::epoch_ms),
+            role: entry.role,
+            hash: text_hash(&entry.text),
+            line,
+            from_openclaw,
+        }
+    }
+}
+
+/// An OpenClaw message the gateway logged itself is within this of it.
+const SAME_TURN_MS: f64 = 5.0 * 60.0 * 1000.0;
+
+/// Imports `options.source` into `options.chat`'s log.
+pub fn import(options: &ImportOptions) -> Result<Imported, CoreError> {
+    let mut report = Imported {
+        applied: options.apply,
+        ..Imported::default()
+    };
+    let candidates = match &options.source {
+        ImportSource::Export(path) => export_candidates(&absolute(path))?,
+        ImportSource::OpenClaw { files, events } => {
+            openclaw_candidates(files, events, &mut report)?
+        }
+    };
+    report.read = candidates.len() as u64;
+    let (folder, log_name) = open_target(&options.chat, options.apply)?;
+    report.log_path = match &folder {
+        Some(folder) => folder.path.join(&log_name),
+        None => target_path(&options.chat),
+    };
+    let _lock = match (&folder, options.apply) {
+        (Some(folder), true) => Some(ChatLock::take(folder, LockKind::Exclusive, WAIT)?),
+        _ => None,
+    };
+    let Some(folder) = folder else {
+        // Dry run into a chat that does not exist yet: everything is new.
+        let fresh = dedupe(candidates, &Existing::default(), &mut report);
+        count_added(&fresh, &mut report, None);
+        return Ok(report);
+    };
+    let existing = Existing::read(&folder, &log_name)?;
+    let mut fresh = dedupe(candidates, &existing, &mut report);
+    if !existing.keys.is_empty() {
+        // Stable: entries of one time keep the source's order; no time goes last.
+        fresh.sort_by(|a, b| match (a.ms, b.ms) {
+            (Some(x), Some(y)) => x.total_cmp(&y),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        });
+    }
+    count_added(&fresh, &mut report, existing.last_ms);
+    if fresh.is_empty() || !options.apply {
+        return Ok(report);
+    }
+    write_merged(&folder, &log_name, &fresh)?;
+    if folder.status_of(INDEX_FILE)?.is_some() {
+        folder
+            .remove(INDEX_FILE)
+            .map_err(|err| CoreError::io(&err, "unlink", &shown(&folder.path.join(INDEX_FILE))))?;
+    }
+    folder.sync()?;
+    Ok(report)
+}
+
+fn count_added(fresh: &[Candidate], report: &mut Imported, last_ms: Option<f64>) {
+    report.imported = fresh.len() as u64;
+    report.merged = fresh
+        .iter()
+        .filter(|c| matches!((c.ms, last_ms), (Some(ms), Some(last)) if ms < last))
+        .count() as u64;
+    let times: Vec<f64> = fresh.iter().filter_map(|c| c.ms).collect();
+    let first = times.iter().copied().reduce(f64::min);
+    let last = times.iter().copied().reduce(f64::max);
+    report.first_ts = first.and_then(format_iso_utc);
+    report.last_ts = last.and_then(format_iso_utc);
+}
+
+/// What the log holds: its entries' keys, and (role, text hash) → times.
+#[derive(Default)]
+struct Existing {
+    keys: HashSet<Key>,
+    texts: HashMap<(Role, [u8; 16]), Vec<f64>>,
+    last_ms: Option<f64>,
+}
+
+impl Existing {
+    fn read(folder: &Folder, log_name: &str) -> Result<Existing, CoreError> {
+        let mut existing = Existing::default();
+        let Some((log, status, _)) = folder.open_file(log_name, Access::Read)? else {
+            return Ok(existing);
+        };
+        let path = folder.path.join(log_name);
+        for_each_line(&log, status.size, &path, |line| {
+            if let Some(entry) = parse_log_line(line) {
+                let ms = entry.ts.as_ref().and_then(Timestamp::epoch_ms);
+                if let Some(ms) = ms {
+                    existing.last_ms = Some(existing.last_ms.map_or(ms, |last| last.max(ms)));
+                    existing
+                        .texts
+                        .entry((entry.role, text_hash(&entry.text)))
+                        .or_default()
+                        .push(ms);
+                }
+                existing.keys.insert(key_of(&entry));
+            }
+            Ok(())
+        })?;
+        Ok(existing)
+    }
+
+    fn logged_by_gateway(&self, candidate: &Candidate) -> bool {
+        let (Some(ms), true) = (candidate.ms, candidate.from_openclaw) else {
+            return false;
+        };
+        self.texts
+            .get(&(candidate.role, candidate.hash))
+            .is_some_and(|times| times.iter().any(|t| (t - ms).abs() <= SAME_TURN_MS))
+    }
+}
+
+/// The candidates the log does not hold, each key once.
+fn dedupe(
+    candidates: Vec<Candidate>,
+    existing: &Existing,
+    report: &mut Imported,
+) -> Vec<Candidate> {
+    let mut seen = HashSet::new();
+    let mut fresh = Vec::new();
+    for candidate in candidates {
+        if existing.keys.contains(&candidate.key)
+            || existing.logged_by_gateway(&candidate)
+            || !seen.insert(candidate.key.clone())
+        {
+            report.already += 1;
+            continue;
+        }
+        fresh.push(candidate);
+    }
+    fresh
+}
+
+/// The chat's folder (created with `apply`) and the log's name in it;
+/// `None` in a dry run when the folder does not exist.
+fn open_target(chat: &Chat, apply: bool) -> Result<(Option<Folder>, String), CoreError> {
+    match chat {
+        Chat::Log(path) => {
+            let path = absolute(path);
+            let (Some(parent), Some(name)) = (
+                path.parent(),
+                path.file_name().and_then(std::ffi::OsStr::to_str),
+            ) else {
+                return Err(CoreError::Refused {
+                    path: shown(&path),
+                    what: "not a file name (a root, `..` or not Unicode)".into(),
+                });
+            };
+            match sys::open_folder(parent, apply) {
+                Ok((folder, _)) => Ok((Some(folder), name.to_owned())),
+                Err(CoreError::Io { code: "ENOENT", .. }) if !apply => Ok((None, name.to_owned())),
+                Err(err) => Err(err),
+            }
+        }
+        Chat::Key { state_dir, key } => {
+            let state_dir = absolute(state_dir);
+            if apply {
+                let store = ChatStore::open_for_key(&state_dir, key)?;
+                let (folder, _) = sys::open_folder(store.folder(), false)?;
+                return Ok((Some(folder), LOG_FILE.to_owned()));
+            }
+            let state = match StateDir::open(&state_dir, false) {
+                Ok(state) => state,
+                Err(CoreError::Io { code: "ENOENT", .. }) => {
+                    return Ok((None, LOG_FILE.to_owned()))
+                }
+                Err(err) => return Err(err),
+            };
+            let name = folder_name(key);
+            let names = std::iter::once(name).chain(earlier_folder_names(key));
+            for candidate in names {
+                if state.status_of(&candidate)?.is_some() {
+                    return Ok((
+                        Some(state.folder(&candidate, false)?.0),
+                        LOG_FILE.to_owned(),
+                    ));
+                }
+            }
+            Ok((None, LOG_FILE.to_owned()))
+        }
+    }
+}
+
+fn target_path(chat: &Chat) -> PathBuf {
+    match chat {
+        Chat::Log(path) => absolute(path),
+        Chat::Key { state_dir, key } => absolute(state_dir).join(folder_name(key)).join(LOG_FILE),
+    }
+}
+
+/// An export's lines, each a valid entry, or the file refused naming the
+/// first line that is not.
+fn export_candidates(path: &Path) -> Result<Vec<Candidate>, CoreError> {
+    let (file, metadata) = open_state_file(path, Links::Refuse)?;
+    let mut candidates = Vec::new();
+    let mut number = 0u64;
+    let end = for_each_line(&file, metadata.len(), path, |line| {
+        number += 1;
+        let Some(entry) = parse_log_line(line) else {
+            return Err(CoreError::Refused {
+                path: shown(path),
+                what: format!("line {number} is not a valid log entry; nothing was imported"),
+            });
+        };
+        let bytes = line.strip_suffix(b"\n").unwrap_or(line).to_vec();
+        candidates.push(Candidate::of(&entry, bytes, false));
+        Ok(())
+    })?;
+    if end.torn_bytes > 0 {
+        return Err(CoreError::Refused {
+            path: shown(path),
+            what: format!(
+                "line {} is torn (no line break at the end); nothing was imported",
+                number + 1
+            ),
+        });
+    }
+    Ok(candidates)
+}
+
+/// OpenClaw's messages, from its JSON Lines files and the caller's events.
+fn openclaw_candidates(
+    files: &[(Vec<u16>, PathBuf)],
+    events: &[TranscriptEvent],
+    report: &mut Imported,
+) -> Result<Vec<Candidate>, CoreError> {
+    let masker = builtin_masker();
+    let mut candidates = Vec::new();
+    let mut take = |event: &TranscriptEvent, report: &mut Imported| match message_entry(event) {
+        Some((entry, live)) => {
+            if live {
+                report.live_messages += 1;
+            }
+            let entry = LogEntry {
+                text: masker.mask(&entry.text),
+                ..entry
+            };
+            let line = entry_json::entry_json(&entry);
+            candidates.push(Candidate::of(&entry, line, true));
+        }
+        None => report.skipped_events += 1,
+    };
+    for (session_id, path) in files {
+        let path = absolute(path);
+        let (file, metadata) = open_state_file(&path, Links::Refuse)?;
+        let mut seq = 0f64;
+        for_each_line(&file, metadata.len(), &path, |line| {
+            seq += 1.0;
+            let event = TranscriptEvent {
+                session_id: session_id.clone(),
+                json: line.to_vec(),
+                stored_at: None,
+                seq: Some(seq),
+            };
+            take(&event, report);
+            Ok(())
+        })?;
+    }
+    for event in events {
+        take(event, report);
+    }
+    Ok(candidates)
+}
+
+/// A message event's entry (`None` for any other event, a role other than
+/// user or assistant, or no text), and whether its text was an injected
+/// prompt.
+fn message_entry(event: &TranscriptEvent) -> Option<(LogEntry, bool)> {
+    let line = event.json.strip_suffix(b"\n").unwrap_or(&event.json);
+    let value = json::parse(line).ok()?;
+    if value
+        .get("type")
+        .and_then(Json::as_text)
+        .is_some_and(|t| t != "message".encode_utf16().collect::<Vec<_>>())
+    {
+        return None;
+    }
+    let message = value.get("message")?;
+    let role = message
+        .get("role")
+        .and_then(Json::as_text)
+        .and_then(Role::from_text)?;
+    if !matches!(role, Role::User | Role::Assistant) {
+        return None;
+    }
+    let mut text = match message.get("content")? {
+        Json::String(text) => text.clone(),
+        Json::Array(parts) => {
+            let mut joined: Vec<u16> = Vec::new();
+            for part in parts {
+                let is_text = part
+                    .get("type")
+                    .and_then(Json::as_text)
+                    .is_some_and(|t| t == "text".encode_utf16().collect::<Vec<_>>());
+                if let (true, Some(piece)) = (is_text, part.get("text").and_then(Json::as_text)) {
+                    if !joined.is_empty() {
+                        joined.push(0x0a);
+                    }
+                    joined.extend_from_slice(piece);
+                }
+            }
+            joined
+        }
+        _ => return None,
+    };
+    let mut live = false;
+    if role == Role::User {
+        if let Some(message) = live_message(&text) {
+            text = message;
+            live = true;
+        }
+    }
+    if crate::utf16::trim(&text).is_empty() {
+        return None;
+    }
+    let ms = value
+        .get("timestamp")
+        .and_then(Timestamp::from_json)
+        .or_else(|| message.get("timestamp").and_then(Timestamp::from_json))
+        .and_then(|ts| ts.epoch_ms())
+        .or(event.stored_at);
+    let ts = ms
+        .and_then(format_iso_utc)
+        .map(|iso| Timestamp::Text(iso.encode_utf16().collect()));
+    let event_id = value
+        .get("id")
+        .and_then(Json::as_text)
+        .map(<[u16]>::to_vec)
+        .or_else(|| event.seq.map(crate::persistent_chat::log::js_number_text));
+    let id = event_id.map(|event_id| {
+        let mut id: Vec<u16> = "openclaw:".encode_utf16().collect();
+        id.extend_from_slice(&event.session_id);
+        id.push(u16::from(b':'));
+        id.extend_from_slice(&event_id);
+        id
+    });
+    Some((
+        LogEntry {
+            role,
+            text,
+            ts,
+            session: None,
+            status: None,
+            id,
+        },
+        live,
+    ))
+}
+
+/// The log rewritten with `fresh` merged in: through a temp file, synced,
+/// renamed over it.
+fn write_merged(folder: &Folder, log_name: &str, fresh: &[Candidate]) -> Result<(), CoreError> {
+    let temp = temp_name(log_name);
+    let temp_path = folder.path.join(&temp);
+    let file = folder.create_new(&temp)?;
+    let write_error = |err: std::io::Error| CoreError::io(&err, "write", &shown(&temp_path));
+    let result = (|| {
+        let mut out = BufWriter::with_capacity(1 << 16, file);
+        let mut next = 0;
+        let log = folder.open_file(log_name, Access::Read)?;
+        if let Some((log, status, _)) = &log {
+            let path = folder.path.join(log_name);
+            let end = for_each_line(log, status.size, &path, |line| {
+                if let Some(ms) = parse_log_line(line)
+                    .and_then(|entry| entry.ts.as_ref().and_then(Timestamp::epoch_ms))
+                {
+                    while next < fresh.len() && fresh[next].ms.is_some_and(|new| new < ms) {
+                        out.write_all(&fresh[next].line).map_err(write_error)?;
+                        out.write_all(b"\n").map_err(write_error)?;
+                        next += 1;
+                    }
+                }
+                out.write_all(line).map_err(write_error)
+            })?;
+            for candidate in &fresh[next..] {
+                out.write_all(&candidate.line).map_err(write_error)?;
+                out.write_all(b"\n").map_err(write_error)?;
+            }
+            if end.torn_bytes > 0 {
+                let mut torn = vec![0u8; end.torn_bytes as usize];
+                let read =
+                    crate::persistent_chat::fs::read_full_at(log, &mut torn, end.whole_bytes)
+                        .map_err(|err| CoreError::io(&err, "read", &shown(&path)))?;
+                out.write_all(&torn[..read]).map_err(write_error)?;
+            }
+        } else {
+            for candidate in fresh {
+                out.write_all(&candidate.line).map_err(write_error)?;
+                out.write_all(b"\n").map_err(write_error)?;
+            }
+        }
+        let file = out
+            .into_inner()
+            .map_err(|err| CoreError::io(err.error(), "write", &shown(&temp_path)))?;
+        file.sync_all()
+            .map_err(|err| CoreError::io(&err, "fsync", &shown(&temp_path)))?;
+        drop(file);
+        // Windows cannot rename over a file that has an open handle.
+        drop(log);
+        folder.rename(&temp, log_name)
+    })();
+    if result.is_err() {
+        let _ = folder.remove(&temp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::TempDir;
+
+    fn u(text: &str) -> Vec<u16> {
+        text.encode_utf16().collect()
+    }
+
+    fn private_folder(dir: &TempDir) -> PathBuf {
+        let folder = dir.0.join("chat");
+        std::fs::create_dir(&folder).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        folder
+    }
+
+    const EXPORT: &str = concat!(
+        "{\"ts\":\"2026-01-01T00:00:00.000Z\",\"role\":\"user\",\"text\":\"one\",\"id\":\"a\"}\n",
+        "{\"ts\":\"2026-01-03T00:00:00.000Z\",\"role\":\"assistant\",\"text\":\"three\",\"id\":\"c\"}\n",
+    );
+
+    fn import_export(log: &Path, export: &Path, apply: bool) -> Result<Imported, CoreError> {
+        import(&ImportOptions {
+            chat: Chat::Log(log.to_owned()),
+            source: ImportSource::Export(export.to_owned()),
+            apply,
+        })
+    }
+
+    #[test]
+    fn an_export_comes_back_byte_for_byte_and_a_rerun_adds_nothing() {
+        let dir = TempDir::new("import");
+        let folder = private_folder(&dir);
+        let export = dir.file("export.jsonl", EXPORT.as_bytes());
+        let log = folder.join(LOG_FILE);
+        let dry = import_export(&log, &export, false).unwrap();
+        assert_eq!((dry.read, dry.imported), (2, 2));
+        assert!(!log.exists());
+        let done = import_export(&log, &export, true).unwrap();
+        assert_eq!(done.imported, 2);
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), EXPORT);
+        let again = import_export(&log, &export, true).unwrap();
+        assert_eq!((again.imported, again.already), (0, 2));
+        assert_eq!(std::fs::read_to_string(&log).unwrap(), EXPORT);
+    }
+
+    #[test]
+    fn new_entries_are_merged_in_time_order_and_a_torn_end_stays_last() {
+        let dir = TempDir::new("import");
+        let folder = private_folder(&dir);
+        let log = folder.join(LOG_FILE);
+        std::fs::write(
+            &log,
+            "{\"ts\":\"2026-01-02T00:00:00.000Z\",\"role\":\"user\",\"text\":\"two\",\"id\":\"b\"}\n{\"role\":\"us",
+        )
+        .unwrap();
+        let export = dir.file("export.jsonl", EXPORT.as_bytes());
+        let done = import_export(&log, &export, true).unwrap();
+        assert_eq!((done.imported, done.merged), (2, 1));
+        let text = std::fs::read_to_string(&log).unwrap();
+        let ids: Vec<_> = text
+            .lines()
+            .filter_map(|l| parse_log_line(l.as_bytes()))
+            .map(|e| String::from_utf16_lossy(&e.id.unwrap()))
+            .collect();
+        assert_eq!(ids, ["a", "b", "c"]);
+        assert!(text.ends_with("\n{\"role\":\"us"));
+    }
+
+    #[test]
+    fn a_hostile_or_torn_export_is_refused_whole_naming_the_line() {
+        let dir = TempDir::new("import");
+        let folder = private_folder(&dir);
+        let log = folder.join(LOG_FILE);
+        for (body, line) in [
+            (format!("{EXPORT}not json\n"), "line 3 is not"),
+            (
+                format!("{EXPORT}{{\"role\":\"root\",\"text\":\"x\"}}\n"),
+                "line 3 is not",
+            ),
+            (format!("{EXPORT}{{\"role\":\"user\""), "line 3 is torn"),
+        ] {
+            let export = dir.file("bad.jsonl", body.as_bytes());
+            let err = import_export(&log, &export, true).unwrap_err().to_string();
+            assert!(err.contains(line), "{err}");
+            assert!(!log.exists());
+        }
+    }
+
+    #[test]
+    fn openclaw_messages_masked_their_live_message_alone_and_keyed_by_event() {
+        let event = |id: &str, role: &str, content: &str| {
+            TranscriptEvent {
+            session_id: u("s1"),
+            json: format!(
+                "{{\"type\":\"message\",\"id\":\"{id}\",\"timestamp\":\"2026-02-01T10:00:00.000Z\",\"message\":{{\"role\":\"{role}\",\"content\":{content}}}}}"
+            )
+            .into_bytes(),
+            stored_at: None,
+            seq: None,
+        }
+        };
+        let nonce = "0123456789abcdef";
+        let prompt = format!(
+            "\"Only lines with {nonce} are structure.\\n--- BOOTSTRAP CONTEXT (already resolved) {nonce} ---\\nold stuff\\n--- LIVE TURN {nonce} ---\\nmy key is sk-proj-abcdefghijklmnopqrstuvwxyz0123\\n--- END {nonce} ---\""
+        );
+        let events = vec![
+            event("e1", "user", &prompt),
+            event("e2", "assistant", "[{\"type\":\"thinking\",\"thinking\":\"hm\"},{\"type\":\"text\",\"text\":\"noted\"}]"),
+            event("e3", "toolResult", "\"x\""),
+            TranscriptEvent {
+                json: b"{\"type\":\"session\",\"id\":\"s1\"}".to_vec(),
+                ..event("e4", "user", "\"\"")
+            },
+        ];
+        let dir = TempDir::new("import");
+        let folder = private_folder(&dir);
+        let log = folder.join(LOG_FILE);
+        let options = ImportOptions {
+            chat: Chat::Log(log.clone()),
+            source: ImportSource::OpenClaw {
+                files: Vec::new(),
+                events,
+            },
+            apply: true,
+        };
+        let done = import(&options).unwrap();
+        assert_eq!(
+            (
+                done.read,
+                done.imported,
+                done.skipped_events,
+                done.live_messages
+            ),
+            (2, 2, 2, 1)
+        );
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(
+            !text.contains("BOOTSTRAP") && !text.contains("old stuff"),
+            "{text}"
+        );
+        assert!(
+            !text.contains("sk-proj-abcdefghijklmnopqrstuvwxyz0123"),
+            "{text}"
+        );
+        assert!(text.contains("\"id\":\"openclaw:s1:e1\""));
+        assert!(text.contains("\"text\":\"noted\""));
+        let again = import(&options).unwrap();
+        assert_eq!((again.imported, again.already), (0, 2));
+    }
+}
