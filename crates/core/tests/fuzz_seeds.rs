@@ -40,9 +40,12 @@ mod summary;
 #[path = "../../../fuzz/fuzz_targets/tail_reader.rs"]
 #[rustfmt::skip]
 mod tail_reader;
+#[path = "../../../fuzz/fuzz_targets/transcript_event.rs"]
+#[rustfmt::skip]
+mod transcript_event;
 
 /// Every target this file replays; a target of fuzz/Cargo.toml missing here fails a test.
-const TARGETS: [&str; 8] = [
+const TARGETS: [&str; 9] = [
     "cap",
     "log_line",
     "mask",
@@ -51,6 +54,7 @@ const TARGETS: [&str; 8] = [
     "store",
     "summary",
     "tail_reader",
+    "transcript_event",
 ];
 
 fn fuzz_dir() -> PathBuf {
@@ -144,6 +148,13 @@ fn summary_seeds() {
 #[test]
 fn tail_reader_seeds() {
     assert!(replay("tail_reader", tail_reader::run) > 0);
+}
+
+#[test]
+fn transcript_event_seeds() {
+    for (path, bytes) in seeds("transcript_event") {
+        run_one(&path, || transcript_event::run(&bytes));
+    }
 }
 
 /// Every target of fuzz/Cargo.toml is replayed here, and every seed folder is a target's.

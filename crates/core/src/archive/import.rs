@@ -417,6 +417,18 @@ fn openclaw_candidates(
     Ok(candidates)
 }
 
+/// One transcript event's JSON as `import` reads it: its entry (`None` for
+/// anything but a user or assistant message with text) and whether its
+/// text was an injected prompt. For the fuzz target.
+pub fn transcript_entry(json: &[u8]) -> Option<(LogEntry, bool)> {
+    message_entry(&TranscriptEvent {
+        session_id: "s".encode_utf16().collect(),
+        json: json.to_vec(),
+        stored_at: None,
+        seq: Some(1.0),
+    })
+}
+
 /// A message event's entry (`None` for any other event, a role other than
 /// user or assistant, or no text), and whether its text was an injected
 /// prompt.
