@@ -6,6 +6,7 @@
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
+const { withProgress } = require('../../lib/progress')
 const { loadChatStore, shown, bytes } = require('./chat-store')
 
 const OPTIONS = {
@@ -44,7 +45,7 @@ async function runBackup(argv, out, err) {
   const { params, json } = backupParams(argv)
   const ChatStore = loadChatStore('backup', err)
   if (!ChatStore) return 1
-  const result = await ChatStore.backup(params)
+  const result = await withProgress(params.apply ? 'backing up' : 'reading for the backup', ChatStore.backup(params))
   if (json) {
     out(JSON.stringify(result, null, 2))
   } else {

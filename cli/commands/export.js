@@ -6,6 +6,7 @@
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
+const { withProgress } = require('../../lib/progress')
 const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
 const { loadChatStore, usageFromRange, shown, bytes } = require('./chat-store')
 
@@ -44,7 +45,7 @@ async function runExport(argv, out, err) {
   if (!ChatStore) return 1
   let result
   try {
-    result = await ChatStore.exportLog(params)
+    result = await withProgress('exporting', ChatStore.exportLog(params))
   } catch (e) {
     throw usageFromRange(e, { since: '--since', until: '--until', format: '--format' })
   }

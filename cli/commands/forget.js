@@ -6,6 +6,7 @@
 // would be removed and changes nothing.
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
+const { withProgress } = require('../../lib/progress')
 const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
 const { escapeControl } = require('../../lib/shell-quote')
 const { loadChatStore, usageFromRange, shown, bytes } = require('./chat-store')
@@ -53,7 +54,7 @@ async function runForget(argv, out, err) {
   if (!ChatStore) return 1
   let result
   try {
-    result = await ChatStore.forgetIn(params)
+    result = await withProgress(params.apply ? 'forgetting' : 'looking for what to forget', ChatStore.forgetIn(params))
   } catch (e) {
     throw usageFromRange(e, { before: '--before', id: '--id', match: '--match' })
   }

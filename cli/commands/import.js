@@ -7,6 +7,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
+const { withProgress } = require('../../lib/progress')
 const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
 const { loadChatStore, shown } = require('./chat-store')
 
@@ -58,7 +59,7 @@ async function runImport(argv, out, err) {
     }
     params.fromOpenclaw = { files: found.files, events: found.events }
   }
-  const result = await ChatStore.importLog(params)
+  const result = await withProgress('importing', ChatStore.importLog(params))
   if (json) {
     out(
       JSON.stringify(

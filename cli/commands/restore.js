@@ -6,6 +6,7 @@
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
+const { withProgress } = require('../../lib/progress')
 const { loadChatStore, shown } = require('./chat-store')
 
 const OPTIONS = {
@@ -49,7 +50,7 @@ async function runRestore(argv, out, err) {
   const { params, json } = restoreParams(argv)
   const ChatStore = loadChatStore('restore', err)
   if (!ChatStore) return 1
-  const result = await ChatStore.restore(params)
+  const result = await withProgress(params.apply ? 'restoring' : 'verifying the backup', ChatStore.restore(params))
   const refused = result.chats.filter((chat) => chat.action === 'refused')
   if (json) {
     out(JSON.stringify(result, null, 2))

@@ -5,6 +5,7 @@
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
+const { withProgress } = require('../../lib/progress')
 const { loadChatStore, shown } = require('./chat-store')
 
 const OPTIONS = { json: { type: 'boolean' } }
@@ -18,7 +19,7 @@ async function runVerify(argv, out, err) {
   }
   const ChatStore = loadChatStore('verify', err)
   if (!ChatStore) return 1
-  const result = await ChatStore.verify(path.resolve(positionals[0]))
+  const result = await withProgress('verifying', ChatStore.verify(path.resolve(positionals[0])))
   if (options.json) {
     out(JSON.stringify(result, null, 2))
   } else {
