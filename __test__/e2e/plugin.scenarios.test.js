@@ -198,7 +198,8 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
       const args = ['import', '--state-dir', state, '--session-key', CHAT, '--from-openclaw', world.stateDir]
       const cli = path.join(__dirname, '..', '..', 'cli', 'openclaw-context.js')
       const runCli = (more) => {
-        const result = spawnSync(process.execPath, [cli, ...args, ...more], { encoding: 'utf8', timeout: 60000 })
+        // The release's own Node (22 or 24): reading its SQLite store needs node:sqlite.
+        const result = spawnSync(release.node, [cli, ...args, ...more], { encoding: 'utf8', timeout: 60000 })
         expect({ status: result.status, err: result.stderr }).toEqual({ status: 0, err: '' })
         return JSON.parse(result.stdout)
       }
