@@ -456,11 +456,18 @@ function startWriter(mode, logPath, { ms = 30000, seed = 1, maxText = 1200 } = {
 }
 
 function readLoop(options, timeout = 30000) {
-  const result = spawnSync(process.execPath, [READ_LOOP, JSON.stringify(options)], {
-    encoding: 'utf8',
-    timeout,
-    killSignal: 'SIGKILL',
-  })
+  const spawnLoop = () =>
+    spawnSync(process.execPath, [READ_LOOP, JSON.stringify(options)], {
+      encoding: 'utf8',
+      timeout,
+      killSignal: 'SIGKILL',
+    })
+  let result = spawnLoop()
+  // A child that never started (Wine under load has failed a spawn with UNKNOWN, once in a
+  // CI run): spawned again, once. A loop that ran and failed is never retried.
+  if (result.error && result.error.code !== 'ETIMEDOUT' && result.status === null && !result.signal) {
+    result = spawnLoop()
+  }
   if (result.error || result.signal || result.status !== 0) {
     throw new Error(
       `read loop failed (${result.error ? result.error.code : result.signal || `exit ${result.status}`}): ${String(result.stderr).slice(0, 1000)}`,
