@@ -194,8 +194,12 @@ fn matches(matcher: &Matcher, line: &[u8], entry: Option<&LogEntry>) -> bool {
 
 /// Texts of removed entries that the memory state is searched for: whole
 /// texts of at least this many units (a short one, "ok", would scrub
-/// unrelated strings), at most [`MAX_STATE_NEEDLES`] of them.
+/// unrelated strings) and at most [`MAX_STATE_NEEDLE_UNITS`] (a memory
+/// state's strings are notes, not pasted logs), at most
+/// [`MAX_STATE_NEEDLES`] of them: what a forget holds in memory stays
+/// bounded (1,000 × 64 Ki units) whatever the log's entries weigh.
 const MIN_STATE_NEEDLE_UNITS: usize = 16;
+const MAX_STATE_NEEDLE_UNITS: usize = 64 * 1024;
 const MAX_STATE_NEEDLES: usize = 1_000;
 
 /// The log's lines through `rule`: the kept ones into a temp file renamed
@@ -246,7 +250,7 @@ fn rewrite_log(
                 report.removed_lines += 1;
                 report.removed_bytes += line.len() as u64;
                 if let Some(entry) = &entry {
-                    if entry.text.len() >= MIN_STATE_NEEDLE_UNITS
+                    if (MIN_STATE_NEEDLE_UNITS..=MAX_STATE_NEEDLE_UNITS).contains(&entry.text.len())
                         && needles.len() < MAX_STATE_NEEDLES
                     {
                         needles.push(entry.text.clone());
