@@ -222,7 +222,11 @@ fn rewrite_log(
     if apply {
         let name = temp_name(log_name);
         let file = folder.create_new(&name)?;
-        temp = Some((name, BufWriter::with_capacity(1 << 16, file)));
+        temp = Some(Kept {
+            shown: folder.path.join(&name).to_string_lossy().into_owned(),
+            name,
+            out: BufWriter::with_capacity(1 << 16, file),
+        });
     }
     let result = (|| {
         let mut line_number = 0u64;
@@ -236,14 +240,8 @@ fn rewrite_log(
                 report.lines += 1;
                 let entry = parse_log_line(line);
                 if !matches(&matcher, line, entry.as_ref()) {
-                    if let Some((name, out)) = temp.as_mut() {
-                        out.write_all(line).map_err(|err| {
-                            CoreError::io(
-                                &err,
-                                "write",
-                                &folder.path.join(&*name).to_string_lossy(),
-                            )
-                        })?;
+                    if let Some(kept) = temp.as_mut() {
+                        kept.write(line)?;
                     }
                     return Ok(());
                 }
@@ -279,14 +277,8 @@ fn rewrite_log(
                     if matcher.raw_holds(&bytes) {
                         report.removed_lines += 1;
                         report.removed_bytes += torn;
-                    } else if let Some((name, out)) = temp.as_mut() {
-                        out.write_all(&bytes).map_err(|err| {
-                            CoreError::io(
-                                &err,
-                                "write",
-                                &folder.path.join(&*name).to_string_lossy(),
-                            )
-                        })?;
+                    } else if let Some(kept) = temp.as_mut() {
+                        kept.write(&bytes)?;
                     }
                 }
                 return Ok(());
@@ -294,23 +286,18 @@ fn rewrite_log(
             size = now;
         }
     })();
-    let Some((name, out)) = temp else {
+    let Some(Kept { name, shown, out }) = temp else {
         return result;
     };
     let finished = result.and_then(|()| {
         if report.removed_lines == 0 {
             return Ok(false);
         }
-        let file = out.into_inner().map_err(|err| {
-            CoreError::io(
-                err.error(),
-                "write",
-                &folder.path.join(&name).to_string_lossy(),
-            )
-        })?;
-        file.sync_all().map_err(|err| {
-            CoreError::io(&err, "fsync", &folder.path.join(&name).to_string_lossy())
-        })?;
+        let file = out
+            .into_inner()
+            .map_err(|err| CoreError::io(err.error(), "write", &shown))?;
+        file.sync_all()
+            .map_err(|err| CoreError::io(&err, "fsync", &shown))?;
         drop(file);
         // Windows cannot rename over a file that has an open handle.
         drop(log);
@@ -328,6 +315,22 @@ fn rewrite_log(
             let _ = folder.remove(&name);
             Err(err)
         }
+    }
+}
+
+/// The temp file a rewrite writes the kept lines into (`shown`: its path,
+/// for errors).
+struct Kept {
+    name: String,
+    shown: String,
+    out: BufWriter<std::fs::File>,
+}
+
+impl Kept {
+    fn write(&mut self, bytes: &[u8]) -> Result<(), CoreError> {
+        self.out
+            .write_all(bytes)
+            .map_err(|err| CoreError::io(&err, "write", &self.shown))
     }
 }
 
