@@ -147,8 +147,10 @@ pub fn forget_args(value: Js<'_>, with_chat: bool) -> Result<ForgetArgs, Failure
             "The \"options\" argument of forget must have \"id\", \"before\" or \"match\"".into(),
         ));
     }
-    let apply = options.get("apply")?;
-    let apply = !apply.is_nullish()? && apply.boolean("options.apply")?;
+    let apply = options
+        .get("apply")?
+        .optional_boolean("options.apply")?
+        .unwrap_or(false);
     Ok(ForgetArgs {
         chat,
         rule: ForgetRule { ids, before, text },
@@ -229,8 +231,10 @@ pub fn backup_args(value: Js<'_>) -> Result<BackupOptions, Failure> {
         ));
     }
     let out = options.get("out")?.path("options.out")?;
-    let apply = options.get("apply")?;
-    let apply = !apply.is_nullish()? && apply.boolean("options.apply")?;
+    let apply = options
+        .get("apply")?
+        .optional_boolean("options.apply")?
+        .unwrap_or(false);
     Ok(BackupOptions {
         state_dir: state_dir.into(),
         session_key,
@@ -425,10 +429,14 @@ pub fn restore_args(value: Js<'_>) -> Result<RestoreOptions, Failure> {
     let options = value.object("options")?;
     let from = options.get("from")?.path("options.from")?;
     let state_dir = options.get("stateDir")?.path("options.stateDir")?;
-    let apply = options.get("apply")?;
-    let apply = !apply.is_nullish()? && apply.boolean("options.apply")?;
-    let force = options.get("force")?;
-    let force = !force.is_nullish()? && force.boolean("options.force")?;
+    let apply = options
+        .get("apply")?
+        .optional_boolean("options.apply")?
+        .unwrap_or(false);
+    let force = options
+        .get("force")?
+        .optional_boolean("options.force")?
+        .unwrap_or(false);
     Ok(RestoreOptions {
         from: from.into(),
         state_dir: state_dir.into(),
@@ -542,8 +550,10 @@ pub fn import_args(value: Js<'_>) -> Result<ImportOptions, Failure> {
             ))
         }
     };
-    let apply = options.get("apply")?;
-    let apply = !apply.is_nullish()? && apply.boolean("options.apply")?;
+    let apply = options
+        .get("apply")?
+        .optional_boolean("options.apply")?
+        .unwrap_or(false);
     Ok(ImportOptions {
         chat,
         source,

@@ -243,6 +243,13 @@ impl<'env> Js<'env> {
         self.number(name).map(Some)
     }
 
+    pub fn optional_boolean(&self, name: impl Display + Copy) -> Result<Option<bool>, Failure> {
+        if self.is_nullish()? {
+            return Ok(None);
+        }
+        self.boolean(name).map(Some)
+    }
+
     pub fn boolean(&self, name: impl Display + Copy) -> Result<bool, Failure> {
         if self.kind()? != ValueType::Boolean {
             return Err(self.expected(name, "of type boolean"));
