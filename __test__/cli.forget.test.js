@@ -4,32 +4,17 @@
 // folder, the next reload neither showing nor summarising it, ids and times, the store's
 // refusals, a gateway appending from another process meanwhile (nothing lost, nothing torn),
 // and the plugin's retentionDays rule through ChatStore#forget.
-const { spawn, spawnSync } = require('node:child_process')
+const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { ChatStore } = require('../index.js')
+const { tempDirs, runCli: run, appendInChild } = require('./fixtures/cli.js')
 const { onWasi, onWindows, posixTest: posixTestFor, testUnless } = require('./fixtures/platform.js')
 
-const ROOT = path.resolve(__dirname, '..')
-const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const KEY = 'agent:codex:acp:forget'
 const posixTest = posixTestFor('no FIFOs, symlinks or POSIX modes there')
 
-const temps = []
-afterAll(() => {
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true })
-})
-function tempDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-cli-forget-'))
-  temps.push(dir)
-  return dir
-}
-
-function run(args, options = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { timeout: 60000, ...options })
-  return { status: result.status, out: String(result.stdout), err: String(result.stderr) }
-}
+const tempDir = tempDirs('occn-cli-forget-')
 
 const SECRET = 'my card PIN is 4921'
 
@@ -175,23 +160,7 @@ testUnless(onWasi, 'on WASI: no advisory locks in WASI preview 1')(
     const state = tempDir()
     const store = await chatWithSecret(state)
     const APPENDS = 300
-    const child = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const { ChatStore } = require(${JSON.stringify(path.join(ROOT, 'index.js'))});
-        (async () => {
-          const store = await ChatStore.open({ stateDir: ${JSON.stringify(state)}, sessionKey: ${JSON.stringify(KEY)} })
-          for (let i = 0; i < ${APPENDS}; i++) await store.appendEntry({ role: 'user', text: 'live ' + i + ' with 4921x', id: 'live' + i }, { sync: false })
-        })().catch((e) => { console.error(e); process.exit(1) })`,
-      ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    )
-    let childErr = ''
-    child.stderr.on('data', (d) => {
-      childErr += d
-    })
-    const exited = new Promise((resolve) => child.on('exit', resolve))
+    const exited = appendInChild({ stateDir: state, sessionKey: KEY, count: APPENDS, text: 'live {i} with 4921x' })
     // Forget the old entries again and again while the child appends.
     let rounds = 0
     let done = false
@@ -203,8 +172,7 @@ testUnless(onWasi, 'on WASI: no advisory locks in WASI preview 1')(
       expect(result.applied).toBe(true)
       rounds++
     }
-    expect(await exited).toBe(0)
-    expect(childErr).toBe('')
+    expect(await exited).toEqual({ code: 0, stderr: '' })
     const text = fs.readFileSync(store.logPath, 'utf8')
     expect(text.endsWith('\n')).toBe(true)
     const entries = text

@@ -5,32 +5,17 @@
 // transcript gives user and assistant turns, masked, an injected prompt reduced to its live
 // message; a merge keeps time order; the store's refusals; a gateway appending meanwhile.
 // (Reading OpenClaw's SQLite store, with a real 2026.9.6 gateway: e2e/plugin.scenarios.)
-const { spawn, spawnSync } = require('node:child_process')
+const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { ChatStore } = require('../index.js')
+const { tempDirs, runCli: run, appendInChild } = require('./fixtures/cli.js')
 const { onWasi, posixTest: posixTestFor, testUnless } = require('./fixtures/platform.js')
 
-const ROOT = path.resolve(__dirname, '..')
-const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const KEY = 'agent:codex:acp:import'
 const posixTest = posixTestFor('no FIFOs or symlinks there')
 
-const temps = []
-afterAll(() => {
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true })
-})
-function tempDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-cli-import-'))
-  temps.push(dir)
-  return dir
-}
-
-function run(args, options = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { timeout: 60000, ...options })
-  return { status: result.status, out: String(result.stdout), err: String(result.stderr) }
-}
+const tempDir = tempDirs('occn-cli-import-')
 
 /** A chat of `n` entries (odd ones without an id, one with unicode and a lone surrogate). */
 async function chatOf(state, n = 30) {
@@ -209,19 +194,7 @@ testUnless(onWasi, 'on WASI: no advisory locks in WASI preview 1')(
     await store.appendEntry({ ts: '2026-06-01T00:00:00.000Z', role: 'user', text: 'first' })
     const exported = path.join(tempDir(), 'old.jsonl')
     const APPENDS = 300
-    const child = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const { ChatStore } = require(${JSON.stringify(path.join(ROOT, 'index.js'))});
-        (async () => {
-          const store = await ChatStore.open({ stateDir: ${JSON.stringify(state)}, sessionKey: ${JSON.stringify(KEY)} })
-          for (let i = 0; i < ${APPENDS}; i++) await store.appendEntry({ role: 'user', text: 'live ' + i, id: 'live' + i }, { sync: false })
-        })().catch((e) => { console.error(e); process.exit(1) })`,
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    )
-    const exited = new Promise((resolve) => child.on('exit', resolve))
+    const exited = appendInChild({ stateDir: state, sessionKey: KEY, count: APPENDS })
     let done = false
     exited.then(() => {
       done = true
@@ -236,7 +209,7 @@ testUnless(onWasi, 'on WASI: no advisory locks in WASI preview 1')(
       await ChatStore.importLog({ stateDir: state, sessionKey: KEY, fromExport: exported, apply: true })
       round++
     }
-    expect(await exited).toBe(0)
+    expect(await exited).toEqual({ code: 0, stderr: '' })
     const text = fs.readFileSync(store.logPath, 'utf8')
     expect(text.endsWith('\n')).toBe(true)
     const entries = text

@@ -3,31 +3,15 @@
 // the built addon): a backup (folder and .tar) put back into an empty state dir byte for byte;
 // a dry run that writes nothing; a chat whose log has lines the backup lacks refused unless
 // --force; a backup that does not verify restores nothing; a gateway appending meanwhile.
-const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { ChatStore } = require('../index.js')
+const { tempDirs, runCli: run, appendInChild } = require('./fixtures/cli.js')
 const { onWasi, onWindows, testUnless } = require('./fixtures/platform.js')
 
-const ROOT = path.resolve(__dirname, '..')
-const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const KEYS = ['agent:codex:acp:one', 'agent:codex:acp:two']
 
-const temps = []
-afterAll(() => {
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true })
-})
-function tempDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-cli-restore-'))
-  temps.push(dir)
-  return dir
-}
-
-function run(args, options = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { timeout: 60000, ...options })
-  return { status: result.status, out: String(result.stdout), err: String(result.stderr) }
-}
+const tempDir = tempDirs('occn-cli-restore-')
 
 /** Two chats of `n` entries each, with a summary; the state dir. */
 async function stateWithChats(n = 20) {
@@ -150,19 +134,7 @@ testUnless(onWasi, 'on WASI: no advisory locks in WASI preview 1')(
     const state = await stateWithChats(5)
     const backup = await backupOf(state, path.join(tempDir(), 'b.tar'))
     const APPENDS = 200
-    const child = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const { ChatStore } = require(${JSON.stringify(path.join(ROOT, 'index.js'))});
-        (async () => {
-          const store = await ChatStore.open({ stateDir: ${JSON.stringify(state)}, sessionKey: ${JSON.stringify(KEYS[0])} })
-          for (let i = 0; i < ${APPENDS}; i++) await store.appendEntry({ role: 'user', text: 'live ' + i, id: 'live' + i }, { sync: false })
-        })().catch((e) => { console.error(e); process.exit(1) })`,
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    )
-    const exited = new Promise((resolve) => child.on('exit', resolve))
+    const exited = appendInChild({ stateDir: state, sessionKey: KEYS[0], count: APPENDS })
     let done = false
     exited.then(() => {
       done = true
@@ -172,7 +144,7 @@ testUnless(onWasi, 'on WASI: no advisory locks in WASI preview 1')(
       await ChatStore.restore({ from: backup, stateDir: state, apply: true, force: true })
       restores++
     }
-    expect(await exited).toBe(0)
+    expect(await exited).toEqual({ code: 0, stderr: '' })
     const store = await ChatStore.open({ stateDir: state, sessionKey: KEYS[0] })
     const text = fs.readFileSync(store.logPath, 'utf8')
     expect(text.endsWith('\n')).toBe(true)
