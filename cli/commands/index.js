@@ -47,7 +47,8 @@ the command that fixes it. Exit 0 when nothing needs doing, 1 otherwise.
     help: `Search a chat's whole log, best first: words matched by their stems, case and
 accents ignored, Chinese, Japanese and Thai by character pairs. One hit a line,
 "#LINE [TS] ROLE: EXCERPT" (control characters escaped), or with --json one JSON
-hit a line. Changes nothing but the search's own index, a cache beside the log.
+hit a line. Changes nothing but the search's own index, a cache beside the log
+(and, by --state-dir and --session-key, the chat's empty lock file).
   --log FILE             the perpetual JSON Lines log
   --state-dir DIR        with --session-key: that chat's folder under DIR
   --session-key KEY

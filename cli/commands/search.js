@@ -3,7 +3,8 @@
 // QUERY…`: the chat's log searched as the plugin's tools search it, best first. One hit a line:
 // `#line [ts] role: excerpt`, control characters escaped so a hostile entry cannot add a line or
 // move the terminal; or, with --json, one JSON hit a line. Changes nothing but the search's own
-// index (a cache the search keeps beside the log): a chat folder is never created or migrated.
+// index (a cache the search keeps beside the log) and, for a chat named by its key, the folder's
+// empty lock file: a chat folder is never created or migrated.
 const { parseCommandArgs } = require('../../lib/args')
 const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
 const { UsageError } = require('../../lib/errors')
