@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use openclaw_context_core::persistent_chat::Links;
 use openclaw_context_core::search::{
-    read_log_window, search_log, search_log_or_empty, SearchHit, SearchOptions, WindowAt,
-    INDEX_SUFFIX,
+    read_log_window, search_log, search_log_or_empty, search_open_log, IndexBeside, SearchHit,
+    SearchOptions, WindowAt, INDEX_SUFFIX,
 };
 use openclaw_context_core::utf16::encode as u;
 use support::TempDir;
@@ -311,6 +311,43 @@ fn a_log_rewritten_underneath_is_never_answered_from_the_old_index() {
     std::fs::write(&log, body).unwrap();
     assert!(search(&log, "pelican").is_empty());
     assert_eq!(ids(&search(&log, "heron")), ["h150", "h151"]);
+}
+
+#[test]
+fn an_index_of_a_log_a_rewrite_replaced_meanwhile_is_not_left_beside_the_new_one() {
+    // A search by path holds no chat lock: a forget can rename its rewritten
+    // log over the path while the search still reads the old one. The index
+    // of the old log (the forgotten words) must not stay in the folder.
+    let dir = TempDir::new("search-replaced");
+    let path = log_of(
+        &dir,
+        &[
+            ("user", "the launch codename is bluebird"),
+            ("assistant", "noted, the plan stands"),
+        ],
+    );
+    let old = std::fs::File::open(&path).unwrap();
+    let rewritten = dir.file(
+        "rewritten",
+        entry("assistant", "noted, the plan stands", "m1").as_bytes(),
+    );
+    std::fs::rename(&rewritten, &path).unwrap();
+    let index = IndexBeside::for_log(&path);
+    let hits = search_open_log(&old, &index, &u("bluebird"), &SearchOptions::default()).unwrap();
+    assert_eq!(
+        ids(&hits)[0],
+        "m0",
+        "answered from the log the caller opened"
+    );
+    let mut names: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["perpetual-log.jsonl"], "no index, no temp file");
+    // The log the path names gets its index, and the forgotten word is gone.
+    assert!(search(&path, "bluebird").is_empty());
+    assert!(index_path(&path).exists());
 }
 
 #[test]

@@ -100,10 +100,29 @@ pub(crate) fn with_index<T>(
         // A cache: a failed write (a read-only folder) costs a rebuild in
         // the next process, not this search; it is tried again when the
         // index has grown as much again.
-        let _ = file.save(&format::encode(&cached.index));
+        if file.save(&format::encode(&cached.index)).is_ok()
+            && !still_of_the_log(file, &cached.index)
+        {
+            file.discard();
+        }
         cached.written = Some(covered);
     }
     Ok(f(&cached.index))
+}
+
+/// Whether the log the index file's path names now (for a search that holds
+/// no chat lock) still starts with the prefix `index` covers: an index saved
+/// for a log that a rewrite replaced meanwhile would keep words of removed
+/// entries beside the new log.
+fn still_of_the_log(file: &dyn IndexFile, index: &Index) -> bool {
+    match file.log_now() {
+        None => true,
+        Some(Ok(log)) => log
+            .metadata()
+            .and_then(|m| matches_log(index, &log, m.len()))
+            .unwrap_or(false),
+        Some(Err(_)) => false,
+    }
 }
 
 /// Whether the log still starts with the prefix `index` covers.

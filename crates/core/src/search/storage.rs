@@ -17,11 +17,11 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::error::CoreError;
 use crate::persistent_chat::fs::{open_state_file, read_at_most};
 use crate::persistent_chat::Links;
+use crate::store::replace::temp_name;
 
 /// The file name suffix of an index kept beside its log.
 pub const INDEX_SUFFIX: &str = ".search-index";
@@ -36,19 +36,31 @@ pub trait IndexFile {
     fn load(&self, max_bytes: u64) -> Result<Option<Vec<u8>>, CoreError>;
     /// Replaces the file with `bytes`, atomically.
     fn save(&self, bytes: &[u8]) -> Result<(), CoreError>;
+    /// After a save, the log as its path names it now, when the caller holds
+    /// no lock that keeps a rewrite (forget, import, restore) from replacing
+    /// it meanwhile; `None` when it does (the chat store's searches).
+    fn log_now(&self) -> Option<Result<std::fs::File, CoreError>> {
+        None
+    }
+    /// Removes the file (a saved index of a log that was replaced).
+    fn discard(&self) {}
 }
 
 /// The index at `<log path>.search-index`.
 #[derive(Debug, Clone)]
 pub struct IndexBeside {
     path: PathBuf,
+    log: PathBuf,
 }
 
 impl IndexBeside {
     pub fn for_log(log: &Path) -> Self {
         let mut path = log.as_os_str().to_owned();
         path.push(INDEX_SUFFIX);
-        IndexBeside { path: path.into() }
+        IndexBeside {
+            path: path.into(),
+            log: log.to_owned(),
+        }
     }
 }
 
@@ -69,6 +81,18 @@ impl IndexFile for IndexBeside {
 
     fn save(&self, bytes: &[u8]) -> Result<(), CoreError> {
         replace_private(&self.path, bytes)
+    }
+
+    // A search by path takes no chat lock: a forget may have renamed a new log
+    // over the one this index was built from, and removed the index, while it
+    // was being built. The caller checks the saved index against the log the
+    // path names now.
+    fn log_now(&self) -> Option<Result<std::fs::File, CoreError>> {
+        Some(open_state_file(&self.log, Links::Refuse).map(|(file, _)| file))
+    }
+
+    fn discard(&self) {
+        let _ = std::fs::remove_file(&self.path);
     }
 }
 
@@ -99,15 +123,9 @@ fn replace_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    let unique = NEXT.fetch_add(1, Ordering::Relaxed);
-    let temp = path.with_file_name(format!(
-        ".{name}.{}.{nanos:09}.{unique}.tmp",
-        crate::process_id()
-    ));
+    // The store's temp name: a chat folder's open removes it if this process
+    // dies before the rename, and forget removes it with the rest.
+    let temp = path.with_file_name(temp_name(&name));
     let result = write_new_private(&temp, bytes)
         .and_then(|()| std::fs::rename(&temp, path))
         .map_err(|err| CoreError::io(&err, "write", &shown));
