@@ -15,7 +15,9 @@
 //   { op: "reset", sessionKey }                   /new, as the gateway's sessions.reset runs it
 //   { op: "gatewayStart" }                        runs the gateway_start hooks
 //   { op: "waitForLine", text, timeoutMs? }       waits for a logged line containing text
-//   { op: "transcript", sessionKey }              the session's transcript messages
+//   { op: "transcript", sessionKey, atLeast? }    the session's transcript messages (waits up to
+//                                                 10 s for atLeast of them: a release may write
+//                                                 its transcript after the dispatch returns)
 //   { op: "replyDispatchHooks", pluginId }        the plugin's reply_dispatch registrations
 //   { op: "hasHooks", hookName, ctx }             the global hook runner's hasHooks(hookName, ctx)
 //   (job.umask, when given, is the process's umask)
@@ -196,6 +198,15 @@ const messageText = (message) =>
  * (`agents/<agent>/sessions/<sessionId>.jsonl`, named by the session row's `sessionFile`).
  */
 async function transcript(step) {
+  const deadline = Date.now() + 10000
+  for (;;) {
+    const result = await readTranscript(step)
+    if (result.messages.length >= (step.atLeast ?? 0) || Date.now() >= deadline) return result
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+async function readTranscript(step) {
   const agentId = step.sessionKey.split(':')[1] ?? 'main'
   const file = path.join(process.env.OPENCLAW_STATE_DIR, 'agents', agentId, 'agent', 'openclaw-agent.sqlite')
   if (fs.existsSync(file)) return { messages: await sqliteTranscript(file), store: 'sqlite' }

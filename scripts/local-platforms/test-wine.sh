@@ -53,9 +53,11 @@ summary="$results/win32-x64-gnu.json"
 rm -f "$summary"
 # Paths stay Unix-style: Windows Node reads "/work/…" as Z:\work\… (Wine maps / to Z:).
 # Node's own output under Wine goes to a file (through a pipe, Wine loses some).
+# Each child Node a spec starts costs Wine a process start (a second or more on a loaded
+# machine): the test timeout is the emulated platforms' 30 s, not jest's 5 s.
 (cd "$repo_root" && NODE_PATH="$node_path" OCCN_PLATFORM_EXPECTED="$built/expected.jsonl" OCCN_JEST_SUMMARY="$summary" \
   OCCN_EXPECT_BINDING=openclaw-context-native.win32-x64-msvc.node \
-  "$wine" "$node_exe" node_modules/jest/bin/jest.js --ci --runInBand "$@" \
+  "$wine" "$node_exe" node_modules/jest/bin/jest.js --ci --runInBand --testTimeout=30000 "$@" \
   --reporters=default --reporters="$kit_dir/jest-summary-reporter.js" \
   > "$results/win32-x64-gnu.log" 2>&1) || true
 grep -E '^(PASS|FAIL) |^Tests:' "$results/win32-x64-gnu.log" >&2 || true
