@@ -362,14 +362,54 @@ fn file_holds(folder: &Folder, name: &str, needles: &[Vec<u16>]) -> Result<bool,
         return Ok(false);
     };
     let path = folder.path.join(name);
-    let mut bytes = Vec::new();
-    (&file)
-        .take(status.size)
-        .read_to_end(&mut bytes)
-        .map_err(|err| CoreError::io(&err, "read", &path.to_string_lossy()))?;
-    Ok(needles.iter().any(|needle| {
-        memchr::memmem::find(&bytes, String::from_utf16_lossy(needle).as_bytes()).is_some()
-    }))
+    let finders: Vec<_> = needles
+        .iter()
+        .map(|needle| {
+            memchr::memmem::Finder::new(String::from_utf16_lossy(needle).as_bytes()).into_owned()
+        })
+        .collect();
+    // Read in chunks (the index can be half the log's size): each chunk with
+    // the previous one's last bytes, so a text across two chunks is found.
+    let overlap = finders
+        .iter()
+        .map(|f| f.needle().len())
+        .max()
+        .unwrap_or(0)
+        .saturating_sub(1);
+    let mut reader = (&file).take(status.size);
+    let mut window: Vec<u8> = Vec::with_capacity(SCAN_CHUNK + overlap);
+    loop {
+        let kept = window.len();
+        window.resize(kept + SCAN_CHUNK, 0);
+        let read = read_fully(&mut reader, &mut window[kept..])
+            .map_err(|err| CoreError::io(&err, "read", &path.to_string_lossy()))?;
+        window.truncate(kept + read);
+        if finders.iter().any(|finder| finder.find(&window).is_some()) {
+            return Ok(true);
+        }
+        if read == 0 {
+            return Ok(false);
+        }
+        let cut = window.len().saturating_sub(overlap);
+        window.drain(..cut);
+    }
+}
+
+/// Bytes of a derived file scanned at a time for a forgotten text.
+const SCAN_CHUNK: usize = 1 << 20;
+
+/// Reads until `buf` is full or the end: the bytes read.
+fn read_fully(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(filled)
 }
 
 /// The memory state with `needles` scrubbed out; the count of strings
@@ -579,6 +619,40 @@ mod tests {
         let again = forget(&chat, &rule, true).unwrap();
         assert_eq!((again.removed_lines, again.derived_files.len()), (0, 0));
         assert_eq!(read(&folder.join("perpetual-log.jsonl")), log);
+    }
+
+    #[test]
+    fn a_text_only_a_derived_file_holds_is_found_across_its_read_chunks() {
+        // The log no longer holds it; the last prompt's copy does, across the
+        // boundary of two read chunks, and beyond the first.
+        let dir = TempDir::new("forget");
+        let (chat, folder) = chat_with(&dir, "{\"role\":\"user\",\"text\":\"hello\"}\n");
+        for at in [SCAN_CHUNK - 2, SCAN_CHUNK * 2 + 5] {
+            let mut copy = vec![b'x'; SCAN_CHUNK * 3];
+            copy[at..at + 6].copy_from_slice(b"PIN 49");
+            copy[at + 6..at + 8].copy_from_slice(b"21");
+            std::fs::write(folder.join(LAST_PROMPT_FILE), &copy).unwrap();
+            let rule = ForgetRule {
+                text: Some(u("PIN 4921")),
+                ..ForgetRule::default()
+            };
+            let report = forget(&chat, &rule, true).unwrap();
+            assert_eq!(report.removed_lines, 0);
+            assert_eq!(
+                report.derived_files,
+                vec![LAST_PROMPT_FILE.to_owned()],
+                "at {at}"
+            );
+            assert!(!folder.join(LAST_PROMPT_FILE).exists());
+        }
+        // A copy without it stays.
+        std::fs::write(folder.join(LAST_PROMPT_FILE), vec![b'x'; SCAN_CHUNK + 9]).unwrap();
+        let rule = ForgetRule {
+            text: Some(u("PIN 4921")),
+            ..ForgetRule::default()
+        };
+        assert!(forget(&chat, &rule, true).unwrap().derived_files.is_empty());
+        assert!(folder.join(LAST_PROMPT_FILE).exists());
     }
 
     #[test]
