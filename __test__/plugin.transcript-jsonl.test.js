@@ -136,3 +136,15 @@ test('a user message further back than the last lines is not searched for', () =
   const file = transcript([header, user('u1', PROMPT), ...tail])
   expect(rewrite(file)).toBe('none')
 })
+
+test('on a release without the SDK modules, they are looked for once, not at every turn', () => {
+  const script = `import { createJsonlTranscriptFix } from ${JSON.stringify(MODULE)};
+    let loads = 0;
+    const fix = createJsonlTranscriptFix({ loadSdkModules: async () => { loads++; return undefined } });
+    const results = [];
+    for (let i = 0; i < 3; i++) results.push(await fix.restore({ cfg: {}, sessionKey: 'agent:codex:acp:x', prompt: 'p', live: 'l' }));
+    process.stdout.write(JSON.stringify({ loads, results }));`
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+  expect(result.stderr).toBe('')
+  expect(JSON.parse(result.stdout)).toEqual({ loads: 1, results: ['none', 'none', 'none'] })
+})

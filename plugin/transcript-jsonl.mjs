@@ -145,7 +145,8 @@ export async function rewriteTranscript(file, prompt, live) {
   return 'restored'
 }
 
-export function createJsonlTranscriptFix() {
+/** `loadSdkModules` is the SDK's loader (a spec's stand-in counts its calls). */
+export function createJsonlTranscriptFix({ loadSdkModules = loadSdk } = {}) {
   let sdk
 
   return {
@@ -155,7 +156,9 @@ export function createJsonlTranscriptFix() {
      * store, or no transcript), or throws what went wrong (the file is then as it was).
      */
     async restore({ cfg, sessionKey, prompt, live }) {
-      sdk ??= (await loadSdk()) ?? null
+      // Loaded once: `null` (a release without these SDK modules) is kept too, so such a
+      // release does not pay three failed imports' module resolution at every turn.
+      if (sdk === undefined) sdk = (await loadSdkModules()) ?? null
       if (!sdk) return 'none'
       const storePath = sdk.resolveStorePath(cfg?.session?.store, { agentId: agentIdOf(sdk, cfg, sessionKey) })
       const store = sdk.loadSessionStore(storePath, { skipCache: true })
