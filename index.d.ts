@@ -214,6 +214,13 @@ export declare class ChatStore {
    */
   readWindow(at: PersistentChatWindowAt): Promise<PersistentChatLogWindowEntry[]>
   /**
+   * Brings the chat's search index up to its log's end (built, extended
+   * and written, as a search would), on the thread pool: what a turn's
+   * recall left for later (`prepareTurn`'s `indexBehind`). A chat with
+   * no log: nothing.
+   */
+  warmIndex(): Promise<void>
+  /**
    * Whether this folder's chat is `sessionKey`'s, for a folder several
    * keys could name (the runtime's `PERSISTENT_CHAT_CONTINUITY_PATH`
    * files): the first key to claim it owns it for good (a file
@@ -732,6 +739,13 @@ export interface ChatStorePreparedTurn {
    * window).
    */
   reload: boolean
+  /**
+   * The reload recalled nothing because the chat's search index lags its
+   * log by more than 4 MiB (its first reload after an import or an
+   * upgrade, with a large log) or is being built by another call:
+   * `warmIndex()` after the turn lets the next reload recall.
+   */
+  indexBehind: boolean
 }
 
 /** A problem `inspect` found. */

@@ -220,3 +220,26 @@ test('logSearchTool: a reload says in one line, without the nonce, that the log 
     message: expect.stringContaining('"params.logSearchTool"'),
   })
 })
+
+test("a chat's first reload with a large log and no index recalls nothing rather than wait for the build; warmIndex() catches the index up and the next reload recalls", async () => {
+  // 400 entries, then about 6 MiB of others (an import, or an upgrade with years of history):
+  // more than a turn indexes before its prompt goes out.
+  const filler = 'a long routine note about the weekly build, the release train and the dashboards '.repeat(40)
+  const store = await chat()
+  const more = []
+  for (let i = 0; i < 2000; i++) more.push(`${JSON.stringify({ role: 'user', text: `${filler} ${i}`, id: `f${i}` })}\n`)
+  fs.appendFileSync(store.logPath, more.join(''))
+  expect(fs.statSync(store.logPath).size).toBeGreaterThan(6 * 1024 * 1024)
+  const first = await store.prepareTurn(turn())
+  expect([first.reload, first.indexBehind, first.report.entriesRecalled]).toEqual([true, true, 0])
+  expect(fs.existsSync(`${store.logPath}.search-index`)).toBe(false)
+  await store.warmIndex()
+  expect(fs.existsSync(`${store.logPath}.search-index`)).toBe(true)
+  const next = await store.prepareTurn(turn())
+  expect(next.indexBehind).toBe(false)
+  expect(next.report.recalledLines).toContain(42)
+  // A small chat builds its index within the turn, as before.
+  const small = await chat()
+  const turned = await small.prepareTurn(turn())
+  expect([turned.indexBehind, turned.report.recalledLines.includes(42)]).toEqual([false, true])
+})

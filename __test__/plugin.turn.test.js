@@ -396,3 +396,31 @@ describe('retentionDays', () => {
     expect(out.lines.filter((l) => l.level === 'warn')).toEqual([])
   })
 })
+
+describe('recall on a large log', () => {
+  test('a reload that found the search index far behind goes out without recall; the index is built after the turn and the next reload recalls', () => {
+    const out = withChat(
+      `
+      const fs = await import("node:fs");
+      const path = await import("node:path");
+      fs.mkdirSync(path.dirname(files.log), { recursive: true, mode: 0o700 });
+      const filler = "a long routine note about the weekly build, the release train and the dashboards ".repeat(40);
+      const lines = [JSON.stringify({ role: "user", text: "Decided: the staging database moves to Postgres 16", id: "fact" })];
+      for (let i = 0; i < 2000; i++) lines.push(JSON.stringify({ role: "user", text: filler + i, id: "f" + i }));
+      fs.writeFileSync(files.log, lines.join("\\n") + "\\n", { mode: 0o600 });
+      const index = files.log + ".search-index";
+      await turn(${JSON.stringify(KEY)}, "What did we decide about the staging database?");
+      const firstPrompt = acp.dispatches.at(-1).text;
+      const builtAfterFirst = fs.existsSync(index);
+      for (let i = 0; i < 100 && !fs.existsSync(index); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      acp.backendSession = "be-2";
+      await turn(${JSON.stringify(KEY)}, "What did we decide about the staging database?");
+      return { firstPrompt, builtAfterFirst, built: fs.existsSync(index), secondPrompt: acp.dispatches.at(-1).text, lines: logger.lines };`,
+    )
+    expect(out.firstPrompt).not.toContain('moves to Postgres 16')
+    expect(out.builtAfterFirst).toBe(false)
+    expect(out.built).toBe(true)
+    expect(out.secondPrompt).toContain('moves to Postgres 16')
+    expect(out.lines.filter((l) => l.level === 'warn')).toEqual([])
+  })
+})

@@ -119,6 +119,27 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
   let firstTurnSeen = false
   /** chat folder -> the UTC day its `retentionDays` rule last ran (once a day a chat, per gateway run) */
   const retainedOn = new Map()
+  /** chat folders whose search index is being caught up (ChatStore#warmIndex) */
+  const warming = new Set()
+
+  /**
+   * A reload whose recall found the chat's search index far behind its log (its first reload
+   * after an import or an upgrade, with a large log: `indexBehind`) recalled nothing rather
+   * than hold the prompt for the build. The index is caught up after the turn, on the thread
+   * pool and outside the chat's queue: the next turn neither waits for it nor builds it twice
+   * (its recall passes while the build runs), and the reload after it recalls.
+   */
+  function warmIndexAfter(sessionKey, store) {
+    if (warming.has(store.folder)) return
+    warming.add(store.folder)
+    store
+      .warmIndex()
+      .catch(async (error) => {
+        const line = `${PLUGIN_ID}: ${sessionKey}: search index not built (${oneLine(error)})`
+        logger.warn(await redactorReady.then(({ redact }) => redact(line)).catch(() => line))
+      })
+      .finally(() => warming.delete(store.folder))
+  }
 
   /**
    * `retentionDays`: at a chat's first turn of a day, its entries older than that many days
@@ -157,7 +178,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     // (a log of an earlier release holds <private> spans and its own masks); on a reload the
     // summary rebuilt, masked and stored; on a reload the log searched for the live message
     // (the recall block, `reloadRecall`); the prompt built; its debug copy written.
-    const { report, reload } = await store.prepareTurn({
+    const { report, reload, indexBehind } = await store.prepareTurn({
       userMessage: live,
       ...(currentSession ? { currentSession } : {}),
       turnMetadata: turnMetadata(config, ctx, turn),
@@ -170,7 +191,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
       summaryMaxChars: config.summaryMaxChars,
       lastPromptMaxChars: config.promptMaxChars + LAST_PROMPT_LIVE_SLACK,
     })
-    return { prompt: report.prompt, report, reload, currentSession }
+    return { prompt: report.prompt, report, reload, currentSession, indexBehind }
   }
 
   /**
@@ -282,6 +303,7 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
         problems.push(`reply not written to ${quoteArg(store.logPath)} (${oneLine(error)})`)
       }
     }
+    if (prepared?.indexBehind) warmIndexAfter(sessionKey, store)
     if (result?.handled && prepared) {
       const unrestored = await transcript.restoreWritten({ cfg: ctx.cfg, sessionKey, prompt: prepared.prompt, live })
       if (unrestored) problems.push(unrestored)

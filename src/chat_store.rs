@@ -615,6 +615,16 @@ impl ChatStore {
         })
     }
 
+    /// Brings the chat's search index up to its log's end (built, extended
+    /// and written, as a search would), on the thread pool: what a turn's
+    /// recall left for later (`prepareTurn`'s `indexBehind`). A chat with
+    /// no log: nothing.
+    #[napi(catch_unwind, ts_return_type = "Promise<void>")]
+    pub fn warm_index<'scope>(&self, env: Env) -> napi::Result<PromiseRaw<'scope, ()>> {
+        let store = self.inner.clone();
+        spawn(&env, || Ok(Job::new(move || store.warm_index(), |()| ())))
+    }
+
     /// Whether this folder's chat is `sessionKey`'s, for a folder several
     /// keys could name (the runtime's `PERSISTENT_CHAT_CONTINUITY_PATH`
     /// files): the first key to claim it owns it for good (a file
@@ -667,6 +677,7 @@ impl ChatStore {
                 move || store.prepare_turn(request, &files),
                 |prepared| ChatStorePreparedTurn {
                     reload: prepared.reload,
+                    index_behind: prepared.index_behind,
                     report: prepared.report.into(),
                 },
             ))
@@ -723,4 +734,9 @@ pub struct ChatStorePreparedTurn {
     /// Whether the turn is a reload (no entry of `currentSession` in the
     /// window).
     pub reload: bool,
+    /// The reload recalled nothing because the chat's search index lags its
+    /// log by more than 4 MiB (its first reload after an import or an
+    /// upgrade, with a large log) or is being built by another call:
+    /// `warmIndex()` after the turn lets the next reload recall.
+    pub index_behind: bool,
 }

@@ -21,7 +21,9 @@ use openclaw_context_core::persistent_chat::prompt::{
 use openclaw_context_core::persistent_chat::request::PromptRequest;
 use openclaw_context_core::search::SearchOptions;
 use openclaw_context_core::store::layout::INDEX_FILE;
-use openclaw_context_core::store::prepare::{TurnFiles, RECALL_QUERY_MAX_CHARS};
+use openclaw_context_core::store::prepare::{
+    TurnFiles, RECALL_MAX_INDEX_BYTES, RECALL_QUERY_MAX_CHARS,
+};
 use openclaw_context_core::store::ChatStore;
 use openclaw_context_core::utf16::encode as u;
 use support::TempDir;
@@ -149,6 +151,41 @@ fn an_entry_300_turns_back_is_recalled_for_a_live_message_about_it() {
         fs::read_to_string(store.last_prompt_path()).unwrap(),
         prompt
     );
+}
+
+#[test]
+fn a_log_the_index_lags_by_more_than_a_turn_indexes_is_recalled_after_warm_index() {
+    // The planted decision, then 6 MiB of other turns (an import): the first
+    // reload does not hold its prompt for the index build.
+    let dir = TempDir::new("recall-behind");
+    let store = chat(&dir, 360, &planted());
+    let filler = "a long routine note about the build and the weekly sync ".repeat(60);
+    let mut body = String::new();
+    let mut n = 361;
+    while (body.len() as u64) < RECALL_MAX_INDEX_BYTES + (2 << 20) {
+        body.push_str(&line(n, "user", &format!("{filler}{n}")));
+        n += 1;
+    }
+    append_raw(&store, &body);
+    let first = store.prepare_turn(request(LIVE), &FILES).unwrap();
+    assert!(first.reload && first.index_behind);
+    assert!(first.report.recalled_lines.is_empty());
+    store.warm_index().unwrap();
+    let next = store.prepare_turn(request(LIVE), &FILES).unwrap();
+    assert!(!next.index_behind);
+    assert!(
+        next.report.recalled_lines.contains(&41),
+        "{:?}",
+        next.report.recalled_lines
+    );
+    // A search that may wait (a tool's, the CLI's) builds it whatever it lags.
+    let dir = TempDir::new("recall-behind-search");
+    let other = chat(&dir, 360, &planted());
+    append_raw(&other, &body);
+    let hits = other
+        .search(&u("staging database"), &SearchOptions::default())
+        .unwrap();
+    assert!(hits.iter().any(|hit| hit.line == 41));
 }
 
 #[test]

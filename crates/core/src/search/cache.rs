@@ -55,15 +55,28 @@ fn slot(file: &dyn IndexFile) -> Slot {
 /// Runs `f` on the index of `log` (`log_len` bytes now), loaded, checked,
 /// rebuilt or extended as needed. `rebuild` drops whatever was there first
 /// (a hit did not match the log).
+///
+/// With a `budget` (bytes of log this call may index), `None` instead of
+/// waiting or working long: when another thread of the process is using or
+/// building this index, or when it lags the log by more than the budget
+/// (a chat's first search of a large log). Loading the file is not counted.
 pub(crate) fn with_index<T>(
     log: &File,
     log_len: u64,
     file: &dyn IndexFile,
     rebuild: bool,
+    budget: Option<u64>,
     f: impl FnOnce(&Index) -> T,
-) -> Result<T, CoreError> {
+) -> Result<Option<T>, CoreError> {
     let slot = slot(file);
-    let mut cached = lock(&slot);
+    let mut cached = match budget {
+        None => lock(&slot),
+        Some(_) => match slot.try_lock() {
+            Ok(cached) => cached,
+            Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return Ok(None),
+        },
+    };
     let shown = || file.key().to_string_lossy().into_owned();
     let io = |err: std::io::Error| CoreError::io(&err, "read", &shown());
     if rebuild {
@@ -90,6 +103,9 @@ pub(crate) fn with_index<T>(
             written: None,
         };
     }
+    if budget.is_some_and(|budget| log_len.saturating_sub(cached.index.covered) > budget) {
+        return Ok(None);
+    }
     cached.index.extend(log, log_len).map_err(io)?;
     let covered = cached.index.covered;
     let stale = match cached.written {
@@ -107,7 +123,7 @@ pub(crate) fn with_index<T>(
         }
         cached.written = Some(covered);
     }
-    Ok(f(&cached.index))
+    Ok(Some(f(&cached.index)))
 }
 
 /// Whether the log the index file's path names now (for a search that holds

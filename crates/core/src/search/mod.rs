@@ -54,6 +54,10 @@ pub struct SearchOptions {
     /// The excerpt's length in UTF-16 units.
     pub excerpt_chars: usize,
     pub links: Links,
+    /// The most log bytes the search may index before it answers; `None`:
+    /// all it takes. Past it the search answers nothing (see
+    /// [`search_open_log_within`]).
+    pub index_budget: Option<u64>,
 }
 
 impl Default for SearchOptions {
@@ -62,6 +66,7 @@ impl Default for SearchOptions {
             limit: 10,
             excerpt_chars: 600,
             links: Links::Follow,
+            index_budget: None,
         }
     }
 }
@@ -125,17 +130,35 @@ pub fn search_open_log(
     query: &[u16],
     options: &SearchOptions,
 ) -> Result<Vec<SearchHit>, CoreError> {
+    Ok(search_open_log_within(log, index, query, options)?.unwrap_or_default())
+}
+
+/// [`search_open_log`], or `None` when `options.index_budget` is set and
+/// the index lags the log by more than it, or another thread of the process
+/// is using or building it: a caller that must not wait (a turn's recall)
+/// answers without hits, and [`warm_open_log_index`] catches the index up.
+pub fn search_open_log_within(
+    log: &File,
+    index: &dyn IndexFile,
+    query: &[u16],
+    options: &SearchOptions,
+) -> Result<Option<Vec<SearchHit>>, CoreError> {
     let query = String::from_utf16_lossy(query);
     let limit = options.limit.clamp(1, MAX_LIMIT);
     let mut rebuild = false;
     loop {
         let log_len = log_len(log, index)?;
-        let (terms, ranked, docs) = cache::with_index(log, log_len, index, rebuild, |idx| {
-            let terms = rank::query_terms(idx, &query);
-            let ranked = rank::rank(idx, &terms, limit);
-            let docs: Vec<_> = ranked.iter().map(|&(doc, _)| idx.docs[doc]).collect();
-            (terms, ranked, docs)
-        })?;
+        let budget = if rebuild { None } else { options.index_budget };
+        let Some((terms, ranked, docs)) =
+            cache::with_index(log, log_len, index, rebuild, budget, |idx| {
+                let terms = rank::query_terms(idx, &query);
+                let ranked = rank::rank(idx, &terms, limit);
+                let docs: Vec<_> = ranked.iter().map(|&(doc, _)| idx.docs[doc]).collect();
+                (terms, ranked, docs)
+            })?
+        else {
+            return Ok(None);
+        };
         let mut hits = Vec::with_capacity(ranked.len());
         let mut stale = false;
         for (&(_, score), doc) in ranked.iter().zip(&docs) {
@@ -152,10 +175,18 @@ pub fn search_open_log(
             }
         }
         if !stale || rebuild {
-            return Ok(hits);
+            return Ok(Some(hits));
         }
         rebuild = true;
     }
+}
+
+/// Brings the index of `log` up to the log's end (loaded, checked, built or
+/// extended, and written): what a budgeted search left for later.
+pub fn warm_open_log_index(log: &File, index: &dyn IndexFile) -> Result<(), CoreError> {
+    let log_len = log_len(log, index)?;
+    cache::with_index(log, log_len, index, false, None, |_| ())?;
+    Ok(())
 }
 
 /// The entries around `at` in the log at `path`: up to `before` entries
@@ -184,9 +215,11 @@ pub fn read_open_log_window(
     let mut rebuild = false;
     loop {
         let log_len = log_len(log, index)?;
-        let (window, stale) = cache::with_index(log, log_len, index, rebuild, |idx| {
+        let (window, stale) = cache::with_index(log, log_len, index, rebuild, None, |idx| {
             read::window(log, idx, at, before, after)
-        })?;
+        })?
+        // Unbudgeted: always an index.
+        .unwrap_or_else(|| (Ok(Vec::new()), false));
         let window = window.map_err(|err| read_error(err, index))?;
         if !stale || rebuild {
             return Ok(window);

@@ -21,6 +21,13 @@ use crate::search::{SearchOptions, MAX_LIMIT};
 /// megabytes costs the search no more than this.
 pub const RECALL_QUERY_MAX_CHARS: usize = 2_000;
 
+/// The most log bytes a turn's recall indexes before the prompt goes out
+/// (about a tenth of a second here): a chat whose index lags more (its first
+/// reload after an import, or after an upgrade, with a large log) recalls
+/// nothing on that turn, and the caller catches the index up after it
+/// ([`ChatStore::warm_index`], [`PreparedTurn::index_behind`]).
+pub const RECALL_MAX_INDEX_BYTES: u64 = 4 << 20;
+
 /// What a turn needs besides the prompt builder's own request.
 #[derive(Debug, Clone, Default)]
 pub struct TurnFiles {
@@ -39,6 +46,10 @@ pub struct TurnFiles {
 pub struct PreparedTurn {
     pub report: PromptReport,
     pub reload: bool,
+    /// The recall found the search index too far behind the log (or in use
+    /// by another thread) and recalled nothing: [`ChatStore::warm_index`]
+    /// after the turn lets the next reload recall.
+    pub index_behind: bool,
 }
 
 impl ChatStore {
@@ -80,11 +91,13 @@ impl ChatStore {
         } else {
             None
         };
-        request.recalled = if reload && !request.legacy_layout {
-            self.recall(&request)
-        } else {
-            Vec::new()
-        };
+        let mut index_behind = false;
+        if reload && !request.legacy_layout {
+            match self.recall(&request) {
+                Some(recalled) => request.recalled = recalled,
+                None => index_behind = true,
+            }
+        }
         request.reload = reload;
         request.log_entries = Some(entries);
         request.log_path = None;
@@ -94,7 +107,11 @@ impl ChatStore {
             &report.prompt,
             files.last_prompt_max_chars,
         ))?;
-        Ok(PreparedTurn { report, reload })
+        Ok(PreparedTurn {
+            report,
+            reload,
+            index_behind,
+        })
     }
 
     /// The recall block's candidates on a reload: the log searched for the
@@ -106,11 +123,12 @@ impl ChatStore {
     /// builder). Enough hits that those the excerpt shows can be passed
     /// over, at most the search's [`MAX_LIMIT`]. A search that fails (an
     /// index that cannot be written or is refused) recalls nothing: the
-    /// turn's prompt never fails for it.
-    fn recall(&self, request: &PromptRequest) -> Vec<RecallHit> {
+    /// turn's prompt never fails for it. `None` when the index lags the log
+    /// by more than [`RECALL_MAX_INDEX_BYTES`] (nothing recalled either).
+    fn recall(&self, request: &PromptRequest) -> Option<Vec<RecallHit>> {
         let wanted = request.recall_entry_count();
         if wanted == 0 {
-            return Vec::new();
+            return Some(Vec::new());
         }
         let options = SearchOptions {
             limit: wanted
@@ -123,15 +141,19 @@ impl ChatStore {
             // shows the part the live message asked about.
             excerpt_chars: DEFAULT_MAX_ENTRY_CHARS,
             links: Links::Refuse,
+            index_budget: Some(RECALL_MAX_INDEX_BYTES),
         };
         // A live message is never cut and can be megabytes: its start is
         // the query, so that what the search spends on it stays bounded.
         let live = &request.user_message;
         let query = &live[..live.len().min(RECALL_QUERY_MAX_CHARS)];
-        let Ok(hits) = self.search(query, &options) else {
-            return Vec::new();
+        let hits = match self.search_within(query, &options) {
+            Ok(Some(hits)) => hits,
+            Ok(None) => return None,
+            Err(_) => return Some(Vec::new()),
         };
-        hits.into_iter()
+        let recalled = hits
+            .into_iter()
             .map(|hit| {
                 let text = shown_text(&hit.entry.text, Some(DEFAULT_MAX_ENTRY_CHARS));
                 RecallHit {
@@ -142,7 +164,8 @@ impl ChatStore {
                     line: hit.line,
                 }
             })
-            .collect()
+            .collect();
+        Some(recalled)
     }
 }
 

@@ -16,8 +16,8 @@ use super::ChatStore;
 use crate::error::CoreError;
 use crate::persistent_chat::fs::read_at_most;
 use crate::search::{
-    read_open_log_window, search_open_log, IndexFile, SearchHit, SearchOptions, WindowAt,
-    WindowEntry,
+    read_open_log_window, search_open_log_within, warm_open_log_index, IndexFile, SearchHit,
+    SearchOptions, WindowAt, WindowEntry,
 };
 
 /// The index of a folder the store opened and checked.
@@ -75,10 +75,31 @@ impl ChatStore {
         query: &[u16],
         options: &SearchOptions,
     ) -> Result<Vec<SearchHit>, CoreError> {
+        Ok(self.search_within(query, options)?.unwrap_or_default())
+    }
+
+    /// [`ChatStore::search`], or `None` when `options.index_budget` is set
+    /// and the folder's index lags the log by more, or is in use by another
+    /// thread ([`search_open_log_within`]).
+    pub fn search_within(
+        &self,
+        query: &[u16],
+        options: &SearchOptions,
+    ) -> Result<Option<Vec<SearchHit>>, CoreError> {
         let Some((folder, _lock, log)) = self.open_log_shared()? else {
-            return Ok(Vec::new());
+            return Ok(Some(Vec::new()));
         };
-        search_open_log(&log, &FolderIndex::new(&folder), query, options)
+        search_open_log_within(&log, &FolderIndex::new(&folder), query, options)
+    }
+
+    /// Brings the folder's index up to the log's end (built, extended and
+    /// written as a search would): what a turn's recall left for later. A
+    /// chat with no log: nothing.
+    pub fn warm_index(&self) -> Result<(), CoreError> {
+        let Some((folder, _lock, log)) = self.open_log_shared()? else {
+            return Ok(());
+        };
+        warm_open_log_index(&log, &FolderIndex::new(&folder))
     }
 
     /// The entries around `at` in the chat's log (`read_log_window`'s
