@@ -148,7 +148,9 @@ pub fn search_open_log_within(
     let mut rebuild = false;
     loop {
         let log_len = log_len(log, index)?;
-        let budget = if rebuild { None } else { options.index_budget };
+        // A rebuild (a hit the log no longer holds) keeps the budget too: a
+        // large log's rebuild is left for the caller's warm-up.
+        let budget = options.index_budget;
         let Some((terms, ranked, docs)) =
             cache::with_index(log, log_len, index, rebuild, budget, |idx| {
                 let terms = rank::query_terms(idx, &query);
