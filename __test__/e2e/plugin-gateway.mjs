@@ -95,6 +95,10 @@ const cfg = {
   acp: { enabled: true, backend: 'fake', dispatch: { enabled: true }, allowedAgents: ['codex'] },
   agents: { defaults: { workspace: job.workspaceDir, skipBootstrap: true } },
   commands: { text: true },
+  // No daily reset: by default a session whose id started before 4:00 local time is stale after
+  // it, and a run that crosses 4:00 would see OpenClaw rotate the chat's session id mid-scenario
+  // (a CI run at 04:00 UTC once found the transcript of the session it created empty).
+  session: { reset: { mode: 'idle', idleMinutes: 525600 } },
 }
 
 // The same config as the gateway's config file: code paths such as /new's session reset
