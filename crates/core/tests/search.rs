@@ -332,7 +332,7 @@ fn an_index_of_a_log_a_rewrite_replaced_meanwhile_is_not_left_beside_the_new_one
         entry("assistant", "noted, the plan stands", "m1").as_bytes(),
     );
     std::fs::rename(&rewritten, &path).unwrap();
-    let index = IndexBeside::for_log(&path);
+    let index = IndexBeside::for_log(&path, Links::Refuse);
     let hits = search_open_log(&old, &index, &u("bluebird"), &SearchOptions::default()).unwrap();
     assert_eq!(
         ids(&hits)[0],
@@ -348,6 +348,18 @@ fn an_index_of_a_log_a_rewrite_replaced_meanwhile_is_not_left_beside_the_new_one
     // The log the path names gets its index, and the forgotten word is gone.
     assert!(search(&path, "bluebird").is_empty());
     assert!(index_path(&path).exists());
+}
+
+#[test]
+fn a_symlinked_log_searched_with_links_followed_keeps_its_index() {
+    // The default (`refuseLinks` off) follows a link at the log's path; the
+    // index beside the link is kept for the next process, as for any log.
+    let dir = TempDir::new("search-linked");
+    let log = owned_log(&dir, &filler(5));
+    let linked = dir.0.join("linked.jsonl");
+    std::os::unix::fs::symlink(&log, &linked).unwrap();
+    assert!(!search(&linked, "note").is_empty());
+    assert!(index_path(&linked).exists());
 }
 
 #[test]

@@ -107,7 +107,12 @@ pub fn search_log(
     options: &SearchOptions,
 ) -> Result<Vec<SearchHit>, CoreError> {
     let (log, _) = open_state_file(path, options.links)?;
-    search_open_log(&log, &IndexBeside::for_log(path), query, options)
+    search_open_log(
+        &log,
+        &IndexBeside::for_log(path, options.links),
+        query,
+        options,
+    )
 }
 
 /// [`search_log`], with a missing log read as an empty one.
@@ -202,7 +207,7 @@ pub fn read_log_window(
     links: Links,
 ) -> Result<Vec<WindowEntry>, CoreError> {
     let (log, _) = open_state_file(path, links)?;
-    read_open_log_window(&log, &IndexBeside::for_log(path), at, before, after)
+    read_open_log_window(&log, &IndexBeside::for_log(path, links), at, before, after)
 }
 
 /// [`read_log_window`] over a log the caller opened: the chat store's entry point.

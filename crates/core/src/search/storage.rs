@@ -51,15 +51,19 @@ pub trait IndexFile {
 pub struct IndexBeside {
     path: PathBuf,
     log: PathBuf,
+    /// How the search opened the log (a link at its path followed or not):
+    /// the log is opened the same way again after a save.
+    links: Links,
 }
 
 impl IndexBeside {
-    pub fn for_log(log: &Path) -> Self {
+    pub fn for_log(log: &Path, links: Links) -> Self {
         let mut path = log.as_os_str().to_owned();
         path.push(INDEX_SUFFIX);
         IndexBeside {
             path: path.into(),
             log: log.to_owned(),
+            links,
         }
     }
 }
@@ -88,7 +92,7 @@ impl IndexFile for IndexBeside {
     // was being built. The caller checks the saved index against the log the
     // path names now.
     fn log_now(&self) -> Option<Result<std::fs::File, CoreError>> {
-        Some(open_state_file(&self.log, Links::Refuse).map(|(file, _)| file))
+        Some(open_state_file(&self.log, self.links).map(|(file, _)| file))
     }
 
     fn discard(&self) {
