@@ -25,7 +25,7 @@ use std::path::PathBuf;
 use super::chat::{open_folder, Chat};
 use super::lines::for_each_line;
 use crate::error::CoreError;
-use crate::persistent_chat::fs::read_at_most;
+use crate::persistent_chat::fs::{read_at_most, read_full_at};
 use crate::persistent_chat::json::{self, Json};
 use crate::persistent_chat::log::{parse_log_line, LogEntry, Role, Timestamp};
 use crate::persistent_chat::state::MAX_STATE_FILE_BYTES;
@@ -376,14 +376,16 @@ fn file_holds(folder: &Folder, name: &str, needles: &[Vec<u16>]) -> Result<bool,
         .max()
         .unwrap_or(0)
         .saturating_sub(1);
-    let mut reader = (&file).take(status.size);
     let mut window: Vec<u8> = Vec::with_capacity(SCAN_CHUNK + overlap);
+    let mut offset = 0u64;
     loop {
         let kept = window.len();
-        window.resize(kept + SCAN_CHUNK, 0);
-        let read = read_fully(&mut reader, &mut window[kept..])
+        let want = status.size.saturating_sub(offset).min(SCAN_CHUNK as u64) as usize;
+        window.resize(kept + want, 0);
+        let read = read_full_at(&file, &mut window[kept..], offset)
             .map_err(|err| CoreError::io(&err, "read", &path.to_string_lossy()))?;
         window.truncate(kept + read);
+        offset += read as u64;
         if finders.iter().any(|finder| finder.find(&window).is_some()) {
             return Ok(true);
         }
@@ -397,20 +399,6 @@ fn file_holds(folder: &Folder, name: &str, needles: &[Vec<u16>]) -> Result<bool,
 
 /// Bytes of a derived file scanned at a time for a forgotten text.
 const SCAN_CHUNK: usize = 1 << 20;
-
-/// Reads until `buf` is full or the end: the bytes read.
-fn read_fully(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match reader.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    Ok(filled)
-}
 
 /// The memory state with `needles` scrubbed out; the count of strings
 /// that held one. Rewritten atomically with `apply`. A state that is not
