@@ -5,33 +5,20 @@
 // outputs, a backup taken while another process appends, and verify naming each problem.
 const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { ChatStore } = require('../index.js')
+const { ROOT, tempDirs, runCli } = require('./fixtures/cli.js')
 const { onWasi, onWindows, posixTest: posixTestFor } = require('./fixtures/platform.js')
 
-const ROOT = path.resolve(__dirname, '..')
-const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const KEY = 'agent:codex:acp:archive'
 const posixTest = posixTestFor('no FIFOs, symlinks or POSIX modes there')
 // Modes are checked where files have them (not on Windows, not through WASI).
 const withModes = !onWindows && !onWasi
 
-const temps = []
-afterAll(() => {
-  for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true })
-})
-function tempDir() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-cli-archive-'))
-  temps.push(dir)
-  return dir
-}
+const tempDir = tempDirs('occn-cli-archive-')
 
-/** The command line, as a user runs it: stdout as bytes, stderr as text. */
-function run(args, options = {}) {
-  const result = spawnSync(process.execPath, [CLI, ...args], { timeout: 30000, ...options })
-  return { status: result.status, stdout: result.stdout, out: String(result.stdout), err: String(result.stderr) }
-}
+/** The command line, as a user runs it (fixtures/cli.js), with this file's 30 s bound. */
+const run = (args, options = {}) => runCli(args, { timeout: 30000, ...options })
 
 const LINES = [
   '{"ts":"2026-05-14T23:59:59.000Z","role":"user","text":"hello"}\n',
