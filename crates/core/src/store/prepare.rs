@@ -22,10 +22,10 @@ use crate::search::{SearchOptions, MAX_LIMIT};
 pub const RECALL_QUERY_MAX_CHARS: usize = 2_000;
 
 /// The most log bytes a turn's recall indexes before the prompt goes out
-/// (about a tenth of a second here): a chat whose index lags more (its first
-/// reload after an import, or after an upgrade, with a large log) recalls
-/// nothing on that turn, and the caller catches the index up after it
-/// ([`ChatStore::warm_index`], [`PreparedTurn::index_behind`]).
+/// (about a tenth of a second on a 2-core x64 machine): a chat whose index
+/// lags more (its first reload after an import, or after an upgrade, with a
+/// large log) recalls nothing on that turn, and the caller catches the index
+/// up after it ([`ChatStore::warm_index`], [`PreparedTurn::index_behind`]).
 pub const RECALL_MAX_INDEX_BYTES: u64 = 4 << 20;
 
 /// What a turn needs besides the prompt builder's own request.
