@@ -52,7 +52,6 @@ struct Pattern {
 pub struct Masker {
     set: RegexSet,
     patterns: Vec<Pattern>,
-    tags: Regex,
     placeholders: Regex,
     refused: Vec<Refusal>,
     accepted: Vec<String>,
@@ -122,7 +121,6 @@ impl Masker {
         Masker {
             set,
             patterns: list,
-            tags: private::tags(),
             placeholders: spans::placeholders(),
             refused,
             accepted,
@@ -188,7 +186,7 @@ impl Masker {
     /// of them inside a placeholder already there.
     fn spans(&self, bytes: &[u8]) -> Vec<Span> {
         let mut found = Vec::new();
-        private::spans(&self.tags, bytes, &mut found);
+        private::spans(bytes, &mut found);
         for index in self.set.matches(bytes).iter() {
             let pattern = &self.patterns[index];
             if pattern.grouped {
@@ -211,6 +209,10 @@ impl Masker {
                     });
                 }
             }
+        }
+        if found.is_empty() {
+            // Nothing to mask: the placeholders already there need no search.
+            return found;
         }
         let placeholders: Vec<(usize, usize)> = self
             .placeholders
