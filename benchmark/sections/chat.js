@@ -1,13 +1,17 @@
 'use strict'
 // buildPersistentChatInjectedPrompt (reload and continuous) and
-// rebuildPersistentChatContinuitySummary, in process, side by side.
+// rebuildPersistentChatContinuitySummary, in process, side by side; and a reload prompt built from
+// a chat's files (its log read by the addon) beside the same contract in plain JavaScript
+// (lib/plain-reload.js), their outputs checked to be the same but for the nonce.
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 
 const gen = require('../lib/gen.js')
 const { compare } = require('../lib/harness.js')
 const { benchCacheDir } = require('../lib/setup.js')
 const { fmtUs, mdTable } = require('../lib/format.js')
+const { plainReloadPrompt } = require('../lib/plain-reload.js')
 
 /**
  * The builders' inputs, as a gateway would have them: a 200-entry log whose newest entry is the
@@ -42,12 +46,44 @@ function chatInputs({ native, root }) {
   return { summaryParams, continuitySummary, reloadParams, continuousParams, reloadFromLog }
 }
 
+/** The prompt with its nonce replaced by a fixed word: two builds compared line for line. */
+function withoutNonce(prompt) {
+  const nonce = /^Only lines with ([0-9a-f]{16,64}) /.exec(prompt)?.[1]
+  return nonce ? prompt.replaceAll(nonce, 'NONCE') : prompt
+}
+
+/**
+ * A chat's files as the plugin leaves them before a reload prompt: its 200-entry log (the live
+ * message appended last) in a private folder, and its continuity summary. Returns the params of
+ * the reload prompt built from them (the summary read from its file on each call, by both
+ * contenders) and a cleanup.
+ */
+function chatFiles({ summaryParams, continuitySummary, reloadParams }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-bench-chat-'))
+  const logPath = path.join(dir, 'perpetual-log.jsonl')
+  const summaryPath = path.join(dir, 'continuity-summary.txt')
+  const lines = summaryParams.entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')
+  fs.writeFileSync(logPath, lines, { mode: 0o600 })
+  fs.writeFileSync(summaryPath, continuitySummary, { mode: 0o600 })
+  const { userMessage, turnMetadata } = reloadParams
+  const params = () => ({
+    userMessage,
+    reload: true,
+    turnMetadata,
+    continuitySummary: fs.readFileSync(summaryPath, 'utf8'),
+    logPath,
+  })
+  return { params, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) }
+}
+
 function benchChat({ native, quick, root, rec }) {
   console.log('\n== persistent chat: injected prompt and continuity summary ==')
-  const { summaryParams, continuitySummary, reloadParams, continuousParams, reloadFromLog } = chatInputs({
-    native,
-    root,
-  })
+  const inputs = chatInputs({ native, root })
+  const { summaryParams, continuitySummary, reloadParams, continuousParams, reloadFromLog } = inputs
+  const files = chatFiles(inputs)
+  const sameContract =
+    withoutNonce(native.buildPersistentChatInjectedPrompt(files.params())) ===
+    withoutNonce(plainReloadPrompt(files.params()))
 
   const reloadReport = native.buildPersistentChatInjectedPromptReport(reloadParams)
   const contReport = native.buildPersistentChatInjectedPromptReport(continuousParams)
@@ -62,7 +98,16 @@ function benchChat({ native, quick, root, rec }) {
   ]
   if (reloadFromLog)
     contenders.push({ name: 'reloadLog', fn: () => native.buildPersistentChatInjectedPrompt(reloadFromLog) })
-  const r = compare(contenders, { budgetMs: quick ? 1000 : 2000 })
+  contenders.push(
+    { name: 'filesNative', fn: () => native.buildPersistentChatInjectedPrompt(files.params()) },
+    { name: 'filesPlain', fn: () => plainReloadPrompt(files.params()) },
+  )
+  let r
+  try {
+    r = compare(contenders, { budgetMs: quick ? 1000 : 2000 })
+  } finally {
+    files.cleanup()
+  }
   const table = [
     {
       call: 'buildPersistentChatInjectedPrompt, reload (25 entries + continuity summary)',
@@ -90,9 +135,30 @@ function benchChat({ native, quick, root, rec }) {
       'p25–p75': `${fmtUs(r.reloadLog.p25)}–${fmtUs(r.reloadLog.p75)}`,
       'output units': native.buildPersistentChatInjectedPrompt(reloadFromLog).length,
     })
+  const ratio = r.filesNative.us / r.filesPlain.us
+  table.push(
+    {
+      call: "reload prompt from a chat's files (200-entry log, summary file): the addon",
+      median: fmtUs(r.filesNative.us),
+      'p25–p75': `${fmtUs(r.filesNative.p25)}–${fmtUs(r.filesNative.p75)}`,
+      'output units': reloadReport.chars,
+    },
+    {
+      call: `the same in plain JavaScript (benchmark/lib/plain-reload.js; ${sameContract ? 'same output' : 'OUTPUT DIFFERS'}): addon / plain ${ratio.toFixed(2)}`,
+      median: fmtUs(r.filesPlain.us),
+      'p25–p75': `${fmtUs(r.filesPlain.p25)}–${fmtUs(r.filesPlain.p75)}`,
+      'output units': reloadReport.chars,
+    },
+  )
   console.table(table)
   rec.markdown(`### Persistent-chat builders (median per call, in process)\n\n${mdTable(table)}`)
   rec.target('reload prompt (25 entries + summary)', '< 100 µs', fmtUs(r.reload.us), r.reload.us < 100)
+  rec.target(
+    "reload prompt from a chat's files, addon / plain JavaScript (same output)",
+    '≤ 0.5',
+    `${ratio.toFixed(2)} (${fmtUs(r.filesNative.us)} / ${fmtUs(r.filesPlain.us)})`,
+    sameContract && ratio <= 0.5,
+  )
   return r
 }
 
