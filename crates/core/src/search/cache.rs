@@ -58,8 +58,11 @@ fn slot(file: &dyn IndexFile) -> Slot {
 ///
 /// With a `budget` (bytes of log this call may index), `None` instead of
 /// waiting or working long: when another thread of the process is using or
-/// building this index, or when it lags the log by more than the budget
-/// (a chat's first search of a large log). Loading the file is not counted.
+/// building this index, or when it lags the log by more than the budget (a
+/// chat's first search of a large log). Such a call also reads no index file
+/// larger than the budget (a large chat's first search in a new process:
+/// `None`, as for an index that lags) and writes none larger (the file is
+/// brought up to date by the next search without a budget).
 pub(crate) fn with_index<T>(
     log: &File,
     log_len: u64,
@@ -89,6 +92,7 @@ pub(crate) fn with_index<T>(
         // Nothing in memory: the file, if it is whole and of this version.
         // An index is about a third of its log: twice the log is no index of ours.
         let cap = log_len.saturating_mul(2).saturating_add(1 << 20);
+        let cap = budget.map_or(cap, |budget| cap.min(budget));
         if let Some(index) = file.load(cap)?.and_then(|b| format::decode(&b)) {
             let covered = index.covered;
             *cached = Cached {
@@ -112,6 +116,8 @@ pub(crate) fn with_index<T>(
         None => true,
         Some(written) => covered - written.min(covered) >= MIN_REWRITE_BYTES.max(written / 8),
     };
+    // An index file is about a third of the log it covers.
+    let stale = stale && budget.is_none_or(|budget| covered / 3 <= budget);
     if stale {
         // A cache: a failed write (a read-only folder) costs a rebuild in
         // the next process, not this search; it is tried again when the

@@ -22,10 +22,12 @@ use crate::search::{SearchOptions, MAX_LIMIT};
 pub const RECALL_QUERY_MAX_CHARS: usize = 2_000;
 
 /// The most log bytes a turn's recall indexes before the prompt goes out
-/// (about a tenth of a second on a 2-core x64 machine): a chat whose index
-/// lags more (its first reload after an import, or after an upgrade, with a
-/// large log) recalls nothing on that turn, and the caller catches the index
-/// up after it ([`ChatStore::warm_index`], [`PreparedTurn::index_behind`]).
+/// (about a tenth of a second on a 2-core x64 machine), and the largest
+/// index file it reads or writes: a chat whose index lags more (its first
+/// reload after an import, or after an upgrade, with a large log) or whose
+/// index file is larger (its first reload in a new process) recalls nothing
+/// on that turn, and the caller catches the index up after it
+/// ([`ChatStore::warm_index`], [`PreparedTurn::index_behind`]).
 pub const RECALL_MAX_INDEX_BYTES: u64 = 4 << 20;
 
 /// What a turn needs besides the prompt builder's own request.
@@ -46,8 +48,9 @@ pub struct TurnFiles {
 pub struct PreparedTurn {
     pub report: PromptReport,
     pub reload: bool,
-    /// The recall found the search index too far behind the log (or in use
-    /// by another thread) and recalled nothing: [`ChatStore::warm_index`]
+    /// The recall found the search index too far behind the log, its file
+    /// too large to read within the turn, or in use by another thread, and
+    /// recalled nothing: [`ChatStore::warm_index`]
     /// after the turn lets the next reload recall.
     pub index_behind: bool,
 }
