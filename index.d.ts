@@ -742,8 +742,8 @@ export interface ChatStorePreparedTurn {
   /**
    * The reload recalled nothing because the chat's search index lags its
    * log by more than 4 MiB (its first reload after an import or an
-   * upgrade, with a large log), its index file is larger than that (its
-   * first reload in a new process), or it is in use by another call:
+   * upgrade, with a large log), its index file is larger than 32 MiB
+   * (its first reload in a new process), or it is in use by another call:
    * `warmIndex()` after the turn lets the next reload recall.
    */
   indexBehind: boolean

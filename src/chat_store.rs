@@ -736,8 +736,8 @@ pub struct ChatStorePreparedTurn {
     pub reload: bool,
     /// The reload recalled nothing because the chat's search index lags its
     /// log by more than 4 MiB (its first reload after an import or an
-    /// upgrade, with a large log), its index file is larger than that (its
-    /// first reload in a new process), or it is in use by another call:
+    /// upgrade, with a large log), its index file is larger than 32 MiB
+    /// (its first reload in a new process), or it is in use by another call:
     /// `warmIndex()` after the turn lets the next reload recall.
     pub index_behind: bool,
 }

@@ -54,9 +54,9 @@ pub struct SearchOptions {
     /// The excerpt's length in UTF-16 units.
     pub excerpt_chars: usize,
     pub links: Links,
-    /// The most log bytes the search may index before it answers, and the
-    /// largest index file it reads or writes; `None`: all it takes. Past it
-    /// the search answers nothing (see [`search_open_log_within`]).
+    /// The most log bytes the search may index before it answers (and an
+    /// eighth of the largest index file it may read); `None`: all it takes.
+    /// Past it the search answers nothing (see [`search_open_log_within`]).
     pub index_budget: Option<u64>,
 }
 
@@ -140,8 +140,8 @@ pub fn search_open_log(
 
 /// [`search_open_log`], or `None` when `options.index_budget` is set and
 /// the index lags the log by more than it, its file (not yet read by this
-/// process) is larger, or another thread of the process is using or
-/// building it: a caller that must not wait (a turn's recall)
+/// process) is more than 8 times larger, or another thread of the process
+/// is using or building it: a caller that must not wait (a turn's recall)
 /// answers without hits, and [`warm_open_log_index`] catches the index up.
 pub fn search_open_log_within(
     log: &File,

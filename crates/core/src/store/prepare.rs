@@ -22,11 +22,11 @@ use crate::search::{SearchOptions, MAX_LIMIT};
 pub const RECALL_QUERY_MAX_CHARS: usize = 2_000;
 
 /// The most log bytes a turn's recall indexes before the prompt goes out
-/// (about a tenth of a second on a 2-core x64 machine), and the largest
-/// index file it reads or writes: a chat whose index lags more (its first
-/// reload after an import, or after an upgrade, with a large log) or whose
-/// index file is larger (its first reload in a new process) recalls nothing
-/// on that turn, and the caller catches the index up after it
+/// (about a tenth of a second on a 2-core x64 machine; it reads an index
+/// file of at most 8 times as many bytes, in about as long): a chat whose
+/// index lags more (its first reload after an import, or after an upgrade,
+/// with a large log) or whose index file is larger (its first reload in a
+/// new process) recalls nothing on that turn, and the caller catches the index up after it
 /// ([`ChatStore::warm_index`], [`PreparedTurn::index_behind`]).
 pub const RECALL_MAX_INDEX_BYTES: u64 = 4 << 20;
 
