@@ -18,10 +18,10 @@ use crate::error::CoreError;
 const KEPT: usize = 4;
 const MIN_REWRITE_BYTES: u64 = 1 << 20;
 /// How many index file bytes a search with a budget may read per log byte
-/// it may index: reading and checking an index file costs about an eighth of
-/// building the index of as many log bytes (a 100 MB log's 15.7 MB index:
-/// 48 ms to read and check, 4 MiB of log: about 100 ms to index, on a
-/// 2-core x64 machine), so both take about the same time at most.
+/// it may index: a byte of index file costs about an eighth of a byte of log
+/// to read and check (a 100 MB log's 15.7 MB index: 48 ms to read and check;
+/// 4 MiB of log: about 100 ms to index, on a 2-core x64 machine), so either
+/// takes about as long at most.
 const LOAD_PER_INDEXED: u64 = 8;
 
 pub(crate) struct Cached {
