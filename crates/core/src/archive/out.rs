@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::CoreError;
 use crate::store::rules::Kind;
-use crate::store::sys::status;
+use crate::store::sys::{rename_path, status};
 
 pub(crate) fn shown(path: &Path) -> String {
     path.to_string_lossy().into_owned()
@@ -153,7 +153,7 @@ pub(crate) fn write_file_atomically<T>(
             if !replace {
                 refuse_existing(target)?;
             }
-            std::fs::rename(&temp, target)
+            rename_path(&temp, target)
                 .map_err(|err| CoreError::io(&err, "rename", &shown(&temp)))?;
             Ok(value)
         });
@@ -174,8 +174,7 @@ pub(crate) fn write_folder_atomically<T>(
     create_private_folder(&temp)?;
     let result = fill(&temp).and_then(|value| {
         refuse_existing(target)?;
-        std::fs::rename(&temp, target)
-            .map_err(|err| CoreError::io(&err, "rename", &shown(&temp)))?;
+        rename_path(&temp, target).map_err(|err| CoreError::io(&err, "rename", &shown(&temp)))?;
         Ok(value)
     });
     if result.is_err() {

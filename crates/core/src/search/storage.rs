@@ -131,7 +131,7 @@ fn replace_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
     // dies before the rename, and forget removes it with the rest.
     let temp = path.with_file_name(temp_name(&name));
     let result = write_new_private(&temp, bytes)
-        .and_then(|()| std::fs::rename(&temp, path))
+        .and_then(|()| crate::store::sys::rename_path(&temp, path))
         .map_err(|err| CoreError::io(&err, "write", &shown));
     if result.is_err() {
         let _ = std::fs::remove_file(&temp);

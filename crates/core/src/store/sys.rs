@@ -169,7 +169,7 @@ impl StateDir {
         }
         #[cfg(not(unix))]
         {
-            std::fs::rename(self.path.join(from), &target)
+            rename_path(&self.path.join(from), &target)
                 .map_err(|err| io_error(&err, "rename", &self.path.join(from)))
         }
     }
@@ -249,6 +249,34 @@ fn not_a_directory() -> io::Error {
 }
 
 /// Opens the chat folder at `path`: its parent is the state dir.
+/// Renames `from` over `to` by path. On Windows a rename over a file that
+/// another process holds open for a moment (an antivirus scan, an indexer,
+/// a reader that has not closed it yet) is denied: it is retried for up to
+/// a second, as Node's graceful-fs does, before the error is returned.
+pub(crate) fn rename_path(from: &Path, to: &Path) -> io::Result<()> {
+    #[cfg(windows)]
+    {
+        let started = std::time::Instant::now();
+        let mut pause = std::time::Duration::from_millis(1);
+        loop {
+            match std::fs::rename(from, to) {
+                Err(err)
+                    if err.kind() == io::ErrorKind::PermissionDenied
+                        && started.elapsed() < std::time::Duration::from_secs(1) =>
+                {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(std::time::Duration::from_millis(100));
+                }
+                other => return other,
+            }
+        }
+    }
+    #[cfg(not(windows))]
+    {
+        std::fs::rename(from, to)
+    }
+}
+
 pub fn open_folder(path: &Path, create: bool) -> Result<(Folder, bool), CoreError> {
     let (Some(parent), Some(name)) = (path.parent(), path.file_name().and_then(OsStr::to_str))
     else {
@@ -332,7 +360,7 @@ impl Folder {
         #[cfg(unix)]
         let result = unix::renameat(&self.handle, from, &self.handle, to);
         #[cfg(not(unix))]
-        let result = std::fs::rename(self.path.join(from), self.path.join(to));
+        let result = rename_path(&self.path.join(from), &self.path.join(to));
         result.map_err(|err| io_error(&err, "rename", &self.path.join(from)))
     }
 
