@@ -248,7 +248,6 @@ fn not_a_directory() -> io::Error {
     }
 }
 
-/// Opens the chat folder at `path`: its parent is the state dir.
 /// Renames `from` over `to` by path. On Windows a rename over a file that
 /// another process holds open for a moment (an antivirus scan, an indexer,
 /// a reader that has not closed it yet) is denied: it is retried for up to
@@ -277,6 +276,7 @@ pub(crate) fn rename_path(from: &Path, to: &Path) -> io::Result<()> {
     }
 }
 
+/// Opens the chat folder at `path`: its parent is the state dir.
 pub fn open_folder(path: &Path, create: bool) -> Result<(Folder, bool), CoreError> {
     let (Some(parent), Some(name)) = (path.parent(), path.file_name().and_then(OsStr::to_str))
     else {
