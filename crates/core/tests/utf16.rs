@@ -4,7 +4,8 @@
 use openclaw_context_core::utf16::{
     ascii_positions, ascii_positions_rev, contains, encode, find, find_lf, grapheme_ceil,
     grapheme_floor, grapheme_prefix, grapheme_suffix, line_feeds, line_ranges, line_start,
-    rfind_lf, start_of_line_led_by, surrogate_safe_ceil, surrogate_safe_floor, trim_line_end, LF,
+    push_str, rfind_lf, start_of_line_led_by, surrogate_safe_ceil, surrogate_safe_floor,
+    trim_line_end, LF,
 };
 
 fn u(text: &str) -> Vec<u16> {
@@ -177,4 +178,24 @@ fn find_matches_utf16() {
     assert_eq!(find(&odd, &[0x4141; 18]), Some(1));
     assert_eq!(find(&odd, &[0x4141; 21]), None);
     assert_eq!(find(&u("the deploy of billing-api ran"), &long), None);
+}
+
+#[test]
+fn push_str_widens_ascii_stretches_and_encodes_other_characters_alone() {
+    for text in [
+        "",
+        "a",
+        "é",
+        "naïve 漢字 テスト 😀 ok",
+        "😀😀",
+        "abc\u{10FFFF}",
+        "x".repeat(100).as_str(),
+    ] {
+        let mut out = vec![0x41];
+        push_str(&mut out, text);
+        let mut expected = vec![0x41];
+        expected.extend(text.encode_utf16());
+        assert_eq!(out, expected, "{text:?}");
+        assert_eq!(encode(text), expected[1..], "{text:?}");
+    }
 }

@@ -234,7 +234,7 @@ impl Parser<'_> {
                 offset: run_start + err.valid_up_to(),
                 reason: "invalid UTF-8",
             })?;
-            push_utf16(&mut out, run);
+            crate::utf16::push_str(&mut out, run);
             match self.cursor.peek() {
                 Some(b'"') => {
                     self.cursor.advance(1);
@@ -287,52 +287,12 @@ impl Parser<'_> {
     }
 }
 
-/// Appends `run` as UTF-16. Chat text is mostly ASCII with a few other
-/// characters: each ASCII stretch is widened in a loop the compiler
-/// vectorises, each other character encoded alone (`encode_utf16` over the
-/// whole run, char by char, was a quarter of a log tail's read).
-fn push_utf16(out: &mut Vec<u16>, run: &str) {
-    out.reserve(run.len());
-    let mut rest = run;
-    while !rest.is_empty() {
-        let ascii = rest
-            .bytes()
-            .position(|byte| byte >= 0x80)
-            .unwrap_or(rest.len());
-        out.extend(rest.as_bytes()[..ascii].iter().map(|&byte| u16::from(byte)));
-        rest = &rest[ascii..];
-        let mut chars = rest.chars();
-        if let Some(c) = chars.next() {
-            let mut pair = [0u16; 2];
-            out.extend_from_slice(c.encode_utf16(&mut pair));
-            rest = chars.as_str();
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn u(text: &str) -> Vec<u16> {
         text.encode_utf16().collect()
-    }
-
-    #[test]
-    fn strings_widen_ascii_stretches_and_encode_other_characters_alone() {
-        for text in [
-            "",
-            "a",
-            "é",
-            "naïve 漢字 テスト 😀 ok",
-            "😀😀",
-            "abc\u{10FFFF}",
-            "x".repeat(100).as_str(),
-        ] {
-            let mut out = Vec::new();
-            push_utf16(&mut out, text);
-            assert_eq!(out, u(text), "{text:?}");
-        }
     }
 
     #[test]

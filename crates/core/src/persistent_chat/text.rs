@@ -7,9 +7,7 @@ use crate::utf16;
 /// `…`, the mark left where a line was cut.
 pub(crate) const ELLIPSIS: u16 = 0x2026;
 
-pub(crate) fn push_str(out: &mut Vec<u16>, text: &str) {
-    out.extend(text.encode_utf16());
-}
+pub(crate) use crate::utf16::push_str;
 
 /// `text` on one line: every run of whitespace (line breaks included, as in
 /// JavaScript's `/\s+/`) becomes one space, and the ends are trimmed. Other
