@@ -26,8 +26,9 @@ pub const RECALL_QUERY_MAX_CHARS: usize = 2_000;
 /// file of at most 8 times as many bytes, in about as long): a chat whose
 /// index lags more (its first reload after an import, or after an upgrade,
 /// with a large log) or whose index file is larger (its first reload in a
-/// new process) recalls nothing on that turn, and the caller catches the index up after it
-/// ([`ChatStore::warm_index`], [`PreparedTurn::index_behind`]).
+/// new process) recalls nothing on that turn, and the caller catches the
+/// index up after it ([`ChatStore::warm_index`],
+/// [`PreparedTurn::index_behind`]).
 pub const RECALL_MAX_INDEX_BYTES: u64 = 4 << 20;
 
 /// What a turn needs besides the prompt builder's own request.
@@ -50,8 +51,8 @@ pub struct PreparedTurn {
     pub reload: bool,
     /// The recall found the search index too far behind the log, its file
     /// too large to read within the turn, or in use by another thread, and
-    /// recalled nothing: [`ChatStore::warm_index`]
-    /// after the turn lets the next reload recall.
+    /// recalled nothing: [`ChatStore::warm_index`] after the turn lets the
+    /// next reload recall.
     pub index_behind: bool,
 }
 
