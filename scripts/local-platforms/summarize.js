@@ -13,7 +13,13 @@ const specs = new Set(tests.map((test) => test.spec)).size
 console.log(
   `${platform}: ${count('passed')} passed, ${count('failed')} failed, ${skipped} skipped (${specs} spec files)`,
 )
-for (const test of tests.filter((t) => t.status === 'failed')) console.log(`  failed: ${test.spec} > ${test.name}`)
+// A failure's message on its line, whitespace folded: CI logs are read from their tail.
+const oneLine = (message) =>
+  String(message || '')
+    .replace(/\s+/g, ' ')
+    .trim()
+for (const test of tests.filter((t) => t.status === 'failed'))
+  console.log(`  failed: ${test.spec} > ${test.name}${test.message ? `: ${oneLine(test.message)}` : ''}`)
 for (const test of tests.filter((t) => t.status !== 'failed' && t.status !== 'passed'))
   console.log(`  skipped: ${test.spec} > ${test.name}`)
 // (Without --strict, tests left out with -t are skipped too, and need no reason here.)
