@@ -63,12 +63,16 @@ export declare class ChatStore {
    * on its handle; a FIFO, symlink, hard link or someone else's log
    * rejects with `ENOTREGULAR` naming it; a missing one with `ENOENT`).
    * The log is read up to its size when opened, whole lines only: a torn
-   * last line is left out (`tornBytes`). `format: 'jsonl'` (default):
-   * the lines byte for byte; `'md'`: a heading per day (UTC), each
-   * entry's time, role and failed status, its text in a code fence longer
-   * than any backtick run in it. `since` (inclusive) and `until`
-   * (exclusive) keep the entries whose `ts` falls between (a line with no
-   * readable time is then left out: `notEntries`). With `out`, written to
+   * last line is left out (`tornBytes`), and so is a line that is not a
+   * valid entry (`notEntries`). Each entry's text is masked (the built-in
+   * patterns, `<private>` spans and `maskPatterns`): an entry masking
+   * changes is written as the store writes entries (`masked`), every
+   * other line byte for byte. `format: 'jsonl'` (default): the lines;
+   * `'md'`: a heading per day (UTC), each entry's time, role and failed
+   * status, its text in a code fence longer than any backtick run in it.
+   * `since` (inclusive) and `until` (exclusive, after `since`) keep the
+   * entries whose `ts` falls between (a line with no readable time is
+   * then left out: `notEntries`). With `out`, written to
    * that file: a temp file beside it (0600), synced, renamed over it; an
    * existing `out` that is not a regular file (a symlink, a FIFO), or an
    * `out` in the chat's own folder, is refused with `ENOTREGULAR`;
@@ -499,10 +503,12 @@ export interface ChatStoreExport {
   /** Entries outside `since`/`until`. */
   filteredOut: number
   /**
-   * Lines left out because they are not a valid entry (md), or have no
+   * Lines left out because they are not a valid entry, or have no
    * readable time while a time filter is on.
    */
   notEntries: number
+  /** Entries whose text masking changed (written masked). */
+  masked: number
   /** Bytes of a torn last line, left out. */
   tornBytes: number
   /** Bytes written. */
@@ -519,20 +525,31 @@ export interface ChatStoreExportOptions {
   /** The state dir of `sessionKey`'s chat folder. */
   stateDir?: string
   sessionKey?: string
-  /** `'jsonl'` (default: the log's exact lines) or `'md'` (for a person). */
+  /**
+   * `'jsonl'` (default: the log's lines, byte for byte where masking
+   * changes nothing) or `'md'` (for a person).
+   */
   format?: 'jsonl' | 'md'
   /**
    * Entries at or after this time: epoch milliseconds, or an ISO-8601
    * date or date-time string (no zone: UTC). Anything else: `RangeError`.
    */
   since?: string | number
-  /** Entries before this time, as `since`. */
+  /**
+   * Entries before this time, as `since`; it must be after `since`
+   * (`RangeError`).
+   */
   until?: string | number
   /**
    * A file to write (0600, a temp file renamed over it); default: the
    * result's `data`.
    */
   out?: string
+  /**
+   * The operator's masking patterns (as `SecretMasker` takes them),
+   * besides the built-in ones, for each entry's text.
+   */
+  maskPatterns?: Array<string>
 }
 
 /** What `forget` removed, or (without `apply`) would remove. */
@@ -1084,6 +1101,10 @@ export interface PersistentChatLogHit {
 /** An entry of a window read, with its line. */
 export interface PersistentChatLogWindowEntry {
   role: 'user' | 'assistant' | 'system' | 'tool'
+  /**
+   * The entry's text, masked, then cut to `at.maxEntryChars` UTF-16
+   * units (default 8,000) as the prompt builders cut it.
+   */
   text: string
   ts?: string | number
   session?: string
@@ -1218,6 +1239,17 @@ export interface PersistentChatWindowAt {
   before?: number
   /** Entries after it (default 5, at most 50). */
   after?: number
+  /**
+   * Each entry's text, masked whole, then cut to this many UTF-16 units
+   * (default 8,000, at most 65,536).
+   */
+  maxEntryChars?: number
+  /**
+   * The texts together at most about this many units: each entry is cut
+   * to the smaller of `maxEntryChars` and an equal share of it among the
+   * entries read.
+   */
+  maxChars?: number
 }
 
 /**
@@ -1252,8 +1284,11 @@ export declare function readPersistentChatLogEntriesAsync(path: string, limit: n
  * 5, at most 50), the entry, and `at.after` after it (default 5, at most
  * 50). The entry is the last one whose `id` is `at.id`, or the one at
  * `at.line` (1-based; when that line holds no entry, the window is the
- * entries around where it would be). An id no entry has gives `[]`. Uses
- * and keeps the search's index; every entry is read again from the log.
+ * entries around where it would be). An id no entry has gives `[]`. Each
+ * entry's text is masked whole (the built-in patterns and `<private>`
+ * spans), then cut to `at.maxEntryChars` units (default 8,000, at most
+ * 65,536). Uses and keeps the search's index; every entry is read again
+ * from the log.
  * Rejects as `searchPersistentChatLog` does; a `TypeError` unless `at` has
  * exactly one of `id` and `line`.
  */
@@ -1283,13 +1318,14 @@ export declare function rebuildPersistentChatContinuitySummaryAsync(params: Cont
  * Ranked full-text search over the perpetual log at `path`, on the libuv
  * thread pool: the best `options.limit` entries (default 10, 1–100) for
  * `query`, best first, each with an excerpt of at most `options.excerptChars`
- * UTF-16 units (default 600) around its best match. Words are matched by
+ * UTF-16 units (default 600) around its best match, cut from the entry's
+ * text masked whole (the built-in patterns and `<private>` spans). Words are matched by
  * Unicode word boundaries, case- and accent-insensitively, English words by
  * their stem, and text in scripts without spaces (Chinese, Japanese, Thai)
  * by pairs of characters; query words found nowhere are ignored, and an
- * empty or wordless query gives `[]`. Ranked by BM25+, an entry also getting
- * 0.7 of the score of the one before it (the answer after a matching
- * question).
+ * empty or wordless query gives `[]`. Ranked by BM25+, an entry scoring the
+ * better of its own score and 0.8 of the one before it (the answer after a
+ * matching question).
  *
  * The index is a cache kept beside the log (`<path>.search-index`): built
  * on the first search, extended on later ones, checked against the log and

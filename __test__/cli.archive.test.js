@@ -27,6 +27,8 @@ const LINES = [
   '{"ts":1778900000000,"role":"user","text":"late"}\n',
 ]
 const TORN = '{"ts":"2026-05-17T00:00:00.000Z","role":"us'
+/** What an export writes of LINES: the lines that are entries. */
+const ENTRY_LINES = LINES.filter((line) => line !== 'not an entry\n')
 
 /** A state dir with one chat whose log is `text`; the chat's folder. */
 async function chat(state, text = LINES.join('') + TORN, key = KEY) {
@@ -51,8 +53,9 @@ describe('export', () => {
     const folder = await chat(state)
     const byKey = run(['export', '--state-dir', state, '--session-key', KEY])
     expect(byKey.status).toBe(0)
-    expect(byKey.stdout.equals(Buffer.from(LINES.join('')))).toBe(true)
+    expect(byKey.stdout.equals(Buffer.from(ENTRY_LINES.join('')))).toBe(true)
     expect(byKey.err).toMatch(/left out the torn last line of .*perpetual-log\.jsonl \(43 bytes without a line break\)/)
+    expect(byKey.err).toMatch(/left out 1 line\(s\) of .*perpetual-log\.jsonl: not a valid entry/)
     const byLog = run(['export', '--log', path.join(folder, 'perpetual-log.jsonl')])
     expect(byLog.stdout.equals(byKey.stdout)).toBe(true)
   })
@@ -112,8 +115,8 @@ describe('export', () => {
     fs.writeFileSync(out, 'old', { mode: 0o644 })
     const done = run(['export', '--state-dir', state, '--session-key', KEY, '--out', out])
     expect(done.status).toBe(0)
-    expect(done.out).toMatch(/^exported 4 lines of .* to .*export\.jsonl \(\d+ bytes\)\n$/)
-    expect(fs.readFileSync(out, 'utf8')).toBe(LINES.join(''))
+    expect(done.out).toMatch(/^exported 3 lines of .* to .*export\.jsonl \(\d+ bytes\)\n$/)
+    expect(fs.readFileSync(out, 'utf8')).toBe(ENTRY_LINES.join(''))
     expect(fs.statSync(out).mode & 0o777).toBe(0o600)
 
     const target = path.join(dir, 'target')

@@ -287,7 +287,7 @@ test('pages: best first, each page its own hits, the next page named; the answer
   // 20 excerpts of 300 characters fit; a window of 33 long entries (the log's lines 10 to 42) is cut per entry.
   expect(linesOf(out.wide)).toHaveLength(20)
   expect(linesOf(out.window)).toEqual(Array.from({ length: 33 }, (_, i) => i + 10))
-  expect(out.window).toMatch(/ \[…cut: \d+ more characters of #30\]/)
+  expect(out.window).toMatch(/^#30 .* … \[\d+ more characters cut\]$/m)
 })
 
 test('hits that do not fit in 8,000 characters once escaped: left out whole, named, with how to read them', () => {
@@ -325,7 +325,7 @@ test('an entry longer than the cap: cut, with how to read it', () => {
   )
   expect(out.length).toBeLessThanOrEqual(8000)
   expect(out).toMatch(/^chat_log_get: entries 1–1 \(oldest first\)\n#1 \[.*\] user: quince /)
-  expect(out).toMatch(/ \[…cut: 17000 more characters of #1\]$/)
+  expect(out).toMatch(/ … \[17000 more characters cut\]$/)
 })
 
 test('a hostile entry (newlines, a forged hit, ANSI, bidi controls) stays inside its own hit', () => {
@@ -366,6 +366,34 @@ test('a secret in a log written by an earlier, unmasked writer is masked in the 
   )
   expect(out).toContain('[redacted:github-token]')
   expect(out).not.toContain('ghp_abc')
+})
+
+test('a <private> span opened long before the words a search matches never reaches a hit or a window', () => {
+  // A log an older release, the runtime's files, an import or a restore wrote: the span is
+  // masked whole before the excerpt is cut around the match.
+  const out = runPlugin(
+    withPlugin({
+      mode: 'tool-discovery',
+      pluginConfig: { stateDir: path.join(dir, 'chats'), redactPatterns: ['LAB-\\d{4}'] },
+      rest: `
+        const filler = 'a quiet afternoon of routine work '.repeat(100);
+        const { ChatStore } = await u.importPlugin('native.mjs');
+        const store = await ChatStore.open({ stateDir: ${JSON.stringify(path.join(dir, 'chats'))}, sessionKey: '${KEY_A}' });
+        // Written as an earlier writer wrote it: unmasked (the store's append masks).
+        const text = '<private>' + filler + ' the vault combination is 4921-7733 zebrafish </private> then lunch LAB-1234';
+        require('node:fs').writeFileSync(store.logPath, JSON.stringify({ role: 'user', ts: '2026-03-01T10:00:00Z', text }) + '\\n');
+        const a = { sessionKey: '${KEY_A}' };
+        return [
+          await call(a, 'chat_log_search', { query: 'vault combination zebrafish lunch' }),
+          await call(a, 'chat_log_get', { line: 1 }),
+        ];
+      `,
+    }),
+  )
+  for (const text of out) {
+    const entry = text.split('\n').find((line) => line.startsWith('#1 '))
+    expect(entry).toMatch(/^#1 \[2026-03-01T10:00:00Z\] user: \[redacted:private\] then lunch \[redacted:custom\]$/)
+  }
 })
 
 test("the runtime's files: read-only, no claim recorded by a tool", () => {

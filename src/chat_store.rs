@@ -162,12 +162,16 @@ impl ChatStore {
     /// on its handle; a FIFO, symlink, hard link or someone else's log
     /// rejects with `ENOTREGULAR` naming it; a missing one with `ENOENT`).
     /// The log is read up to its size when opened, whole lines only: a torn
-    /// last line is left out (`tornBytes`). `format: 'jsonl'` (default):
-    /// the lines byte for byte; `'md'`: a heading per day (UTC), each
-    /// entry's time, role and failed status, its text in a code fence longer
-    /// than any backtick run in it. `since` (inclusive) and `until`
-    /// (exclusive) keep the entries whose `ts` falls between (a line with no
-    /// readable time is then left out: `notEntries`). With `out`, written to
+    /// last line is left out (`tornBytes`), and so is a line that is not a
+    /// valid entry (`notEntries`). Each entry's text is masked (the built-in
+    /// patterns, `<private>` spans and `maskPatterns`): an entry masking
+    /// changes is written as the store writes entries (`masked`), every
+    /// other line byte for byte. `format: 'jsonl'` (default): the lines;
+    /// `'md'`: a heading per day (UTC), each entry's time, role and failed
+    /// status, its text in a code fence longer than any backtick run in it.
+    /// `since` (inclusive) and `until` (exclusive, after `since`) keep the
+    /// entries whose `ts` falls between (a line with no readable time is
+    /// then left out: `notEntries`). With `out`, written to
     /// that file: a temp file beside it (0600), synced, renamed over it; an
     /// existing `out` that is not a regular file (a symlink, a FIFO), or an
     /// `out` in the chat's own folder, is refused with `ENOTREGULAR`;
@@ -186,12 +190,18 @@ impl ChatStore {
             Ok(Job::new(
                 move || match args.out {
                     Some(out) => {
-                        let report = archive::export_to_file(&args.chat, &args.options, &out)?;
+                        let report =
+                            archive::export_to_file(&args.chat, &args.options, &args.masker, &out)?;
                         Ok((report, Some(out), None))
                     }
                     None => {
                         let mut data = Vec::new();
-                        let report = archive::export_log(&args.chat, &args.options, &mut data)?;
+                        let report = archive::export_log(
+                            &args.chat,
+                            &args.options,
+                            &args.masker,
+                            &mut data,
+                        )?;
                         Ok((report, None, Some(data)))
                     }
                 },
@@ -607,9 +617,9 @@ impl ChatStore {
     ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogWindowEntry>>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let (at, before, after) = window_at(at)?;
+            let window = window_at(at)?;
             Ok(Job::new(
-                move || store.read_window(&at, before, after),
+                move || store.read_window(&window),
                 |entries| entries.into_iter().map(Into::into).collect(),
             ))
         })

@@ -262,13 +262,14 @@ fn log_read(
 /// Ranked full-text search over the perpetual log at `path`, on the libuv
 /// thread pool: the best `options.limit` entries (default 10, 1–100) for
 /// `query`, best first, each with an excerpt of at most `options.excerptChars`
-/// UTF-16 units (default 600) around its best match. Words are matched by
+/// UTF-16 units (default 600) around its best match, cut from the entry's
+/// text masked whole (the built-in patterns and `<private>` spans). Words are matched by
 /// Unicode word boundaries, case- and accent-insensitively, English words by
 /// their stem, and text in scripts without spaces (Chinese, Japanese, Thai)
 /// by pairs of characters; query words found nowhere are ignored, and an
-/// empty or wordless query gives `[]`. Ranked by BM25+, an entry also getting
-/// 0.7 of the score of the one before it (the answer after a matching
-/// question).
+/// empty or wordless query gives `[]`. Ranked by BM25+, an entry scoring the
+/// better of its own score and 0.8 of the one before it (the answer after a
+/// matching question).
 ///
 /// The index is a cache kept beside the log (`<path>.search-index`): built
 /// on the first search, extended on later ones, checked against the log and
@@ -310,8 +311,11 @@ pub fn search_persistent_chat_log<'scope>(
 /// 5, at most 50), the entry, and `at.after` after it (default 5, at most
 /// 50). The entry is the last one whose `id` is `at.id`, or the one at
 /// `at.line` (1-based; when that line holds no entry, the window is the
-/// entries around where it would be). An id no entry has gives `[]`. Uses
-/// and keeps the search's index; every entry is read again from the log.
+/// entries around where it would be). An id no entry has gives `[]`. Each
+/// entry's text is masked whole (the built-in patterns and `<private>`
+/// spans), then cut to `at.maxEntryChars` units (default 8,000, at most
+/// 65,536). Uses and keeps the search's index; every entry is read again
+/// from the log.
 /// Rejects as `searchPersistentChatLog` does; a `TypeError` unless `at` has
 /// exactly one of `id` and `line`.
 #[napi(
@@ -327,11 +331,11 @@ pub fn read_persistent_chat_log_window<'scope>(
 ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogWindowEntry>>> {
     spawn(&env, || {
         let path = Js::from(path).path("path")?;
-        let (at, before, after, files) = binding::search::window_request(at, options)?;
+        let (window, files) = binding::search::window_request(at, options)?;
         Ok(Job::new(
             move || {
                 let path = Path::new(&path);
-                match search::read_log_window(path, &at, before, after, files.links) {
+                match search::read_log_window(path, &window, files.links) {
                     Err(CoreError::Io { code: "ENOENT", .. })
                         if files.empty_if_missing && !path.exists() =>
                     {
@@ -369,6 +373,13 @@ pub struct PersistentChatWindowAt {
     pub before: Option<f64>,
     /// Entries after it (default 5, at most 50).
     pub after: Option<f64>,
+    /// Each entry's text, masked whole, then cut to this many UTF-16 units
+    /// (default 8,000, at most 65,536).
+    pub max_entry_chars: Option<f64>,
+    /// The texts together at most about this many units: each entry is cut
+    /// to the smaller of `maxEntryChars` and an equal share of it among the
+    /// entries read.
+    pub max_chars: Option<f64>,
 }
 
 /// The contents of `continuity-summary.txt`: state and memory only, never a

@@ -1,7 +1,7 @@
 'use strict'
 // `openclaw-context export CHAT [--format jsonl|md] [--since TS] [--until TS] [--out FILE]`:
-// a chat's log as its exact lines (JSON Lines) or as Markdown for a person, by
-// ChatStore.exportLog (whole lines only, the store's file rules). To stdout, or to FILE
+// a chat's log as its lines (JSON Lines) or as Markdown for a person, by ChatStore.exportLog
+// (whole lines that are entries only, each masked, the store's file rules). To stdout, or to FILE
 // (0600, written under a temp name and renamed). What was left out is said on stderr.
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
@@ -59,6 +59,12 @@ async function runExport(argv, out, err) {
   if (result.notEntries > 0) {
     const why = params.since || params.until ? 'not an entry with a readable time' : 'not a valid entry'
     err(`openclaw-context: left out ${result.notEntries} line(s) of ${shown(result.logPath)}: ${why}`)
+  }
+  if (result.masked > 0) {
+    err(
+      `openclaw-context: masked ${result.masked} entr${result.masked === 1 ? 'y' : 'ies'} of ${shown(result.logPath)} ` +
+        'that an earlier writer stored unmasked (a secret or a <private> span): exported masked',
+    )
   }
   if (result.out) {
     out(

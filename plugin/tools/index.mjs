@@ -30,6 +30,8 @@ const MAX_DEPTH = 100
 const excerptChars = (limit) => Math.max(120, Math.min(600, Math.floor((MAX_CHARS - 2000) / limit)))
 /** What one entry of chat_log_get shows at most. */
 const MAX_ENTRY_CHARS = 4000
+/** What chat_log_get's entries show in all: the rest of MAX_CHARS is their `#line [ts] role:` lines and notes. */
+const WINDOW_TEXT_CHARS = 5000
 
 export const SEARCH_PARAMETERS = defineSchema({
   type: 'object',
@@ -110,20 +112,23 @@ export function createChatLogTools({ sessionKey, load }) {
       return refuse(`no chat for this session: ${PLUGIN_ID} does not apply to it (its sessionKeys setting)`)
     }
     try {
-      const { store } = await openSessionFolder(config, sessionKey, { create: false })
-      return { store, redactor: loaded.redactor }
+      // The store masks what it returns (each entry whole, then cut) with the gateway's patterns.
+      const { store } = await openSessionFolder(config, sessionKey, {
+        create: false,
+        maskPatterns: loaded.redactor?.maskPatterns ?? [],
+      })
+      return { store }
     } catch (error) {
       if (error?.code === 'ENOENT') return refuse('no chat for this session yet (nothing is logged under its key)')
       return refuse(`the chat's files could not be read (${oneLine(error)})`)
     }
   }
 
-  // The log is masked as it is written (plugin/redact.mjs), but a folder the plugin took over
-  // (sessionStateDirs, the runtime's PERSISTENT_CHAT_CONTINUITY_PATH files) holds lines an
-  // earlier writer stored unmasked, and patterns may have been added since: so what a tool
-  // returns is masked again, with the gateway's patterns (linear time, on the thread pool;
-  // masking masked text changes nothing). A secret cut in two by an excerpt's edge may escape it.
-  const mask = async (redactor, texts) => (redactor ? redactor.redactMany(texts) : texts)
+  // The log is masked as it is written, but a folder the plugin took over (sessionStateDirs,
+  // the runtime's PERSISTENT_CHAT_CONTINUITY_PATH files) holds lines an earlier writer stored
+  // unmasked, and patterns may have been added since: the store masks each entry it returns
+  // whole, with the gateway's patterns, before it cuts the excerpt or the window's text (a cut
+  // first could drop the opening tag of a <private> span it keeps, or split a secret).
 
   const search = {
     name: SEARCH_TOOL,
@@ -164,10 +169,7 @@ export function createChatLogTools({ sessionKey, load }) {
             : `${SEARCH_TOOL}: no more hits for "${shownQuery}" (page ${page}: the hits ended on an earlier page)`,
         )
       }
-      const bodies = await mask(
-        chat.redactor,
-        onPage.map((hit) => hit.text ?? ''),
-      )
+      const bodies = onPage.map((hit) => hit.text ?? '')
       const header = `${SEARCH_TOOL} "${shownQuery}": hits ${first + 1}–${first + onPage.length}, best first (page ${page})`
       const next = more ? `More hits: ${SEARCH_TOOL} with page: ${page + 1}. ` : 'No more hits. '
       const footer = `${next}What came before or after a hit: ${GET_TOOL} with its line.`
@@ -202,7 +204,14 @@ export function createChatLogTools({ sessionKey, load }) {
       if (chat.refusal) return text(chat.refusal)
       let entries
       try {
-        entries = await chat.store.readWindow({ ...(id === undefined ? { line } : { id }), before, after })
+        // The texts' budget shared among the entries read (the store cuts each, masked whole first).
+        entries = await chat.store.readWindow({
+          ...(id === undefined ? { line } : { id }),
+          before,
+          after,
+          maxEntryChars: MAX_ENTRY_CHARS,
+          maxChars: WINDOW_TEXT_CHARS,
+        })
       } catch (error) {
         return text(`${GET_TOOL}: the read failed (${oneLine(error)})`)
       }
@@ -211,12 +220,7 @@ export function createChatLogTools({ sessionKey, load }) {
           `${GET_TOOL}: no entry ${id === undefined ? `at line ${line}` : `with id "${escapeControl(id, { backslashes: false })}"`} in this chat`,
         )
       }
-      // The budget shared among the entries, less each one's `#line [ts] role: ` and cut note.
-      const share = Math.max(80, Math.min(MAX_ENTRY_CHARS, Math.floor((MAX_CHARS - 600) / entries.length) - 100))
-      const bodies = await mask(
-        chat.redactor,
-        entries.map((entry) => cut(entry.text ?? '', share, entry.line)),
-      )
+      const bodies = entries.map((entry) => entry.text ?? '')
       const header = `${GET_TOOL}: entries ${entries[0].line}–${entries.at(-1).line} (oldest first)`
       return text(
         bounded(
@@ -241,15 +245,6 @@ export function createChatLogTools({ sessionKey, load }) {
     }
   }
   return [search, get]
-}
-
-/** `body` cut to `max` characters, saying so. */
-function cut(body, max, line) {
-  if (body.length <= max) return body
-  let end = max
-  // Never split a surrogate pair.
-  if (/[\uD800-\uDBFF]/.test(body[end - 1] ?? '')) end -= 1
-  return `${body.slice(0, end)} […cut: ${body.length - end} more characters of #${line}]`
 }
 
 /**

@@ -3,6 +3,7 @@
 //! `ChatStore.verify` return.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use napi::bindgen_prelude::Buffer;
 use napi::ValueType;
@@ -13,12 +14,25 @@ use openclaw_context_core::archive::{
     TranscriptEvent, Verification,
 };
 
+use openclaw_context_core::mask::{masker_for, Masker};
+
 use super::{Failure, Js};
+
+/// `maskPatterns` of an options object: the operator's patterns (as
+/// `SecretMasker` takes them) besides the built-in ones, compiled once per
+/// list and shared.
+pub(crate) fn masker_option(options: &Js<'_>) -> Result<Arc<Masker>, Failure> {
+    let patterns = options
+        .get("maskPatterns")?
+        .optional_array_of("options.maskPatterns", |item, name| item.string(name))?;
+    Ok(masker_for(&patterns.unwrap_or_default()))
+}
 
 /// `exportLog`'s options, read: the chat, the filters, the output file.
 pub struct ExportArgs {
     pub chat: Chat,
     pub options: ExportOptions,
+    pub masker: Arc<Masker>,
     pub out: Option<PathBuf>,
 }
 
@@ -94,6 +108,13 @@ pub fn export_args(value: Js<'_>) -> Result<ExportArgs, Failure> {
     };
     let since = bound(options.get("since")?, "options.since")?;
     let until = bound(options.get("until")?, "options.until")?;
+    if let (Some(since), Some(until)) = (since, until) {
+        if until <= since {
+            return Err(Failure::Range(format!(
+                "The value of \"options.until\" is out of range. It must be after \"options.since\" ({since}). Received {until}"
+            )));
+        }
+    }
     let out = options.get("out")?.optional_path("options.out")?;
     Ok(ExportArgs {
         chat,
@@ -102,6 +123,7 @@ pub fn export_args(value: Js<'_>) -> Result<ExportArgs, Failure> {
             since,
             until,
         },
+        masker: masker_option(&options)?,
         out: out.map(Into::into),
     })
 }
@@ -258,9 +280,11 @@ pub struct ChatStoreExport {
     pub exported: f64,
     /// Entries outside `since`/`until`.
     pub filtered_out: f64,
-    /// Lines left out because they are not a valid entry (md), or have no
+    /// Lines left out because they are not a valid entry, or have no
     /// readable time while a time filter is on.
     pub not_entries: f64,
+    /// Entries whose text masking changed (written masked).
+    pub masked: f64,
     /// Bytes of a torn last line, left out.
     pub torn_bytes: f64,
     /// Bytes written.
@@ -276,6 +300,7 @@ impl ChatStoreExport {
             lines: report.lines as f64,
             exported: report.exported as f64,
             filtered_out: report.filtered_out as f64,
+            masked: report.masked as f64,
             not_entries: report.not_entries as f64,
             torn_bytes: report.torn_bytes as f64,
             bytes: report.bytes as f64,

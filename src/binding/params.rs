@@ -293,19 +293,24 @@ pub struct ChatStoreExportOptions {
     /// The state dir of `sessionKey`'s chat folder.
     pub state_dir: Option<String>,
     pub session_key: Option<String>,
-    /// `'jsonl'` (default: the log's exact lines) or `'md'` (for a person).
+    /// `'jsonl'` (default: the log's lines, byte for byte where masking
+    /// changes nothing) or `'md'` (for a person).
     #[napi(ts_type = "'jsonl' | 'md'")]
     pub format: Option<String>,
     /// Entries at or after this time: epoch milliseconds, or an ISO-8601
     /// date or date-time string (no zone: UTC). Anything else: `RangeError`.
     #[napi(ts_type = "string | number")]
     pub since: Option<String>,
-    /// Entries before this time, as `since`.
+    /// Entries before this time, as `since`; it must be after `since`
+    /// (`RangeError`).
     #[napi(ts_type = "string | number")]
     pub until: Option<String>,
     /// A file to write (0600, a temp file renamed over it); default: the
     /// result's `data`.
     pub out: Option<String>,
+    /// The operator's masking patterns (as `SecretMasker` takes them),
+    /// besides the built-in ones, for each entry's text.
+    pub mask_patterns: Option<Vec<String>>,
 }
 
 /// What `ChatStore#forget` removes: an entry that matches any of these.

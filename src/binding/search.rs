@@ -5,7 +5,8 @@ use napi::bindgen_prelude::Unknown;
 use napi_derive::napi;
 use openclaw_context_core::persistent_chat::Links;
 use openclaw_context_core::search::{
-    SearchHit, SearchOptions, WindowAt, WindowEntry, MAX_LIMIT, MAX_WINDOW,
+    SearchHit, SearchOptions, Window, WindowAt, WindowEntry, DEFAULT_WINDOW_ENTRY_CHARS, MAX_LIMIT,
+    MAX_WINDOW, MAX_WINDOW_ENTRY_CHARS,
 };
 
 use super::persistent_chat::{flag, links, TimestampValue};
@@ -41,6 +42,8 @@ pub struct PersistentChatLogHit {
 pub struct PersistentChatLogWindowEntry {
     #[napi(ts_type = "'user' | 'assistant' | 'system' | 'tool'")]
     pub role: String,
+    /// The entry's text, masked, then cut to `at.maxEntryChars` UTF-16
+    /// units (default 8,000) as the prompt builders cut it.
     #[napi(ts_type = "string")]
     pub text: Utf16String,
     #[napi(ts_type = "string | number")]
@@ -196,21 +199,22 @@ fn search_limits(options: Option<&Js<'_>>, links: Links) -> Result<SearchOptions
     })
 }
 
-/// `readPersistentChatLogWindow`'s `at` (`{ id | line, before, after }`) and `options`.
+/// `readPersistentChatLogWindow`'s `at` (`{ id | line, before, after,
+/// maxEntryChars }`) and `options`.
 pub fn window_request(
     at: Unknown,
     options: Option<Unknown>,
-) -> Result<(WindowAt, usize, usize, FileOptions), Failure> {
-    let (center, before, after) = window_at(at)?;
+) -> Result<(Window, FileOptions), Failure> {
+    let window = window_at(at)?;
     let options = match options.map(Js::from) {
         None => None,
         Some(options) => options.optional_object("options")?,
     };
-    Ok((center, before, after, file_options(options)?))
+    Ok((window, file_options(options)?))
 }
 
-/// A window's `at`: `{ id | line, before, after }`.
-pub fn window_at(at: Unknown) -> Result<(WindowAt, usize, usize), Failure> {
+/// A window's `at`: `{ id | line, before, after, maxEntryChars }`.
+pub fn window_at(at: Unknown) -> Result<Window, Failure> {
     let at = Js::from(at).object("at")?;
     let id = at.get("id")?.optional_string("at.id")?;
     let line = at.get("line")?;
@@ -225,5 +229,25 @@ pub fn window_at(at: Unknown) -> Result<(WindowAt, usize, usize), Failure> {
     };
     let before = integer(at.get("before")?, "at.before", 5, 0, MAX_WINDOW as u64)? as usize;
     let after = integer(at.get("after")?, "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
-    Ok((center, before, after))
+    let max_entry_chars = integer(
+        at.get("maxEntryChars")?,
+        "at.maxEntryChars",
+        DEFAULT_WINDOW_ENTRY_CHARS as u64,
+        1,
+        MAX_WINDOW_ENTRY_CHARS as u64,
+    )? as usize;
+    let max_chars = at.get("maxChars")?;
+    let max_chars = if max_chars.is_undefined()? {
+        None
+    } else {
+        let most = (2 * MAX_WINDOW + 1) * MAX_WINDOW_ENTRY_CHARS;
+        Some(integer(max_chars, "at.maxChars", 1, 1, most as u64)? as usize)
+    };
+    Ok(Window {
+        at: center,
+        before,
+        after,
+        max_entry_chars,
+        max_chars,
+    })
 }

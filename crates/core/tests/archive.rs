@@ -18,6 +18,7 @@ use openclaw_context_core::archive::{
     backup, export_log, export_to_file, parse_bound, verify, BackupOptions, Chat, ExportFormat,
     ExportOptions, VerifiedKind,
 };
+use openclaw_context_core::mask::builtin_masker;
 use openclaw_context_core::persistent_chat::log::{parse_log_line, LogEntry, Role, Timestamp};
 use openclaw_context_core::store::layout::{folder_name, LOG_FILE, SUMMARY_FILE};
 use openclaw_context_core::store::ChatStore;
@@ -59,7 +60,7 @@ const LOG: &str = concat!(
 
 fn export(chat: &Chat, options: ExportOptions) -> (String, u64, u64) {
     let mut out = Vec::new();
-    let report = export_log(chat, &options, &mut out).unwrap();
+    let report = export_log(chat, &options, &builtin_masker(), &mut out).unwrap();
     (
         String::from_utf8(out).unwrap(),
         report.exported,
@@ -76,9 +77,11 @@ fn jsonl_is_the_logs_exact_whole_lines_filtered_by_time() {
         key: u(KEY),
     };
     let (text, exported, torn) = export(&by_key, ExportOptions::default());
-    let whole = &LOG[..LOG.rfind('\n').unwrap() + 1];
+    // The whole lines that are entries: the line that is none is left out.
+    let whole = LOG[..LOG.rfind('\n').unwrap() + 1].replace("not an entry\n", "");
+    let whole = whole.as_str();
     assert_eq!(text, whole);
-    assert_eq!((exported, torn), (4, 27));
+    assert_eq!((exported, torn), (3, 27));
     let by_log = Chat::Log(folder.join(LOG_FILE));
     assert_eq!(export(&by_log, ExportOptions::default()).0, whole);
 
@@ -91,15 +94,52 @@ fn jsonl_is_the_logs_exact_whole_lines_filtered_by_time() {
     };
     let (text, exported, _) = export(&by_log, options);
     assert_eq!(exported, 1);
-    assert_eq!(text, whole.lines().nth(2).unwrap().to_owned() + "\n");
+    assert_eq!(text, whole.lines().nth(1).unwrap().to_owned() + "\n");
     let options = ExportOptions {
         since: Some(until),
         ..ExportOptions::default()
     };
     assert_eq!(
         export(&by_log, options).0,
-        whole.lines().nth(3).unwrap().to_owned() + "\n"
+        whole.lines().nth(2).unwrap().to_owned() + "\n"
     );
+}
+
+#[test]
+fn what_an_export_carries_is_masked_and_a_clean_line_is_byte_for_byte() {
+    // A log an older release, the runtime or an import wrote unmasked.
+    let dir = TempDir::new("export-mask");
+    let clean = "{\"role\":\"user\",\"text\":\"plain words\",\"ts\":\"2026-05-14T10:00:00Z\",\"extra\":1}\n";
+    let log = format!(
+        "{clean}{}{}",
+        "{\"ts\":\"2026-05-14T10:01:00Z\",\"role\":\"user\",\"text\":\"deploy with ghp_abcdefghijklmnopqrstuvwxyz0123456789 now\",\"id\":\"m1\"}\n",
+        "{\"ts\":\"2026-05-14T10:02:00Z\",\"role\":\"user\",\"text\":\"the vault is < private reason=x>4921-7733</private> ok\"}\n",
+    );
+    chat_with(&dir.0, KEY, &log);
+    let chat = Chat::Key {
+        state_dir: dir.0.clone(),
+        key: u(KEY),
+    };
+    for format in [ExportFormat::Jsonl, ExportFormat::Markdown] {
+        let mut out = Vec::new();
+        let options = ExportOptions {
+            format,
+            ..ExportOptions::default()
+        };
+        let report = export_log(&chat, &options, &builtin_masker(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(report.masked, 2);
+        assert!(
+            !text.contains("ghp_abc") && !text.contains("4921"),
+            "{text}"
+        );
+        assert!(text.contains("[redacted:github-token]"), "{text}");
+        assert!(text.contains("[redacted:private] ok"), "{text}");
+        if format == ExportFormat::Jsonl {
+            assert!(text.starts_with(clean), "{text}");
+            assert!(text.contains("\"id\":\"m1\""), "{text}");
+        }
+    }
 }
 
 #[test]
@@ -139,7 +179,7 @@ fn an_export_file_is_private_atomic_and_never_written_through_a_link_or_fifo() {
     let out = dir.0.join("out.jsonl");
     fs::write(&out, "old").unwrap();
     fs::set_permissions(&out, fs::Permissions::from_mode(0o644)).unwrap();
-    export_to_file(&chat, &ExportOptions::default(), &out).unwrap();
+    export_to_file(&chat, &ExportOptions::default(), &builtin_masker(), &out).unwrap();
     assert_eq!(
         fs::read_to_string(&out).unwrap(),
         "{\"role\":\"user\",\"text\":\"a\"}\n"
@@ -150,17 +190,20 @@ fn an_export_file_is_private_atomic_and_never_written_through_a_link_or_fifo() {
     fs::write(&target, "keep").unwrap();
     let link = dir.0.join("link.jsonl");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let err = export_to_file(&chat, &ExportOptions::default(), &link).unwrap_err();
+    let err =
+        export_to_file(&chat, &ExportOptions::default(), &builtin_masker(), &link).unwrap_err();
     assert_eq!(err.code(), "ENOTREGULAR");
     assert!(err.to_string().contains("link.jsonl"), "{err}");
     assert_eq!(fs::read_to_string(&target).unwrap(), "keep");
     let fifo = dir.0.join("fifo.jsonl");
     make_fifo(&fifo);
-    let err = export_to_file(&chat, &ExportOptions::default(), &fifo).unwrap_err();
+    let err =
+        export_to_file(&chat, &ExportOptions::default(), &builtin_masker(), &fifo).unwrap_err();
     assert!(err.to_string().contains("FIFO"), "{err}");
     // Never into the chat's own folder: it could replace the log.
     for inside in [folder.join(LOG_FILE), folder.join("export.md")] {
-        let err = export_to_file(&chat, &ExportOptions::default(), &inside).unwrap_err();
+        let err = export_to_file(&chat, &ExportOptions::default(), &builtin_masker(), &inside)
+            .unwrap_err();
         assert!(err.to_string().contains("in the chat's folder"), "{err}");
     }
     assert_eq!(
@@ -193,6 +236,7 @@ fn a_fifo_symlink_hard_linked_or_foreign_log_is_refused_naming_it() {
         let err = export_log(
             &Chat::Log(path.clone()),
             &ExportOptions::default(),
+            &builtin_masker(),
             &mut Vec::new(),
         )
         .unwrap_err();
@@ -208,6 +252,7 @@ fn a_fifo_symlink_hard_linked_or_foreign_log_is_refused_naming_it() {
         let err = export_log(
             &Chat::Log(theirs),
             &ExportOptions::default(),
+            &builtin_masker(),
             &mut Vec::new(),
         )
         .unwrap_err();
@@ -219,6 +264,7 @@ fn a_fifo_symlink_hard_linked_or_foreign_log_is_refused_naming_it() {
             key: u("no such chat"),
         },
         &ExportOptions::default(),
+        &builtin_masker(),
         &mut Vec::new(),
     )
     .unwrap_err();

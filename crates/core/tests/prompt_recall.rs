@@ -596,6 +596,38 @@ fn recalled_texts_are_cut_masked_and_within_their_budget() {
 }
 
 #[test]
+fn a_private_span_opened_before_the_match_never_reaches_the_prompt_or_its_copy() {
+    // An older release's log: the span's opening tag is thousands of units
+    // before the words the live message matches, so an excerpt cut around
+    // them (then masked) would have kept its content.
+    let dir = TempDir::new("recall-private");
+    let secret = format!(
+        "<private>{} the vault combination is 4921-7733 zebrafish </private> noted for the staging database",
+        "a quiet afternoon of routine work ".repeat(300)
+    );
+    let store = chat(&dir, 360, &[(41, "user", &secret)]);
+    let prepared = store
+        .prepare_turn(
+            request("what was the vault combination, zebrafish, for the staging database?"),
+            &FILES,
+        )
+        .unwrap();
+    assert!(prepared.reload);
+    let prompt = text(&prepared.report);
+    assert!(prepared.report.recalled_lines.contains(&41), "{prompt}");
+    assert!(prompt.contains("[redacted:private] noted for the staging database"));
+    let copy = fs::read_to_string(store.last_prompt_path()).unwrap();
+    for text in [&prompt, &copy] {
+        assert!(!text.contains("4921"), "the span's content left the store");
+        assert_eq!(
+            text.matches("zebrafish").count(),
+            1,
+            "only the live message's"
+        );
+    }
+}
+
+#[test]
 fn a_huge_live_message_is_searched_by_its_start() {
     let dir = TempDir::new("recall-huge");
     let store = chat(&dir, 360, &planted());

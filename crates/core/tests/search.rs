@@ -8,10 +8,11 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use openclaw_context_core::mask::builtin_masker;
 use openclaw_context_core::persistent_chat::Links;
 use openclaw_context_core::search::{
     read_log_window, search_log, search_log_or_empty, search_open_log, IndexBeside, SearchHit,
-    SearchOptions, WindowAt, INDEX_SUFFIX,
+    SearchOptions, Window, WindowAt, INDEX_SUFFIX,
 };
 use openclaw_context_core::utf16::encode as u;
 use support::TempDir;
@@ -333,7 +334,14 @@ fn an_index_of_a_log_a_rewrite_replaced_meanwhile_is_not_left_beside_the_new_one
     );
     std::fs::rename(&rewritten, &path).unwrap();
     let index = IndexBeside::for_log(&path, Links::Refuse);
-    let hits = search_open_log(&old, &index, &u("bluebird"), &SearchOptions::default()).unwrap();
+    let hits = search_open_log(
+        &old,
+        &index,
+        &u("bluebird"),
+        &SearchOptions::default(),
+        &builtin_masker(),
+    )
+    .unwrap();
     assert_eq!(
         ids(&hits)[0],
         "m0",
@@ -524,7 +532,7 @@ fn windows_by_line_and_by_id() {
     }
     let log = dir.file("perpetual-log.jsonl", body.as_bytes());
     let window = |at: WindowAt, before, after| {
-        read_log_window(&log, &at, before, after, Links::Follow)
+        read_log_window(&log, &Window::around(at, before, after), Links::Follow)
             .unwrap()
             .into_iter()
             .map(|item| (item.line, String::from_utf16(&item.entry.text).unwrap()))
@@ -567,4 +575,74 @@ fn an_index_of_another_user_is_refused() {
     let err = search_log(&log, &u("note"), &SearchOptions::default()).unwrap_err();
     assert_eq!(err.code(), "ENOTREGULAR");
     assert!(err.to_string().contains("another user"), "{err}");
+}
+
+#[test]
+fn a_private_span_opened_before_the_excerpt_never_leaves_a_hit() {
+    // An older release's log, an import or the runtime's files can hold a
+    // `<private>` span whose opening tag is far before the words a search
+    // matches: the hit is masked whole, then cut.
+    let dir = TempDir::new("search-private");
+    let filler = "a quiet afternoon of routine work ".repeat(200);
+    let text = format!(
+        "<private>{filler} the vault combination is 4921-7733 zebrafish </private> and then lunch"
+    );
+    let log = log_of(&dir, &[("user", &text), ("assistant", "noted")]);
+    let options = SearchOptions {
+        excerpt_chars: 120,
+        ..SearchOptions::default()
+    };
+    let hits = search_log(&log, &u("vault combination zebrafish lunch"), &options).unwrap();
+    assert!(!hits.is_empty());
+    for hit in &hits {
+        let text = String::from_utf16_lossy(&hit.entry.text);
+        assert!(
+            !text.contains("4921") && !text.contains("zebrafish"),
+            "{text}"
+        );
+    }
+    let window = read_log_window(
+        &log,
+        &Window::around(WindowAt::Line(1), 0, 1),
+        Links::Follow,
+    )
+    .unwrap();
+    let text = String::from_utf16_lossy(&window[0].entry.text);
+    assert!(
+        text.starts_with("[redacted:private] and then lunch"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_window_entry_is_masked_whole_then_cut_to_its_cap() {
+    // A token right at the cut: cut first, its start would no longer match
+    // the pattern and would leave in clear.
+    let dir = TempDir::new("search-window-cap");
+    let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let long = format!("{} {token} and more", "x".repeat(7_989));
+    let huge = "word ".repeat(200_000);
+    let log = log_of(&dir, &[("user", &long), ("assistant", &huge)]);
+    let read = |max_entry_chars| {
+        let window = Window {
+            max_entry_chars,
+            ..Window::around(WindowAt::Line(1), 0, 1)
+        };
+        read_log_window(&log, &window, Links::Follow).unwrap()
+    };
+    let window = read(8_000);
+    let first = String::from_utf16_lossy(&window[0].entry.text);
+    assert!(!first.contains("ghp_abc"), "{}", &first[7_980..]);
+    assert!(
+        first.contains("more characters cut]"),
+        "{}",
+        &first[7_980..]
+    );
+    // Never more than the cap and its note, whatever the line weighs.
+    assert!(window[1].entry.text.len() < 8_000 + 64);
+    let small = read(100);
+    assert!(small[1].entry.text.len() < 100 + 64);
+    // The cap's ceiling holds whatever is asked.
+    let most = read(usize::MAX);
+    assert!(most[1].entry.text.len() < 65_536 + 64);
 }

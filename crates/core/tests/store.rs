@@ -298,7 +298,7 @@ fn an_operators_folder_is_used_where_it_is_with_its_summary_name() {
 mod search {
     //! The search index as a file of the chat folder, under the store's rules.
     use super::*;
-    use openclaw_context_core::search::{SearchOptions, WindowAt};
+    use openclaw_context_core::search::{SearchOptions, Window, WindowAt};
     use openclaw_context_core::store::layout::INDEX_FILE;
 
     fn store_with_log(dir: &TempDir) -> ChatStore {
@@ -348,7 +348,9 @@ mod search {
             .collect();
         assert_eq!(names, [INDEX_FILE]);
 
-        let window = store.read_window(&WindowAt::Line(41), 1, 1).unwrap();
+        let window = store
+            .read_window(&Window::around(WindowAt::Line(41), 1, 1))
+            .unwrap();
         let lines: Vec<u64> = window.iter().map(|w| w.line).collect();
         assert_eq!(lines, [40, 41, 42]);
     }
@@ -367,7 +369,9 @@ mod search {
         assert_eq!(fs::read(&target).unwrap(), b"not an index");
         fs::remove_file(&index).unwrap();
         make_fifo(&index);
-        let err = store.read_window(&WindowAt::Line(1), 0, 0).unwrap_err();
+        let err = store
+            .read_window(&Window::around(WindowAt::Line(1), 0, 0))
+            .unwrap_err();
         assert_eq!(err.code(), "ENOTREGULAR");
     }
 

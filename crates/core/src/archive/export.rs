@@ -1,7 +1,11 @@
-//! A chat's log, exported: its exact lines (JSON Lines, for moving or
-//! archiving) or Markdown for a person to read, filtered by the entries'
-//! time. Whole lines only: the log is read up to its size when opened, and
-//! a torn last line is left out (and counted).
+//! A chat's log, exported: its lines (JSON Lines, for moving or archiving)
+//! or Markdown for a person to read, filtered by the entries' time. Whole
+//! lines only: the log is read up to its size when opened, and a torn last
+//! line is left out (and counted). What leaves is masked: each entry's text
+//! with the built-in patterns, the `<private>` rule and the operator's; a
+//! line that masking changes is written as the store writes an entry, any
+//! other byte for byte (an export of a masked log imports back as it was);
+//! a line that is not a valid entry is left out (and counted).
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -10,13 +14,15 @@ use super::chat::{absolute, open_folder, open_log, Chat};
 use super::lines::for_each_line;
 use super::out::{refuse_inside, write_file_atomically};
 use crate::error::CoreError;
+use crate::mask::Masker;
 use crate::persistent_chat::log::{parse_log_line, LogEntry};
 use crate::persistent_chat::status::is_ok_status;
 use crate::persistent_chat::time::{format_iso_utc, parse_timestamp_ms};
+use crate::store::entry_json;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ExportFormat {
-    /// The log's lines, byte for byte.
+    /// The log's lines, byte for byte where masking changes nothing.
     #[default]
     Jsonl,
     /// A heading per day (UTC), each entry's time, role and failed status,
@@ -43,9 +49,11 @@ pub struct Exported {
     pub exported: u64,
     /// Entries outside `since`/`until`.
     pub filtered_out: u64,
-    /// Lines left out because they are not a valid entry (md), or have no
+    /// Lines left out because they are not a valid entry, or have no
     /// readable time while a time filter is on.
     pub not_entries: u64,
+    /// Entries whose text masking changed (written masked).
+    pub masked: u64,
     /// Bytes of a torn last line, left out.
     pub torn_bytes: u64,
     /// Bytes written.
@@ -72,10 +80,12 @@ pub fn parse_bound(text: &str) -> Option<f64> {
     parse_timestamp_ms(&text.encode_utf16().collect::<Vec<_>>())
 }
 
-/// Writes the chat's log to `out` in `options.format`.
+/// Writes the chat's log to `out` in `options.format`, each entry's text
+/// masked by `masker`.
 pub fn export_log(
     chat: &Chat,
     options: &ExportOptions,
+    masker: &Masker,
     out: &mut dyn Write,
 ) -> Result<Exported, CoreError> {
     let log = open_log(chat)?;
@@ -92,12 +102,17 @@ pub fn export_log(
     }
     let end = for_each_line(&log.file, log.size, &log.path, |line| {
         report.lines += 1;
-        let entry = if filtered || options.format == ExportFormat::Markdown {
-            parse_log_line(line)
-        } else {
-            None
+        let Some(mut entry) = parse_log_line(line) else {
+            report.not_entries += 1;
+            return Ok(());
         };
-        let ms = entry.as_ref().and_then(entry_ms);
+        let masked = masker.mask(&entry.text);
+        let changed = masked != entry.text;
+        if changed {
+            report.masked += 1;
+            entry.text = masked;
+        }
+        let ms = entry_ms(&entry);
         if filtered {
             let Some(ms) = ms else {
                 report.not_entries += 1;
@@ -111,14 +126,13 @@ pub fn export_log(
             }
         }
         let written = match options.format {
-            ExportFormat::Jsonl => out.write_all(line).map(|()| line.len()),
-            ExportFormat::Markdown => {
-                let Some(entry) = entry.as_ref() else {
-                    report.not_entries += 1;
-                    return Ok(());
-                };
-                markdown.entry(&mut out, entry, ms)
+            ExportFormat::Jsonl if changed => {
+                let mut masked_line = entry_json(&entry);
+                masked_line.push(b'\n');
+                out.write_all(&masked_line).map(|()| masked_line.len())
             }
+            ExportFormat::Jsonl => out.write_all(line).map(|()| line.len()),
+            ExportFormat::Markdown => markdown.entry(&mut out, &entry, ms),
         }
         .map_err(out_error)?;
         report.exported += 1;
@@ -142,13 +156,14 @@ pub fn export_log(
 pub fn export_to_file(
     chat: &Chat,
     options: &ExportOptions,
+    masker: &Masker,
     out: &Path,
 ) -> Result<Exported, CoreError> {
     let out = absolute(out);
     let (folder, _) = open_folder(chat)?;
     refuse_inside(&out, &[&folder.path], "the chat's folder")?;
     write_file_atomically(&out, true, |file, temp| {
-        export_log(chat, options, file).map_err(|err| match err {
+        export_log(chat, options, masker, file).map_err(|err| match err {
             CoreError::Io {
                 code,
                 syscall: "write",

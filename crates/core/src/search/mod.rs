@@ -37,8 +37,10 @@ use std::path::Path;
 pub use storage::{IndexBeside, IndexFile, INDEX_SUFFIX};
 
 use crate::error::CoreError;
+use crate::mask::{builtin_masker, Masker};
 use crate::persistent_chat::fs::open_state_file;
 use crate::persistent_chat::log::LogEntry;
+use crate::persistent_chat::text::shown_text;
 use crate::persistent_chat::Links;
 use read::{read_doc, Read};
 
@@ -46,6 +48,13 @@ use read::{read_doc, Read};
 pub const MAX_LIMIT: usize = 100;
 /// At most this many entries on each side of a window.
 pub const MAX_WINDOW: usize = 50;
+/// A window entry's text is cut to this many UTF-16 units by default (the
+/// prompt builders' `maxEntryChars`), and to at most [`MAX_WINDOW_ENTRY_CHARS`].
+pub const DEFAULT_WINDOW_ENTRY_CHARS: usize = 8_000;
+/// The most a window returns of one entry's text: a window holds at most
+/// `2 × MAX_WINDOW + 1` entries, so at most 6.6 M units leave in one call,
+/// whatever the log's lines weigh (up to 8 MiB each).
+pub const MAX_WINDOW_ENTRY_CHARS: usize = 64 * 1024;
 
 #[derive(Debug, Clone, Copy)]
 pub struct SearchOptions {
@@ -88,6 +97,37 @@ pub struct WindowEntry {
     pub line: u64,
 }
 
+/// A window read: where it is centred, how many entries on each side (each
+/// at most [`MAX_WINDOW`]) and how much of each entry's text it shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Window {
+    pub at: WindowAt,
+    pub before: usize,
+    pub after: usize,
+    /// Each entry's text, masked whole, then cut to this many units (the
+    /// prompt builders' cut: a grapheme boundary and a note of what was left
+    /// out); at most [`MAX_WINDOW_ENTRY_CHARS`].
+    pub max_entry_chars: usize,
+    /// The texts of the window together at most about this many units:
+    /// each entry's cut is the smaller of `max_entry_chars` and an equal
+    /// share of it among the entries read (a cut text keeps its note).
+    pub max_chars: Option<usize>,
+}
+
+impl Window {
+    /// The window around `at`, `before` and `after` entries, each entry's
+    /// text cut at [`DEFAULT_WINDOW_ENTRY_CHARS`].
+    pub fn around(at: WindowAt, before: usize, after: usize) -> Window {
+        Window {
+            at,
+            before,
+            after,
+            max_entry_chars: DEFAULT_WINDOW_ENTRY_CHARS,
+            max_chars: None,
+        }
+    }
+}
+
 /// Where a window is centred.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WindowAt {
@@ -100,7 +140,8 @@ pub enum WindowAt {
 
 /// Searches the log at `path` with `query` (UTF-16), its index kept beside it
 /// ([`IndexBeside`]). Best first; an empty or wordless query, or one none of
-/// whose words occur, gives no hits.
+/// whose words occur, gives no hits. Each hit's text is masked with the
+/// built-in patterns before it is cut ([`search_open_log_within`]).
 pub fn search_log(
     path: &Path,
     query: &[u16],
@@ -112,6 +153,7 @@ pub fn search_log(
         &IndexBeside::for_log(path, options.links),
         query,
         options,
+        &builtin_masker(),
     )
 }
 
@@ -134,8 +176,9 @@ pub fn search_open_log(
     index: &dyn IndexFile,
     query: &[u16],
     options: &SearchOptions,
+    masker: &Masker,
 ) -> Result<Vec<SearchHit>, CoreError> {
-    Ok(search_open_log_within(log, index, query, options)?.unwrap_or_default())
+    Ok(search_open_log_within(log, index, query, options, masker)?.unwrap_or_default())
 }
 
 /// [`search_open_log`], or `None` when `options.index_budget` is set and
@@ -143,11 +186,16 @@ pub fn search_open_log(
 /// process) is more than 8 times larger, or another thread of the process
 /// is using or building it: a caller that must not wait (a turn's recall)
 /// answers without hits, and [`warm_open_log_index`] catches the index up.
+///
+/// Each hit's text leaves masked by `masker` whole, then cut to its
+/// excerpt: a cut first could leave out the opening tag of a `<private>`
+/// span whose text it keeps, or split a secret so no pattern knows it.
 pub fn search_open_log_within(
     log: &File,
     index: &dyn IndexFile,
     query: &[u16],
     options: &SearchOptions,
+    masker: &Masker,
 ) -> Result<Option<Vec<SearchHit>>, CoreError> {
     let query = String::from_utf16_lossy(query);
     let limit = options.limit.clamp(1, MAX_LIMIT);
@@ -172,7 +220,8 @@ pub fn search_open_log_within(
         for (&(_, score), doc) in ranked.iter().zip(&docs) {
             match read_doc(log, doc).map_err(|err| read_error(err, index))? {
                 Read::Entry(mut entry) => {
-                    entry.text = excerpt::excerpt(&entry.text, &terms, options.excerpt_chars);
+                    let masked = masker.mask(&entry.text);
+                    entry.text = excerpt::excerpt(&masked, &terms, options.excerpt_chars);
                     hits.push(SearchHit {
                         entry,
                         line: doc.line,
@@ -197,40 +246,61 @@ pub fn warm_open_log_index(log: &File, index: &dyn IndexFile) -> Result<(), Core
     Ok(())
 }
 
-/// The entries around `at` in the log at `path`: up to `before` entries
-/// before it, the entry itself, up to `after` after it (each at most
-/// [`MAX_WINDOW`]), oldest first. An id no entry has gives none.
+/// The entries of `window` in the log at `path`: up to `before` entries
+/// before its entry, the entry itself, up to `after` after it (each at most
+/// [`MAX_WINDOW`]), oldest first, their texts masked with the built-in
+/// patterns, then cut. An id no entry has gives none.
 pub fn read_log_window(
     path: &Path,
-    at: &WindowAt,
-    before: usize,
-    after: usize,
+    window: &Window,
     links: Links,
 ) -> Result<Vec<WindowEntry>, CoreError> {
     let (log, _) = open_state_file(path, links)?;
-    read_open_log_window(&log, &IndexBeside::for_log(path, links), at, before, after)
+    read_open_log_window(
+        &log,
+        &IndexBeside::for_log(path, links),
+        window,
+        &builtin_masker(),
+    )
 }
 
-/// [`read_log_window`] over a log the caller opened: the chat store's entry point.
+/// [`read_log_window`] over a log the caller opened: the chat store's entry
+/// point. Each entry's text is masked by `masker` whole, then cut to
+/// `window.max_entry_chars` (at most [`MAX_WINDOW_ENTRY_CHARS`]).
 pub fn read_open_log_window(
     log: &File,
     index: &dyn IndexFile,
-    at: &WindowAt,
-    before: usize,
-    after: usize,
+    window: &Window,
+    masker: &Masker,
 ) -> Result<Vec<WindowEntry>, CoreError> {
-    let (before, after) = (before.min(MAX_WINDOW), after.min(MAX_WINDOW));
+    let (before, after) = (window.before.min(MAX_WINDOW), window.after.min(MAX_WINDOW));
+    let max_chars = window.max_entry_chars.clamp(1, MAX_WINDOW_ENTRY_CHARS);
+    let shown = |mut entry: LogEntry| {
+        let masked = masker.mask(&entry.text);
+        entry.text = shown_text(&masked, Some(max_chars)).into_owned();
+        entry
+    };
     let mut rebuild = false;
     loop {
         let log_len = log_len(log, index)?;
-        let (window, stale) = cache::with_index(log, log_len, index, rebuild, None, |idx| {
-            read::window(log, idx, at, before, after)
+        let (entries, stale) = cache::with_index(log, log_len, index, rebuild, None, |idx| {
+            read::window(log, idx, &window.at, before, after, &shown)
         })?
         // Unbudgeted: always an index.
         .unwrap_or_else(|| (Ok(Vec::new()), false));
-        let window = window.map_err(|err| read_error(err, index))?;
+        let mut entries = entries.map_err(|err| read_error(err, index))?;
         if !stale || rebuild {
-            return Ok(window);
+            if let Some(total) = window.max_chars {
+                let share = (total / entries.len().max(1)).max(1);
+                for item in entries
+                    .iter_mut()
+                    .filter(|item| item.entry.text.len() > share)
+                {
+                    // A text cut already counts as the text it was cut from.
+                    item.entry.text = shown_text(&item.entry.text, Some(share)).into_owned();
+                }
+            }
+            return Ok(entries);
         }
         rebuild = true;
     }

@@ -35,13 +35,16 @@ pub(crate) fn read_doc(log: &File, doc: &Doc) -> io::Result<Read> {
     Ok(parse_log_line(&line).map_or(Read::Changed, Read::Entry))
 }
 
-/// The window around `at`, and whether an entry in it had changed.
+/// The window around `at`, and whether an entry in it had changed. Each
+/// entry goes through `shown` as it is read (masked, then cut), so what the
+/// window holds follows the cut, not the lines' sizes.
 pub(crate) fn window(
     log: &File,
     index: &Index,
     at: &WindowAt,
     before: usize,
     after: usize,
+    shown: &dyn Fn(LogEntry) -> LogEntry,
 ) -> (io::Result<Vec<WindowEntry>>, bool) {
     let docs = &index.docs;
     let mut stale = false;
@@ -83,7 +86,7 @@ pub(crate) fn window(
     for doc in &docs[first..end] {
         match read_doc(log, doc) {
             Ok(Read::Entry(entry)) => out.push(WindowEntry {
-                entry,
+                entry: shown(entry),
                 line: doc.line,
             }),
             Ok(Read::Changed) => stale = true,

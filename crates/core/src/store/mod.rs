@@ -297,14 +297,16 @@ impl ChatStore {
     }
 
     /// The last `limit` entries of the log, oldest first (a log not written
-    /// yet is empty).
+    /// yet is empty), each text masked with this store's masker (a log of an
+    /// earlier release, an import or the runtime's files hold what it masks).
     pub fn read_entries(&self, limit: usize) -> Result<LogTail, CoreError> {
         self.read_entries_cut(limit, None)
     }
 
-    /// [`Self::read_entries`], each entry's text cut to `max_entry_chars`
-    /// units as its line is read (the builders' `maxEntryChars` rule), so
-    /// memory follows the cap, not the entries' sizes.
+    /// [`Self::read_entries`], each entry's text masked whole, then cut to
+    /// `max_entry_chars` units as its line is read (the builders'
+    /// `maxEntryChars` rule), so memory follows the cap, not the entries'
+    /// sizes.
     fn read_entries_cut(
         &self,
         limit: usize,
@@ -323,6 +325,7 @@ impl ChatStore {
                 max_entry_chars,
                 ..TailOptions::default()
             },
+            Some(&self.masker),
         )
     }
 

@@ -1,7 +1,7 @@
 //! A turn's prompt prepared from the chat's files in one call: the log
-//! window and the reload decision, the entries masked again as they are
-//! read (a log of an earlier release holds `<private>` spans and its own
-//! masks), on a reload the summary rebuilt from the memory state and
+//! window and the reload decision, the entries masked whole as they are
+//! read, then cut (a log of an earlier release holds `<private>` spans and
+//! its own masks), on a reload the summary rebuilt from the memory state and
 //! replaced, on a reload the log searched for the live message (the recall
 //! block's candidates), the prompt built, and the debug copy of it written. What the
 //! plugin did in seven calls across the language boundary (one of them on
@@ -68,16 +68,10 @@ impl ChatStore {
         // Held over the whole turn: a forget between the log's read and the
         // summary's write would otherwise see its text written back.
         let _lock = self.lock_shared()?;
+        // Each entry masked whole as it is read, then cut.
         let (tail, reload) =
             self.read_turn_window(files.window, request.current_session.as_deref())?;
-        let entries: Vec<LogEntry> = tail
-            .entries
-            .into_iter()
-            .map(|entry| LogEntry {
-                text: self.masker.mask(&entry.text),
-                ..entry
-            })
-            .collect();
+        let entries = tail.entries;
         let summary = if reload {
             let summary = SummaryRequest {
                 entries: Some(entries.clone()),
@@ -121,8 +115,8 @@ impl ChatStore {
     /// The recall block's candidates on a reload: the log searched for the
     /// live message (its first [`RECALL_QUERY_MAX_CHARS`] units) through
     /// the folder's index, best first, each entry re-read from the log by
-    /// the search, at most an entry's shown length around its best match,
-    /// masked as the window's entries are (an entry the excerpt shows is
+    /// the search, masked whole, then cut to at most an entry's shown length
+    /// around its best match (an entry the excerpt shows is
     /// known by its id, or its role, text and ts, and left out by the
     /// builder). Enough hits that those the excerpt shows can be passed
     /// over, at most the search's [`MAX_LIMIT`]. A search that fails (an
@@ -156,17 +150,15 @@ impl ChatStore {
             Ok(None) => return None,
             Err(_) => return Some(Vec::new()),
         };
+        // Masked whole by the search, then cut to the excerpt.
         let recalled = hits
             .into_iter()
-            .map(|hit| {
-                let text = shown_text(&hit.entry.text, Some(DEFAULT_MAX_ENTRY_CHARS));
-                RecallHit {
-                    entry: LogEntry {
-                        text: self.masker.mask(&text),
-                        ..hit.entry
-                    },
-                    line: hit.line,
-                }
+            .map(|hit| RecallHit {
+                entry: LogEntry {
+                    text: shown_text(&hit.entry.text, Some(DEFAULT_MAX_ENTRY_CHARS)).into_owned(),
+                    ..hit.entry
+                },
+                line: hit.line,
             })
             .collect();
         Some(recalled)

@@ -17,7 +17,7 @@ use crate::error::CoreError;
 use crate::persistent_chat::fs::read_at_most;
 use crate::search::{
     read_open_log_window, search_open_log_within, warm_open_log_index, IndexFile, SearchHit,
-    SearchOptions, WindowAt, WindowEntry,
+    SearchOptions, Window, WindowEntry,
 };
 
 /// The index of a folder the store opened and checked.
@@ -69,7 +69,8 @@ impl ChatStore {
 
     /// Ranked full-text search over the chat's log (`search_log`'s rules:
     /// best first, an empty or wordless query gives no hits), its index kept
-    /// in the folder as [`INDEX_FILE`]. A chat with no log gives no hits.
+    /// in the folder as [`INDEX_FILE`], each hit masked with this store's
+    /// masker before it is cut. A chat with no log gives no hits.
     pub fn search(
         &self,
         query: &[u16],
@@ -89,7 +90,13 @@ impl ChatStore {
         let Some((folder, _lock, log)) = self.open_log_shared()? else {
             return Ok(Some(Vec::new()));
         };
-        search_open_log_within(&log, &FolderIndex::new(&folder), query, options)
+        search_open_log_within(
+            &log,
+            &FolderIndex::new(&folder),
+            query,
+            options,
+            &self.masker,
+        )
     }
 
     /// Brings the folder's index up to the log's end (built, extended and
@@ -102,17 +109,13 @@ impl ChatStore {
         warm_open_log_index(&log, &FolderIndex::new(&folder))
     }
 
-    /// The entries around `at` in the chat's log (`read_log_window`'s
-    /// rules); a chat with no log gives none.
-    pub fn read_window(
-        &self,
-        at: &WindowAt,
-        before: usize,
-        after: usize,
-    ) -> Result<Vec<WindowEntry>, CoreError> {
+    /// The entries of `window` in the chat's log (`read_log_window`'s
+    /// rules), masked with this store's masker, then cut; a chat with no log
+    /// gives none.
+    pub fn read_window(&self, window: &Window) -> Result<Vec<WindowEntry>, CoreError> {
         let Some((folder, _lock, log)) = self.open_log_shared()? else {
             return Ok(Vec::new());
         };
-        read_open_log_window(&log, &FolderIndex::new(&folder), at, before, after)
+        read_open_log_window(&log, &FolderIndex::new(&folder), window, &self.masker)
     }
 }

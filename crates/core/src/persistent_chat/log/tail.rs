@@ -26,6 +26,7 @@ use super::backward::{BackLine, BackwardLines};
 use super::entry::{parse_log_line, LogEntry};
 use super::options::{LogReadOptions, TailOptions};
 use crate::error::CoreError;
+use crate::mask::Masker;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LogTail {
@@ -114,18 +115,22 @@ pub(crate) fn read_log_tail_with(
     options: TailOptions,
 ) -> Result<LogTail, CoreError> {
     let (file, metadata) = open_state_file(path, options.links)?;
-    read_open_log_tail(&file, metadata.len(), path, limit, options)
+    read_open_log_tail(&file, metadata.len(), path, limit, options, None)
 }
 
 /// The tail read of a log already opened and checked by its caller (the
 /// chat store opens it under its own rules); `len` is its size when
-/// opened, `path` only names it in errors.
+/// opened, `path` only names it in errors. With a `masker` (the chat
+/// store's), each entry's text is masked whole before it is cut to
+/// `options.max_entry_chars`: a cut first could split a secret so that no
+/// pattern knows it.
 pub(crate) fn read_open_log_tail(
     file: &File,
     len: u64,
     path: &Path,
     limit: usize,
     options: TailOptions,
+    masker: Option<&Masker>,
 ) -> Result<LogTail, CoreError> {
     if limit == 0 {
         return Ok(LogTail::default());
@@ -136,7 +141,9 @@ pub(crate) fn read_open_log_tail(
     let mut attempt = 1;
     loop {
         let last = attempt >= MAX_READ_ATTEMPTS;
-        if let Some(tail) = read_tail_once(file, end, limit, options, last).map_err(read_error)? {
+        if let Some(tail) =
+            read_tail_once(file, end, limit, options, masker, last).map_err(read_error)?
+        {
             return Ok(tail);
         }
         end = file.metadata().map_err(read_error)?.len();
@@ -154,11 +161,13 @@ fn read_tail_once(
     end: u64,
     limit: usize,
     options: TailOptions,
+    masker: Option<&Masker>,
     last: bool,
 ) -> io::Result<Option<LogTail>> {
     let hashes = RandomState::default();
     let lines = BackwardLines::new(file, end, options)?;
-    read_tail_lines(lines, end, limit, options, &hashes)?.checked(file, options, &hashes, last)
+    read_tail_lines(lines, end, limit, options, masker, &hashes)?
+        .checked(file, options, &hashes, last)
 }
 
 /// A pass's entries (newest first) and what is needed to check, once the
@@ -210,6 +219,7 @@ fn read_tail_lines(
     end: u64,
     limit: usize,
     options: TailOptions,
+    masker: Option<&Masker>,
     hashes: &RandomState,
 ) -> io::Result<TailRead> {
     let max_gap = options.max_gap_bytes as u64;
@@ -254,6 +264,9 @@ fn read_tail_lines(
         }
         match parse_log_line(&line.bytes) {
             Some(mut entry) => {
+                if let Some(masker) = masker {
+                    entry.text = masker.mask(&entry.text);
+                }
                 if let Cow::Owned(cut) = shown_text(&entry.text, options.max_entry_chars) {
                     entry.text = cut;
                 }
@@ -419,7 +432,7 @@ mod tests {
         std::fs::write(&path, old.as_bytes()).unwrap();
         let lines = BackwardLines::new(&file, old.len() as u64, options).unwrap();
         std::fs::write(&path, new.as_bytes()).unwrap();
-        let read = read_tail_lines(lines, old.len() as u64, 10, options, &hashes).unwrap();
+        let read = read_tail_lines(lines, old.len() as u64, 10, options, None, &hashes).unwrap();
         assert_eq!(read.tail.entries.first(), Some(&glued_entry));
         assert!(read
             .checked(&file, options, &hashes, false)
@@ -438,7 +451,7 @@ mod tests {
 
     fn pass(file: &File, end: u64, hashes: &RandomState) -> TailRead {
         let lines = BackwardLines::new(file, end, TailOptions::default()).unwrap();
-        read_tail_lines(lines, end, 10, TailOptions::default(), hashes).unwrap()
+        read_tail_lines(lines, end, 10, TailOptions::default(), None, hashes).unwrap()
     }
 
     /// A pass whose lines no longer read the same is started again; on the
@@ -652,7 +665,7 @@ mod tests {
         let hashes = RandomState::default();
         let end = content.len() as u64;
         let lines = BackwardLines::new(&file, end, options).unwrap();
-        let read = read_tail_lines(lines, end, 500, options, &hashes).unwrap();
+        let read = read_tail_lines(lines, end, 500, options, None, &hashes).unwrap();
         // The newest entry, then two more (2 × 903 garbage bytes <= 2000);
         // the third gap would pass the budget.
         let mut newest: Vec<String> = texts(&oldest_first(&read));
@@ -697,7 +710,7 @@ mod tests {
         let end = file.metadata().unwrap().len();
         let hashes = RandomState::default();
         let lines = BackwardLines::new(&file, end, TailOptions::default()).unwrap();
-        let read = read_tail_lines(lines, end, 500, TailOptions::default(), &hashes).unwrap();
+        let read = read_tail_lines(lines, end, 500, TailOptions::default(), None, &hashes).unwrap();
         assert_eq!(read.tail.entries.len(), 4);
         assert!(read.tail.stopped_at_gap);
         assert!(
@@ -725,7 +738,8 @@ mod tests {
             let file = File::open(&path).unwrap();
             let hashes = RandomState::default();
             let lines = BackwardLines::new(&file, huge, TailOptions::default()).unwrap();
-            let read = read_tail_lines(lines, huge, 25, TailOptions::default(), &hashes).unwrap();
+            let read =
+                read_tail_lines(lines, huge, 25, TailOptions::default(), None, &hashes).unwrap();
             assert!(read.tail.entries.is_empty());
             assert!(read.tail.stopped_at_gap);
             assert_eq!(read.tail.oversized_lines, 1);
