@@ -129,10 +129,13 @@ export declare class ChatStore {
    * Backfills a chat's log (`{ log }` or `{ stateDir, sessionKey }`,
    * created when missing) from `fromExport` (an export of this package:
    * every line must be a valid entry, else the file is refused naming
-   * the line; imported byte for byte) or `fromOpenclaw` (OpenClaw's
-   * transcript: JSON Lines `files` with their session ids, and `events`
-   * read from its SQLite store; user and assistant messages, masked, a
-   * stored injected prompt reduced to its live message). Entries are
+   * the line) or `fromOpenclaw` (OpenClaw's transcript: JSON Lines
+   * `files` with their session ids, and `events` read from its SQLite
+   * store; user and assistant messages, a stored injected prompt reduced
+   * to its live message). Every line enters as the store's appends do:
+   * masked (the built-in patterns, `<private>` spans, `maskPatterns`;
+   * `masked` counts those it changed) and cut to the log's 8 MiB line cap
+   * (`cut`); a line this leaves as it was is imported byte for byte. Entries are
    * keyed (`id`, else time, role and a hash of the text): one the log
    * holds is not imported again. Into an empty log they are written in
    * their order; into one with entries, merged in time order. Under the
@@ -143,7 +146,10 @@ export declare class ChatStore {
   /**
    * Puts a backup (`from`: a folder holding `manifest.json`, or a `.tar`
    * that `backup` wrote) back into `stateDir`. The backup is verified
-   * first: with any problem nothing is restored (`problems`). Each chat
+   * first, by the rule the restore reads it by (names, types, duplicate
+   * members, each chat's files after its folder): with any problem
+   * nothing is restored or created (`problems`). The log's lines enter as
+   * the store's appends do: masked (`maskPatterns` too; `maskedLines`). Each chat
    * folder it lists is created (0700, files 0600) when missing; an
    * existing one is replaced only when its log has no line the backup
    * lacks (else `refused`, unless `force`), and is `unchanged` when its
@@ -638,6 +644,13 @@ export interface ChatStoreImport {
   /** The first and last time among the entries added. */
   firstTs?: string
   lastTs?: string
+  /** Entries of the source whose text masking changed (imported masked). */
+  masked: number
+  /**
+   * Entries cut to the log's 8 MiB line cap (their text ends with `… [N
+   * more characters cut]`).
+   */
+  cut: number
 }
 
 /** Options of `ChatStore.importLog`: the chat, then one source. */
@@ -653,6 +666,11 @@ export interface ChatStoreImportOptions {
   fromOpenclaw?: ChatStoreOpenclawTranscript
   /** `true`: write. Default: a dry run (nothing written, created or locked). */
   apply?: boolean
+  /**
+   * The operator's masking patterns (as `SecretMasker` takes them),
+   * besides the built-in ones, for every line imported.
+   */
+  maskPatterns?: Array<string>
 }
 
 /** What `inspect` found in a chat folder. */
@@ -808,6 +826,11 @@ export interface ChatStoreRestoredChat {
   entries: number
   /** Lines of the live log the backup lacks (lost when `force` replaces it). */
   liveOnlyLines: number
+  /**
+   * Lines of the backup's log that masking changed: restored masked (an
+   * earlier writer had stored them unmasked).
+   */
+  maskedLines: number
 }
 
 /** Options of `ChatStore.restore`. */
@@ -823,6 +846,11 @@ export interface ChatStoreRestoreOptions {
    * are lost). Default: such a chat is refused.
    */
   force?: boolean
+  /**
+   * The operator's masking patterns (as `SecretMasker` takes them),
+   * besides the built-in ones, for the log's lines.
+   */
+  maskPatterns?: Array<string>
 }
 
 /** `ChatStore.search`'s options (the store's file rules decide the rest). */

@@ -321,10 +321,13 @@ impl ChatStore {
     /// Backfills a chat's log (`{ log }` or `{ stateDir, sessionKey }`,
     /// created when missing) from `fromExport` (an export of this package:
     /// every line must be a valid entry, else the file is refused naming
-    /// the line; imported byte for byte) or `fromOpenclaw` (OpenClaw's
-    /// transcript: JSON Lines `files` with their session ids, and `events`
-    /// read from its SQLite store; user and assistant messages, masked, a
-    /// stored injected prompt reduced to its live message). Entries are
+    /// the line) or `fromOpenclaw` (OpenClaw's transcript: JSON Lines
+    /// `files` with their session ids, and `events` read from its SQLite
+    /// store; user and assistant messages, a stored injected prompt reduced
+    /// to its live message). Every line enters as the store's appends do:
+    /// masked (the built-in patterns, `<private>` spans, `maskPatterns`;
+    /// `masked` counts those it changed) and cut to the log's 8 MiB line cap
+    /// (`cut`); a line this leaves as it was is imported byte for byte. Entries are
     /// keyed (`id`, else time, role and a hash of the text): one the log
     /// holds is not imported again. Into an empty log they are written in
     /// their order; into one with entries, merged in time order. Under the
@@ -347,7 +350,10 @@ impl ChatStore {
 
     /// Puts a backup (`from`: a folder holding `manifest.json`, or a `.tar`
     /// that `backup` wrote) back into `stateDir`. The backup is verified
-    /// first: with any problem nothing is restored (`problems`). Each chat
+    /// first, by the rule the restore reads it by (names, types, duplicate
+    /// members, each chat's files after its folder): with any problem
+    /// nothing is restored or created (`problems`). The log's lines enter as
+    /// the store's appends do: masked (`maskPatterns` too; `maskedLines`). Each chat
     /// folder it lists is created (0700, files 0600) when missing; an
     /// existing one is replaced only when its log has no line the backup
     /// lacks (else `refused`, unless `force`), and is `unchanged` when its

@@ -467,6 +467,7 @@ pub fn restore_args(value: Js<'_>) -> Result<RestoreOptions, Failure> {
         state_dir: state_dir.into(),
         apply,
         force,
+        masker: masker_option(&options)?,
     })
 }
 
@@ -485,6 +486,9 @@ pub struct ChatStoreRestoredChat {
     pub entries: f64,
     /// Lines of the live log the backup lacks (lost when `force` replaces it).
     pub live_only_lines: f64,
+    /// Lines of the backup's log that masking changed: restored masked (an
+    /// earlier writer had stored them unmasked).
+    pub masked_lines: f64,
 }
 
 /// What `ChatStore.restore` did, or (without `apply`) would do.
@@ -514,6 +518,7 @@ impl From<Restore> for ChatStoreRestore {
                     files: chat.files,
                     entries: chat.entries as f64,
                     live_only_lines: chat.live_only_lines as f64,
+                    masked_lines: chat.masked_lines as f64,
                 })
                 .collect(),
             problems: report
@@ -583,6 +588,7 @@ pub fn import_args(value: Js<'_>) -> Result<ImportOptions, Failure> {
         chat,
         source,
         apply,
+        masker: masker_option(&options)?,
     })
 }
 
@@ -606,6 +612,11 @@ pub struct ChatStoreImport {
     /// The first and last time among the entries added.
     pub first_ts: Option<String>,
     pub last_ts: Option<String>,
+    /// Entries of the source whose text masking changed (imported masked).
+    pub masked: f64,
+    /// Entries cut to the log's 8 MiB line cap (their text ends with `… [N
+    /// more characters cut]`).
+    pub cut: f64,
 }
 
 impl From<Imported> for ChatStoreImport {
@@ -621,6 +632,8 @@ impl From<Imported> for ChatStoreImport {
             merged: report.merged as f64,
             first_ts: report.first_ts,
             last_ts: report.last_ts,
+            masked: report.masked as f64,
+            cut: report.cut as f64,
         }
     }
 }

@@ -402,6 +402,9 @@ pub struct ChatStoreImportOptions {
     pub from_openclaw: Option<ChatStoreOpenclawTranscript>,
     /// `true`: write. Default: a dry run (nothing written, created or locked).
     pub apply: Option<bool>,
+    /// The operator's masking patterns (as `SecretMasker` takes them),
+    /// besides the built-in ones, for every line imported.
+    pub mask_patterns: Option<Vec<String>>,
 }
 
 /// Options of `ChatStore.restore`.
@@ -417,6 +420,9 @@ pub struct ChatStoreRestoreOptions {
     /// `true`: replace a chat whose log has lines the backup lacks (they
     /// are lost). Default: such a chat is refused.
     pub force: Option<bool>,
+    /// The operator's masking patterns (as `SecretMasker` takes them),
+    /// besides the built-in ones, for the log's lines.
+    pub mask_patterns: Option<Vec<String>>,
 }
 
 /// Options of `ChatStore.backup`.

@@ -9,22 +9,27 @@
 //!   (the same role and text within five minutes) is not imported either.
 //! - An export is checked whole before anything is written: a line that is
 //!   not a valid entry, or a torn last line, refuses the file, naming the
-//!   line. It is imported byte for byte (it was masked when written).
-//! - OpenClaw's messages are masked as the store masks what it writes (the
-//!   built-in patterns); a user turn that holds an injected prompt is
-//!   imported as its live message alone (`injected`).
+//!   line.
+//! - Every line enters through the store's in door (`store::writer`):
+//!   masked with the built-in patterns, the `<private>` rule and the
+//!   operator's patterns, and cut to the readers' line cap. An export line
+//!   that this leaves as it was is imported byte for byte (an export of a
+//!   masked log comes back exactly); the report counts the lines masking
+//!   changed and the entries cut. A user turn of OpenClaw's that holds an
+//!   injected prompt is imported as its live message alone (`injected`).
 //! - Into a log that is empty or missing, the candidates are written in
 //!   their order (an export then comes back byte for byte). Into one that
 //!   has entries, they are merged in time order: the log's lines keep their
 //!   order and each new entry goes before the first later one.
 //! - The log is written under the folder's exclusive lock through a temp
 //!   file, synced and renamed over it (a torn last line stays last, as it
-//!   was); the search index is removed. Without `apply` nothing is written,
-//!   created or locked.
+//!   was), its own lines through the in door too; the search index is
+//!   removed. Without `apply` nothing is written, created or locked.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
@@ -33,17 +38,17 @@ use super::injected::live_message;
 use super::lines::for_each_line;
 use super::out::shown;
 use crate::error::CoreError;
-use crate::mask::builtin_masker;
+use crate::mask::Masker;
 use crate::persistent_chat::fs::open_state_file;
 use crate::persistent_chat::json::{self, Json};
 use crate::persistent_chat::log::{parse_log_line, LogEntry, Role, Timestamp};
 use crate::persistent_chat::time::format_iso_utc;
 use crate::persistent_chat::Links;
-use crate::store::entry_json;
 use crate::store::layout::{earlier_folder_names, folder_name, INDEX_FILE, LOG_FILE};
 use crate::store::lock::{ChatLock, LockKind, WAIT};
 use crate::store::replace::temp_name;
 use crate::store::sys::{self, Access, Folder, StateDir};
+use crate::store::writer::{entry_line, existing_line, Written};
 use crate::store::ChatStore;
 
 /// One event of OpenClaw's transcript, as its store holds it.
@@ -71,11 +76,14 @@ pub enum ImportSource {
     },
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct ImportOptions {
     pub chat: Chat,
     pub source: ImportSource,
     pub apply: bool,
+    /// What every imported line is masked with: the built-in patterns and
+    /// the operator's (`mask::masker_for`).
+    pub masker: Arc<Masker>,
 }
 
 /// What an import read and added (or, without `apply`, would add).
@@ -98,6 +106,10 @@ pub struct Imported {
     /// The first and last time among the entries added (ISO-8601).
     pub first_ts: Option<String>,
     pub last_ts: Option<String>,
+    /// Lines of the source whose text masking changed.
+    pub masked: u64,
+    /// Entries cut to the readers' line cap.
+    pub cut: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -162,10 +174,11 @@ pub fn import(options: &ImportOptions) -> Result<Imported, CoreError> {
         applied: options.apply,
         ..Imported::default()
     };
+    let masker = &*options.masker;
     let candidates = match &options.source {
-        ImportSource::Export(path) => export_candidates(&absolute(path))?,
+        ImportSource::Export(path) => export_candidates(&absolute(path), masker, &mut report)?,
         ImportSource::OpenClaw { files, events } => {
-            openclaw_candidates(files, events, &mut report)?
+            openclaw_candidates(files, events, masker, &mut report)?
         }
     };
     report.read = candidates.len() as u64;
@@ -184,7 +197,7 @@ pub fn import(options: &ImportOptions) -> Result<Imported, CoreError> {
         count_added(&fresh, &mut report, None);
         return Ok(report);
     };
-    let existing = Existing::read(&folder, &log_name)?;
+    let existing = Existing::read(&folder, &log_name, masker)?;
     let mut fresh = dedupe(candidates, &existing, &mut report);
     if !existing.keys.is_empty() {
         // Stable: entries of one time keep the source's order; no time goes last.
@@ -199,7 +212,7 @@ pub fn import(options: &ImportOptions) -> Result<Imported, CoreError> {
     if fresh.is_empty() || !options.apply {
         return Ok(report);
     }
-    write_merged(&folder, &log_name, &fresh)?;
+    write_merged(&folder, &log_name, &fresh, masker)?;
     if folder.status_of(INDEX_FILE)?.is_some() {
         folder
             .remove(INDEX_FILE)
@@ -231,14 +244,18 @@ struct Existing {
 }
 
 impl Existing {
-    fn read(folder: &Folder, log_name: &str) -> Result<Existing, CoreError> {
+    /// The log's entries as the in door leaves them (a log an earlier writer
+    /// stored unmasked is keyed as it will be once rewritten, so a masked
+    /// export of it is not imported twice).
+    fn read(folder: &Folder, log_name: &str, masker: &Masker) -> Result<Existing, CoreError> {
         let mut existing = Existing::default();
         let Some((log, status, _)) = folder.open_file(log_name, Access::Read)? else {
             return Ok(existing);
         };
         let path = folder.path.join(log_name);
         for_each_line(&log, status.size, &path, |line| {
-            if let Some(entry) = parse_log_line(line) {
+            let written = existing_line(line.strip_suffix(b"\n").unwrap_or(line), masker);
+            if let Some(entry) = parse_log_line(&written.line) {
                 let ms = entry.ts.as_ref().and_then(Timestamp::epoch_ms);
                 if let Some(ms) = ms {
                     existing.last_ms = Some(existing.last_ms.map_or(ms, |last| last.max(ms)));
@@ -344,8 +361,12 @@ fn target_path(chat: &Chat) -> PathBuf {
 }
 
 /// An export's lines, each a valid entry, or the file refused naming the
-/// first line that is not.
-fn export_candidates(path: &Path) -> Result<Vec<Candidate>, CoreError> {
+/// first line that is not; each through the in door.
+fn export_candidates(
+    path: &Path,
+    masker: &Masker,
+    report: &mut Imported,
+) -> Result<Vec<Candidate>, CoreError> {
     let (file, metadata) = open_state_file(path, Links::Refuse)?;
     let mut candidates = Vec::new();
     let mut number = 0u64;
@@ -357,8 +378,15 @@ fn export_candidates(path: &Path) -> Result<Vec<Candidate>, CoreError> {
                 what: format!("line {number} is not a valid log entry; nothing was imported"),
             });
         };
-        let bytes = line.strip_suffix(b"\n").unwrap_or(line).to_vec();
-        candidates.push(Candidate::of(&entry, bytes, false));
+        let written = existing_line(line.strip_suffix(b"\n").unwrap_or(line), masker);
+        count_written(&written, report);
+        let line = written.line.into_owned();
+        // Keyed as the log will hold it: a rerun finds it there.
+        let entry = match parse_log_line(&line) {
+            Some(stored) => stored,
+            None => entry,
+        };
+        candidates.push(Candidate::of(&entry, line, false));
         Ok(())
     })?;
     if end.torn_bytes > 0 {
@@ -373,24 +401,28 @@ fn export_candidates(path: &Path) -> Result<Vec<Candidate>, CoreError> {
     Ok(candidates)
 }
 
+fn count_written(written: &Written, report: &mut Imported) {
+    report.masked += u64::from(written.masked);
+    report.cut += u64::from(written.cut);
+}
+
 /// OpenClaw's messages, from its JSON Lines files and the caller's events.
 fn openclaw_candidates(
     files: &[(Vec<u16>, PathBuf)],
     events: &[TranscriptEvent],
+    masker: &Masker,
     report: &mut Imported,
 ) -> Result<Vec<Candidate>, CoreError> {
-    let masker = builtin_masker();
     let mut candidates = Vec::new();
     let mut take = |event: &TranscriptEvent, report: &mut Imported| match message_entry(event) {
         Some((entry, live)) => {
             if live {
                 report.live_messages += 1;
             }
-            let entry = LogEntry {
-                text: masker.mask(&entry.text),
-                ..entry
-            };
-            let line = entry_json::entry_json(&entry);
+            let written = entry_line(&entry, masker);
+            count_written(&written, report);
+            let line = written.line.into_owned();
+            let entry = parse_log_line(&line).unwrap_or(entry);
             candidates.push(Candidate::of(&entry, line, true));
         }
         None => report.skipped_events += 1,
@@ -514,9 +546,14 @@ fn message_entry(event: &TranscriptEvent) -> Option<(LogEntry, bool)> {
     ))
 }
 
-/// The log rewritten with `fresh` merged in: through a temp file, synced,
-/// renamed over it.
-fn write_merged(folder: &Folder, log_name: &str, fresh: &[Candidate]) -> Result<(), CoreError> {
+/// The log rewritten with `fresh` merged in, its own lines through the in
+/// door: through a temp file, synced, renamed over it.
+fn write_merged(
+    folder: &Folder,
+    log_name: &str,
+    fresh: &[Candidate],
+    masker: &Masker,
+) -> Result<(), CoreError> {
     let temp = temp_name(log_name);
     let temp_path = folder.path.join(&temp);
     let file = folder.create_new(&temp)?;
@@ -537,7 +574,10 @@ fn write_merged(folder: &Folder, log_name: &str, fresh: &[Candidate]) -> Result<
                         next += 1;
                     }
                 }
-                out.write_all(line).map_err(write_error)
+                // The log's own lines too, so a merge leaves no line unmasked.
+                let written = existing_line(line.strip_suffix(b"\n").unwrap_or(line), masker);
+                out.write_all(&written.line).map_err(write_error)?;
+                out.write_all(b"\n").map_err(write_error)
             })?;
             for candidate in &fresh[next..] {
                 out.write_all(&candidate.line).map_err(write_error)?;
@@ -602,6 +642,7 @@ mod tests {
             chat: Chat::Log(log.to_owned()),
             source: ImportSource::Export(export.to_owned()),
             apply,
+            masker: crate::mask::builtin_masker(),
         })
     }
 
@@ -666,6 +707,48 @@ mod tests {
     }
 
     #[test]
+    fn an_export_enters_through_the_in_door_masked_and_capped() {
+        let dir = TempDir::new("import");
+        let folder = private_folder(&dir);
+        let log = folder.join(LOG_FILE);
+        let huge = "x".repeat(16 << 20);
+        let body = format!(
+            "{}{}{EXPORT}",
+            "{\"ts\":\"2026-01-02T00:00:00.000Z\",\"role\":\"user\",\"text\":\"pin <private>4921</private> and ghp_abcdefghijklmnopqrstuvwxyz0123456789\",\"id\":\"p\"}\n",
+            format_args!("{{\"ts\":\"2026-01-02T00:00:01.000Z\",\"role\":\"user\",\"text\":\"{huge}\",\"id\":\"h\"}}\n"),
+        );
+        let export = dir.file("export.jsonl", body.as_bytes());
+        let done = import_export(&log, &export, true).unwrap();
+        assert_eq!((done.imported, done.masked, done.cut), (4, 1, 1));
+        let text = std::fs::read_to_string(&log).unwrap();
+        assert!(!text.contains("4921") && !text.contains("ghp_abc"));
+        assert!(text.contains("pin [redacted:private]"), "{}", &text[..200]);
+        for line in text.lines() {
+            assert!(line.len() < crate::persistent_chat::log::MAX_LINE_BYTES);
+            assert!(parse_log_line(line.as_bytes()).is_some());
+        }
+        // The clean lines came back byte for byte; a rerun adds nothing.
+        assert!(text.ends_with(EXPORT));
+        let again = import_export(&log, &export, true).unwrap();
+        assert_eq!((again.imported, again.already), (0, 4));
+    }
+
+    #[test]
+    fn a_masked_export_of_an_unmasked_log_is_not_imported_twice() {
+        // The log an earlier release wrote holds the secret; its export (masked) is
+        // keyed as the log will hold it.
+        let dir = TempDir::new("import");
+        let folder = private_folder(&dir);
+        let log = folder.join(LOG_FILE);
+        let raw = "{\"ts\":\"2026-01-02T00:00:00.000Z\",\"role\":\"user\",\"text\":\"key ghp_abcdefghijklmnopqrstuvwxyz0123456789\"}\n";
+        std::fs::write(&log, raw).unwrap();
+        let masked = "{\"ts\":\"2026-01-02T00:00:00.000Z\",\"role\":\"user\",\"text\":\"key [redacted:github-token]\"}\n";
+        let export = dir.file("export.jsonl", masked.as_bytes());
+        let done = import_export(&log, &export, true).unwrap();
+        assert_eq!((done.imported, done.already), (0, 1));
+    }
+
+    #[test]
     fn openclaw_messages_masked_their_live_message_alone_and_keyed_by_event() {
         let event = |id: &str, role: &str, content: &str| {
             TranscriptEvent {
@@ -684,7 +767,7 @@ mod tests {
         );
         let events = vec![
             event("e1", "user", &prompt),
-            event("e2", "assistant", "[{\"type\":\"thinking\",\"thinking\":\"hm\"},{\"type\":\"text\",\"text\":\"noted\"}]"),
+            event("e2", "assistant", "[{\"type\":\"thinking\",\"thinking\":\"hm\"},{\"type\":\"text\",\"text\":\"noted LAB-1234\"}]"),
             event("e3", "toolResult", "\"x\""),
             TranscriptEvent {
                 json: b"{\"type\":\"session\",\"id\":\"s1\"}".to_vec(),
@@ -701,6 +784,7 @@ mod tests {
                 events,
             },
             apply: true,
+            masker: crate::mask::masker_for(&[u("LAB-\\d{4}")]),
         };
         let done = import(&options).unwrap();
         assert_eq!(
@@ -722,7 +806,12 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("\"id\":\"openclaw:s1:e1\""));
-        assert!(text.contains("\"text\":\"noted\""));
+        // The operator's pattern applies to what OpenClaw stored.
+        assert!(
+            text.contains("\"text\":\"noted [redacted:custom]\""),
+            "{text}"
+        );
+        assert_eq!(done.masked, 2);
         let again = import(&options).unwrap();
         assert_eq!((again.imported, again.already), (0, 2));
     }

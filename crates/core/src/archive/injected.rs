@@ -95,12 +95,41 @@ fn legacy(text: &[u16]) -> Option<Vec<u16>> {
     Some(text[at + marker.len()..].to_vec())
 }
 
+/// The runtime's layout, anchored: the summary section starts the text or
+/// follows its metadata block (`Key: value` lines, then a blank line), the
+/// log section starts a paragraph after it, the live message the first
+/// `User message:` paragraph after that. A message of the user's that only
+/// holds these words elsewhere is not taken for a prompt.
 fn runtime(text: &[u16]) -> Option<Vec<u16>> {
     let summary = utf16::find(text, &units(RUNTIME_SUMMARY))?;
-    let log = summary + utf16::find(&text[summary..], &units(RUNTIME_LOG))?;
+    let head = &text[..summary];
+    if !head.is_empty() {
+        let metadata = head.strip_suffix(&units("\n\n")[..])?;
+        if !String::from_utf16_lossy(metadata)
+            .lines()
+            .all(is_metadata_line)
+        {
+            return None;
+        }
+    }
+    let section = units(&format!("\n\n{RUNTIME_LOG}"));
+    let log = summary + utf16::find(&text[summary..], &section)?;
     let marker = units(RUNTIME_LIVE);
     let at = log + utf16::find(&text[log..], &marker)?;
     Some(text[at + marker.len()..].to_vec())
+}
+
+/// A line of the runtime's metadata block: a short key of letters, digits,
+/// spaces, `_` or `-`, then `: ` and a value.
+fn is_metadata_line(line: &str) -> bool {
+    let Some((key, _)) = line.split_once(": ") else {
+        return false;
+    };
+    (1..=40).contains(&key.len())
+        && key.starts_with(|c: char| c.is_ascii_alphabetic())
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '_' | '-'))
 }
 
 #[cfg(test)]
@@ -129,7 +158,12 @@ mod tests {
             live(runtime).as_deref(),
             Some("new one\n\nUser message:\nstill mine")
         );
+        let without_metadata = "Continuity summary:\nstate\n\nRecent perpetual log:\n[t] user: a\n\nUser message:\nmine";
+        assert_eq!(live(without_metadata).as_deref(), Some("mine"));
         for own in [
+            // A member quoting the markers in a message of their own: kept whole.
+            "Look at this: the old prompt had\nContinuity summary:\nx\n\nRecent perpetual log:\ny\n\nUser message:\nz",
+            "Continuity summary:\nx Recent perpetual log:\ny\n\nUser message:\nz",
             "--- LIVE TURN ---\nI typed this",
             "Only lines with abc are structure.\n--- LIVE TURN abc ---\nx",
             "User message:\nhello",

@@ -35,6 +35,7 @@ pub mod import;
 pub mod injected;
 pub mod lines;
 pub mod manifest;
+mod members;
 mod out;
 pub mod restore;
 pub mod verify;

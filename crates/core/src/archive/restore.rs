@@ -1,11 +1,16 @@
 //! `restore`: a backup (a folder or a `.tar` made by `backup`) put back
 //! into a state dir.
 //!
-//! - The backup is verified first (`verify`): one problem (a flipped byte,
-//!   a missing or extra file, a torn line, an entry of another type) and
-//!   nothing is restored. So only the names a backup holds (the chat
-//!   folders its manifest lists, and in them the four files `backup`
-//!   copies) are ever written.
+//! - The backup is verified first (`verify`), by the rule restore itself
+//!   reads members by (`members`): one problem (a flipped byte, a missing,
+//!   extra or duplicate member, a name the store could not write, chats
+//!   interleaved, a torn line, an entry of another type) and nothing is
+//!   restored, before any folder or file is made. So only the names a
+//!   backup holds (the chat folders its manifest lists, and in them the four
+//!   files `backup` copies) are ever written.
+//! - The log's lines enter through the store's in door (`store::writer`):
+//!   a line an earlier writer stored unmasked is restored masked, and the
+//!   report counts it.
 //! - A chat folder that does not exist is created (0700, files 0600). One
 //!   that exists is replaced only when its log holds no line the backup's
 //!   lacks: otherwise it is refused, naming how many, unless `force`
@@ -21,16 +26,18 @@
 use std::collections::HashSet;
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
-use super::backup::BACKED_UP_FILES;
 use super::chat::absolute;
 use super::lines::for_each_line;
 use super::manifest::{self, MANIFEST_FILE, MAX_MANIFEST_BYTES};
+use super::members::{member, Member, Order};
 use super::out::shown;
 use super::verify::{verify, VerifiedKind, VerifyProblem};
 use crate::error::CoreError;
+use crate::mask::Masker;
 use crate::persistent_chat::fs::open_state_file;
 use crate::persistent_chat::log::parse_log_line;
 use crate::persistent_chat::Links;
@@ -38,8 +45,9 @@ use crate::store::layout::{INDEX_FILE, LOG_FILE};
 use crate::store::lock::{ChatLock, LockKind, WAIT};
 use crate::store::replace::temp_name;
 use crate::store::sys::{Access, Folder, StateDir};
+use crate::store::writer::existing_line;
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct RestoreOptions {
     /// The backup: a folder holding `manifest.json`, or a `.tar`.
     pub from: PathBuf,
@@ -47,6 +55,9 @@ pub struct RestoreOptions {
     pub apply: bool,
     /// Replace a chat whose log has lines the backup lacks (they are lost).
     pub force: bool,
+    /// What the log's lines are masked with (the built-in patterns and the
+    /// operator's).
+    pub masker: Arc<Masker>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,6 +93,8 @@ pub struct RestoredChat {
     pub entries: u64,
     /// Lines of the live log the backup lacks (lost when `force` replaces).
     pub live_only_lines: u64,
+    /// Lines of the backup's log that masking changed (restored masked).
+    pub masked_lines: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -175,6 +188,7 @@ fn read_tar(path: &Path, restorer: &mut Restorer) -> Result<(), CoreError> {
     let (file, _) = open_state_file(path, Links::Refuse)?;
     let bad = |err: io::Error| CoreError::io(&err, "read", &shown(path));
     let mut archive = tar::Archive::new(BufReader::new(file));
+    let mut order = Order::default();
     for entry in archive.entries().map_err(bad)? {
         let mut entry = entry.map_err(bad)?;
         let name = entry
@@ -184,19 +198,29 @@ fn read_tar(path: &Path, restorer: &mut Restorer) -> Result<(), CoreError> {
             .trim_end_matches('/')
             .to_owned();
         let parts: Vec<&str> = name.split('/').collect();
-        match (parts.as_slice(), entry.header().entry_type()) {
-            ([folder], tar::EntryType::Directory) => restorer.start_chat(folder)?,
-            ([folder, file], tar::EntryType::Regular) => {
-                if restorer.current.as_ref().map(|c| c.name.as_str()) != Some(*folder) {
-                    restorer.start_chat(folder)?;
-                }
-                let shown_path = PathBuf::from(format!("{}:{name}", shown(path)));
-                restorer.file(file, &mut entry, &shown_path)?;
-            }
-            _ => {}
+        let shown_path = PathBuf::from(format!("{}:{name}", shown(path)));
+        let is_folder = match entry.header().entry_type() {
+            tar::EntryType::Directory => true,
+            tar::EntryType::Regular => false,
+            _ => return Err(not_a_member(&shown_path, "not a file or folder".into())),
+        };
+        // `verify` passed the same rule before anything was written: a refusal
+        // here means the tar changed since.
+        let checked = member(&parts, is_folder).and_then(|m| order.next(m).map(|()| m));
+        match checked.map_err(|(_, what)| not_a_member(&shown_path, what))? {
+            Member::Manifest => {}
+            Member::Folder(folder) => restorer.start_chat(folder)?,
+            Member::File { name: file, .. } => restorer.file(file, &mut entry, &shown_path)?,
         }
     }
     Ok(())
+}
+
+fn not_a_member(path: &Path, what: String) -> CoreError {
+    CoreError::Refused {
+        path: shown(path),
+        what: format!("{what}; the backup changed after it was verified"),
+    }
 }
 
 /// The chat being restored.
@@ -220,14 +244,6 @@ struct Restorer<'a> {
     done: Vec<RestoredChat>,
 }
 
-/// A name a backup may give a chat folder: one component, not hidden.
-fn valid_folder_name(name: &str) -> bool {
-    !name.is_empty()
-        && !name.starts_with('.')
-        && !name.contains(['/', '\\', ':', '\0'])
-        && name.len() <= 255
-}
-
 impl Restorer<'_> {
     fn start_chat(&mut self, name: &str) -> Result<(), CoreError> {
         self.finish_chat()?;
@@ -237,12 +253,8 @@ impl Restorer<'_> {
                 what: "the backup holds this chat twice".into(),
             });
         }
-        let state_dir = &self.options.state_dir;
-        if !valid_folder_name(name) {
-            return Err(CoreError::Refused {
-                path: shown(&state_dir.join(name)),
-                what: "not a chat folder name".into(),
-            });
+        if let Err((_, what)) = member(&[name], true) {
+            return Err(not_a_member(&self.options.state_dir.join(name), what));
         }
         let existed = match self.state {
             Some(state) => state.status_of(name)?.is_some(),
@@ -271,6 +283,7 @@ impl Restorer<'_> {
                 files: Vec::new(),
                 entries: 0,
                 live_only_lines: 0,
+                masked_lines: 0,
             },
             temps: Vec::new(),
             backup_lines: HashSet::new(),
@@ -288,11 +301,8 @@ impl Restorer<'_> {
                 what: "a file outside a chat folder".into(),
             });
         };
-        if !BACKED_UP_FILES.contains(&name) {
-            return Err(CoreError::Refused {
-                path: shown(from),
-                what: "not a file a backup holds".into(),
-            });
+        if let Err((_, what)) = member(&[&current.name, name], false) {
+            return Err(not_a_member(from, what));
         }
         current.chat.files.push(name.to_owned());
         let apply = self.options.apply;
@@ -309,34 +319,58 @@ impl Restorer<'_> {
             _ => None,
         };
         let read_error = |err: io::Error| CoreError::io(&err, "read", &shown(from));
+        let write_error = |path: &Path, err: io::Error| CoreError::io(&err, "write", &shown(path));
+        let is_log = name == LOG_FILE;
+        let masker = &*self.options.masker;
+        // The log's lines as the in door writes them: what is written, hashed
+        // and keyed (a live log that holds them already is unchanged).
         let mut hasher = Sha256::new();
         let mut line = Vec::new();
         let mut buffer = vec![0u8; 1 << 16];
+        let mut put = |current: &mut Current, bytes: &[u8]| -> Result<(), CoreError> {
+            if let Some((path, out)) = temp.as_mut() {
+                out.write_all(bytes).map_err(|err| write_error(path, err))?;
+            }
+            if is_log {
+                hasher.update(bytes);
+                current.backup_lines.insert(line_key(bytes));
+            }
+            Ok(())
+        };
         loop {
             let read = reader.read(&mut buffer).map_err(read_error)?;
             if read == 0 {
                 break;
             }
             let chunk = &buffer[..read];
-            if let Some((path, out)) = temp.as_mut() {
-                out.write_all(chunk)
-                    .map_err(|err| CoreError::io(&err, "write", &shown(path)))?;
+            if !is_log {
+                put(current, chunk)?;
+                continue;
             }
-            if name == LOG_FILE {
-                hasher.update(chunk);
-                for piece in chunk.split_inclusive(|&b| b == b'\n') {
-                    line.extend_from_slice(piece);
-                    if line.last() == Some(&b'\n') {
-                        if parse_log_line(&line).is_some() {
-                            current.chat.entries += 1;
-                        }
-                        current.backup_lines.insert(line_key(&line));
-                        line.clear();
-                    }
+            for piece in chunk.split_inclusive(|&b| b == b'\n') {
+                line.extend_from_slice(piece);
+                if line.last() != Some(&b'\n') {
+                    continue;
                 }
+                let written = existing_line(&line[..line.len() - 1], masker);
+                let mut out = written.line.into_owned();
+                out.push(b'\n');
+                if parse_log_line(&out).is_some() {
+                    current.chat.entries += 1;
+                }
+                current.chat.masked_lines += u64::from(written.masked);
+                put(current, &out)?;
+                line.clear();
             }
         }
-        if name == LOG_FILE {
+        if is_log {
+            // `verify` refuses a torn last line: any left is written as read.
+            if !line.is_empty() {
+                if let Some((path, out)) = temp.as_mut() {
+                    out.write_all(&line).map_err(|err| write_error(path, err))?;
+                }
+                hasher.update(&line);
+            }
             current.backup_log_sha = Some(hasher.finalize().into());
         }
         if let Some((path, out)) = temp {

@@ -21,6 +21,7 @@ use super::backup::{ChatRecord, BACKED_UP_FILES};
 use super::chat::absolute;
 use super::lines::{for_each_line, Tallied, Tally};
 use super::manifest::{self, MANIFEST_FILE, MAX_MANIFEST_BYTES};
+use super::members::{member, Member, Order};
 use super::out::{lstat_kind, shown};
 use crate::error::CoreError;
 use crate::persistent_chat::fs::open_state_file;
@@ -178,6 +179,10 @@ fn verify_backup_folder(root: &Path, report: &mut Verification) -> Result<(), Co
             }
             None => continue,
         }
+        if let Err((kind, what)) = member(&[&name], true) {
+            problem(report, shown(&path), kind, what);
+            continue;
+        }
         found.folders.insert(name.clone());
         let files = std::fs::read_dir(&path)
             .map_err(|err| CoreError::io(&err, "scandir", &shown(&path)))?;
@@ -193,6 +198,10 @@ fn verify_backup_folder(root: &Path, report: &mut Verification) -> Result<(), Co
                 );
                 continue;
             };
+            if let Err((kind, what)) = member(&[&name, &file_name], false) {
+                problem(report, shown(&file_path), kind, what);
+                continue;
+            }
             match open_state_file(&file_path, Links::Refuse) {
                 Ok((handle, metadata)) => match tally_file(handle, metadata.len(), &file_name) {
                     Ok(tallied) => {
@@ -225,6 +234,7 @@ fn verify_tar(path: &Path, report: &mut Verification) -> Result<(), CoreError> {
         );
     };
     let mut archive = tar::Archive::new(BufReader::new(file));
+    let mut order = Order::default();
     let entries = match archive.entries() {
         Ok(entries) => entries,
         Err(err) => {
@@ -250,48 +260,45 @@ fn verify_tar(path: &Path, report: &mut Verification) -> Result<(), CoreError> {
         let parts: Vec<&str> = name.split('/').collect();
         let kind = entry.header().entry_type();
         let size = entry.size();
-        match (parts.as_slice(), kind) {
-            ([MANIFEST_FILE], tar::EntryType::Regular) => match read_manifest(&mut entry) {
+        let is_folder = match kind {
+            tar::EntryType::Directory => true,
+            tar::EntryType::Regular => false,
+            _ => {
+                problem(
+                    report,
+                    at(&parts),
+                    "type",
+                    format!("an entry of type {kind:?}, not a file or folder"),
+                );
+                continue;
+            }
+        };
+        // The rule restore applies, member by member (members.rs).
+        let checked = member(&parts, is_folder).and_then(|m| order.next(m).map(|()| m));
+        match checked {
+            Err((kind, what)) => problem(report, at(&parts), kind, what),
+            Ok(Member::Manifest) => match read_manifest(&mut entry) {
                 Ok(bytes) => found.manifest = Some(bytes),
                 Err(err) => problem(report, at(&parts), "unreadable", err.to_string()),
             },
-            ([folder], tar::EntryType::Directory) if valid_part(folder) => {
-                found.folders.insert((*folder).to_owned());
+            Ok(Member::Folder(folder)) => {
+                found.folders.insert(folder.to_owned());
             }
-            ([folder, file], tar::EntryType::Regular) if valid_part(folder) && valid_part(file) => {
-                found.folders.insert((*folder).to_owned());
-                match tally_file(&mut entry, size, file) {
-                    Ok(tallied) => {
-                        found
-                            .files
-                            .insert(((*folder).to_owned(), (*file).to_owned()), tallied);
-                    }
-                    Err(err) => {
-                        problem(report, at(&parts), "unreadable", err.to_string());
-                        return Ok(());
-                    }
+            Ok(Member::File { folder, name }) => match tally_file(&mut entry, size, name) {
+                Ok(tallied) => {
+                    found
+                        .files
+                        .insert((folder.to_owned(), name.to_owned()), tallied);
                 }
-            }
-            (_, tar::EntryType::Regular | tar::EntryType::Directory) => problem(
-                report,
-                at(&parts),
-                "extra",
-                "an entry the manifest does not list".into(),
-            ),
-            _ => problem(
-                report,
-                at(&parts),
-                "type",
-                format!("an entry of type {kind:?}, not a file or folder"),
-            ),
+                Err(err) => {
+                    problem(report, at(&parts), "unreadable", err.to_string());
+                    return Ok(());
+                }
+            },
         }
     }
     compare(found, report, &at);
     Ok(())
-}
-
-fn valid_part(part: &str) -> bool {
-    !part.is_empty() && part != "." && part != ".."
 }
 
 /// Compares what a backup holds with its manifest.
@@ -317,6 +324,20 @@ fn compare(found: Found, report: &mut Verification, at: &dyn Fn(&[&str]) -> Stri
     let mut listed_files = BTreeSet::new();
     for chat in &chats {
         report.chats += 1;
+        let names = std::iter::once(member(&[&chat.folder], true).map(|_| ())).chain(
+            chat.files
+                .iter()
+                .map(|file| member(&[&chat.folder, &file.name], false).map(|_| ())),
+        );
+        if let Some(Err((_, what))) = names.into_iter().find(Result::is_err) {
+            problem(
+                report,
+                at(&[MANIFEST_FILE]),
+                "manifest",
+                format!("it lists {:?}: {what}", chat.folder),
+            );
+            continue;
+        }
         listed_folders.insert(chat.folder.clone());
         if !found.folders.contains(&chat.folder) {
             problem(

@@ -243,6 +243,15 @@ fn build_set(sources: &[String]) -> Result<RegexSet, String> {
         })
 }
 
+impl std::fmt::Debug for Masker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Masker")
+            .field("accepted", &self.accepted)
+            .field("refused", &self.refused)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Default for Masker {
     fn default() -> Self {
         Masker::new::<&str>(&[])

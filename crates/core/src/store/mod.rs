@@ -33,6 +33,7 @@ pub mod rules;
 mod search;
 pub(crate) mod sys;
 pub mod turn;
+pub mod writer;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -259,15 +260,12 @@ impl ChatStore {
         ChatStore { masker, ..self }
     }
 
-    /// Appends `entry` to the log as one JSON line, its text masked;
-    /// `durable`: synced.
+    /// Appends `entry` to the log as one JSON line, through the in door
+    /// ([`writer`]: masked, cut to the line cap); `durable`: synced.
     pub fn append_entry(&self, entry: &LogEntry, durable: bool) -> Result<Appended, CoreError> {
-        let masked = LogEntry {
-            text: self.masker.mask(&entry.text),
-            ..entry.clone()
-        };
+        let written = writer::entry_line(entry, &self.masker);
         let (folder, _lock) = self.open_shared()?;
-        append::append_line(&folder, LOG_FILE, &entry_json(&masked), durable)
+        append::append_line(&folder, LOG_FILE, &written.line, durable)
     }
 
     /// Replaces the continuity summary with `text` (masked, as UTF-8).
