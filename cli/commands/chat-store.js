@@ -1,5 +1,5 @@
 'use strict'
-// What the chat commands (export, backup, verify) share: the addon's ChatStore, loaded when
+// What the chat commands (export, backup, verify, restore, forget, import) share: the addon's ChatStore, loaded when
 // a command runs, a RangeError as a usage error, how a path and a size are printed (how a chat
 // is named: lib/chat-args.js). The bytes of a chat's files are the addon's alone:
 // these commands parse arguments, call ChatStore, and print.
@@ -38,4 +38,7 @@ const shown = (p) => escapeControl(String(p), { backslashes: false })
 
 const bytes = (n) => `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`
 
-module.exports = { loadChatStore, usageFromRange, shown, bytes }
+/** Where a command's progress line goes: stderr, or nowhere under --quiet. */
+const progressStream = (quiet) => (quiet ? null : process.stderr)
+
+module.exports = { loadChatStore, usageFromRange, shown, bytes, progressStream }
