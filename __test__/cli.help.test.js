@@ -27,6 +27,7 @@ describe.each(NAMES)('%s', (name) => {
 
   test('help COMMAND and -h print the same', () => {
     expect(runCli(['help', name]).out).toBe(help.out)
+    expect(runCli(['help', name, '--help']).out).toBe(help.out)
     expect(runCli([name, '-h']).out).toBe(help.out)
   })
 
@@ -51,6 +52,7 @@ test('the overview: every command in one line, the global flags, the exit codes,
   const { status, out, err } = runCli(['--help'])
   expect([status, err]).toEqual([0, ''])
   expect(runCli(['help']).out).toBe(out)
+  expect(runCli(['help', '--help']).out).toBe(out)
   const escape = (text) => text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')
   for (const name of NAMES) expect(out).toMatch(new RegExp(`^ {2}${name} +${escape(COMMANDS[name].summary)}$`, 'm'))
   expect(out).toMatch(/^ {2}-h, --help +/m)

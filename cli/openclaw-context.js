@@ -30,10 +30,11 @@ function commandNamed(word) {
   throw new UsageError(`unknown command '${word}'${didYouMean(word, [...Object.keys(COMMANDS), 'help'])}`)
 }
 
-/** `help [COMMAND]`: the overview, or that command's help. */
+/** `help [COMMAND]`: the overview (also for `help --help`), or that command's help. */
 function help(rest, out) {
-  if (rest.length > 1) throw new UsageError('help takes one COMMAND')
-  out(rest.length ? commandHelp(commandNamed(rest[0])) : overview())
+  const named = rest.filter((arg) => arg !== '--help' && arg !== '-h')
+  if (named.length > 1) throw new UsageError('help takes one COMMAND')
+  out(named.length ? commandHelp(commandNamed(named[0])) : overview())
   return 0
 }
 

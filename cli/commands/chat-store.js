@@ -3,7 +3,7 @@
 // a command runs, a RangeError as a usage error, how a path and a size are printed (how a chat
 // is named: lib/chat-args.js). The bytes of a chat's files are the addon's alone:
 // these commands parse arguments, call ChatStore, and print.
-const { UsageError, oneLine } = require('../../lib/errors')
+const { UsageError, inWords } = require('../../lib/errors')
 const { escapeControl } = require('../../lib/shell-quote')
 
 /** ChatStore with `method`, or null after saying on stderr why it is missing. */
@@ -12,7 +12,7 @@ function loadChatStore(method, err) {
   try {
     native = require('../..')
   } catch (e) {
-    err(`openclaw-context: the openclaw-context-native addon does not load: ${oneLine(e)}`)
+    err(`openclaw-context: the openclaw-context-native addon does not load: ${inWords(e)}`)
     return null
   }
   if (typeof native.ChatStore?.[method] !== 'function') {
@@ -28,7 +28,7 @@ function usageFromRange(e, flags) {
     const field = /"options\.(\w+)"/.exec(e.message)?.[1]
     const rule = /It must be (.*?)\. Received (.*)$/.exec(e.message)
     if (field && flags[field] && rule) return new UsageError(`${flags[field]} must be ${rule[1]}, got ${rule[2]}`)
-    if (field && flags[field]) return new UsageError(`${flags[field]}: ${oneLine(e)}`)
+    if (field && flags[field]) return new UsageError(`${flags[field]}: ${inWords(e)}`)
   }
   return e
 }

@@ -4,7 +4,7 @@
 // of continuity-summary.txt) for the Python memory script.
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
-const { UsageError, oneLine, inWords } = require('../../lib/errors')
+const { UsageError, inWords } = require('../../lib/errors')
 
 const { optionsOf } = require('.')
 
@@ -36,7 +36,7 @@ function runSummary(argv, out, err) {
   try {
     native = require('../..')
   } catch (e) {
-    err(`openclaw-context: the openclaw-context-native addon does not load: ${oneLine(e)}`)
+    err(`openclaw-context: the openclaw-context-native addon does not load: ${inWords(e)}`)
     return 1
   }
   if (typeof native.rebuildPersistentChatContinuitySummary !== 'function') {
