@@ -38,12 +38,12 @@ async function chat(state, text = LINES.join('') + TORN, key = KEY) {
   return store.folder
 }
 
-test('--help lists export, backup and verify', () => {
+test('--help lists export, backup and verify, each with a help of its own', () => {
   const { status, out } = run(['--help'])
   expect(status).toBe(0)
   for (const command of ['export', 'backup', 'verify']) {
-    expect(out).toContain(`openclaw-context ${command} `)
-    expect(out).toMatch(new RegExp(`^${command} +\\S`, 'm'))
+    expect(out).toMatch(new RegExp(`^  ${command} +\\S`, 'm'))
+    expect(run([command, '--help']).out).toMatch(new RegExp(`^Usage: openclaw-context ${command} `))
   }
 })
 
@@ -82,7 +82,7 @@ describe('export', () => {
     const { status, err } = run(['export', '--state-dir', state, '--session-key', KEY, ...extra])
     expect(status).toBe(2)
     expect(err).toMatch(message)
-    expect(err).toContain('Usage:')
+    expect(err.split('\n').slice(1)).toEqual(["see 'openclaw-context export --help'", ''])
   })
 
   test('a chat named twice or not at all is a usage error', () => {
@@ -107,40 +107,51 @@ describe('export', () => {
     expect(outside).not.toContain('- nor a list')
   })
 
-  posixTest('--out FILE: written 0600 atomically; a symlink or FIFO there is refused', async () => {
-    const dir = tempDir()
-    const state = path.join(dir, 'state')
-    await chat(state)
-    const out = path.join(dir, 'export.jsonl')
-    fs.writeFileSync(out, 'old', { mode: 0o644 })
-    const done = run(['export', '--state-dir', state, '--session-key', KEY, '--out', out])
-    expect(done.status).toBe(0)
-    expect(done.out).toMatch(/^exported 3 lines of .* to .*export\.jsonl \(\d+ bytes\)\n$/)
-    expect(fs.readFileSync(out, 'utf8')).toBe(ENTRY_LINES.join(''))
-    expect(fs.statSync(out).mode & 0o777).toBe(0o600)
+  posixTest(
+    '--out FILE: written 0600 atomically; an existing one only with --force; a symlink or FIFO refused',
+    async () => {
+      const dir = tempDir()
+      const state = path.join(dir, 'state')
+      await chat(state)
+      const out = path.join(dir, 'export.jsonl')
+      fs.writeFileSync(out, 'old', { mode: 0o644 })
+      const kept = run(['export', '--state-dir', state, '--session-key', KEY, '--out', out])
+      expect([kept.status, kept.err]).toEqual([
+        1,
+        `openclaw-context: ${out} exists; export writes a new file (--force replaces it, atomically) (EEXIST)\n`,
+      ])
+      expect(fs.readFileSync(out, 'utf8')).toBe('old')
+      const done = run(['export', '--state-dir', state, '--session-key', KEY, '--out', out, '--force'])
+      expect(done.status).toBe(0)
+      expect(done.out).toMatch(/^exported 3 lines of .* to .*export\.jsonl \(\d+ bytes\)\n$/)
+      expect(fs.readFileSync(out, 'utf8')).toBe(ENTRY_LINES.join(''))
+      expect(fs.statSync(out).mode & 0o777).toBe(0o600)
 
-    const target = path.join(dir, 'target')
-    fs.writeFileSync(target, 'keep')
-    const link = path.join(dir, 'link.jsonl')
-    fs.symlinkSync(target, link)
-    const refused = run(['export', '--state-dir', state, '--session-key', KEY, '--out', link])
-    expect(refused.status).toBe(1)
-    expect(refused.err).toBe(`openclaw-context: ENOTREGULAR: not a regular file (symlink), open '${link}'\n`)
-    expect(fs.readFileSync(target, 'utf8')).toBe('keep')
-    const fifo = path.join(dir, 'fifo.jsonl')
-    spawnSync('mkfifo', [fifo])
-    const fifoRefused = run(['export', '--state-dir', state, '--session-key', KEY, '--out', fifo], { timeout: 10000 })
-    expect(fifoRefused.status).toBe(1)
-    expect(fifoRefused.err).toContain('(FIFO)')
-    expect(fs.readdirSync(dir).sort()).toEqual(['export.jsonl', 'fifo.jsonl', 'link.jsonl', 'state', 'target'])
-    // Never over the log, nor anywhere in the chat's folder.
-    const folder = (await ChatStore.open({ stateDir: state, sessionKey: KEY })).folder
-    const log = path.join(folder, 'perpetual-log.jsonl')
-    const over = run(['export', '--log', log, '--format', 'md', '--out', log])
-    expect(over.status).toBe(1)
-    expect(over.err).toContain("in the chat's folder")
-    expect(fs.readFileSync(log, 'utf8')).toBe(LINES.join('') + TORN)
-  })
+      const target = path.join(dir, 'target')
+      fs.writeFileSync(target, 'keep')
+      const link = path.join(dir, 'link.jsonl')
+      fs.symlinkSync(target, link)
+      const refused = run(['export', '--state-dir', state, '--session-key', KEY, '--out', link, '--force'])
+      expect(refused.status).toBe(1)
+      expect(refused.err).toBe(`openclaw-context: not a regular file (symlink): ${link} (ENOTREGULAR)\n`)
+      expect(fs.readFileSync(target, 'utf8')).toBe('keep')
+      const fifo = path.join(dir, 'fifo.jsonl')
+      spawnSync('mkfifo', [fifo])
+      const fifoRefused = run(['export', '--state-dir', state, '--session-key', KEY, '--out', fifo, '--force'], {
+        timeout: 10000,
+      })
+      expect(fifoRefused.status).toBe(1)
+      expect(fifoRefused.err).toContain('(FIFO)')
+      expect(fs.readdirSync(dir).sort()).toEqual(['export.jsonl', 'fifo.jsonl', 'link.jsonl', 'state', 'target'])
+      // Never over the log, nor anywhere in the chat's folder.
+      const folder = (await ChatStore.open({ stateDir: state, sessionKey: KEY })).folder
+      const log = path.join(folder, 'perpetual-log.jsonl')
+      const over = run(['export', '--log', log, '--format', 'md', '--out', log, '--force'])
+      expect(over.status).toBe(1)
+      expect(over.err).toContain("in the chat's folder")
+      expect(fs.readFileSync(log, 'utf8')).toBe(LINES.join('') + TORN)
+    },
+  )
 
   posixTest(
     'a log that is a FIFO, a symlink or a hard link is refused on one line naming it, without hanging',
@@ -161,20 +172,20 @@ describe('export', () => {
       ]) {
         const { status, err } = run(['export', '--log', file], { timeout: 10000 })
         expect([file, status]).toEqual([file, 1])
-        expect(err).toBe(`openclaw-context: ENOTREGULAR: not a regular file (${kind}), open '${file}'\n`)
+        expect(err).toBe(`openclaw-context: not a regular file (${kind}): ${file} (ENOTREGULAR)\n`)
       }
     },
   )
 })
 
 describe('backup and verify', () => {
-  test('a dry run says what it would copy and writes nothing; --apply writes it; verify is clean', async () => {
+  test('--dry-run says what it would copy and writes nothing; by default it writes; verify is clean', async () => {
     const dir = tempDir()
     const state = path.join(dir, 'state')
     const folder = await chat(state)
     await chat(state, LINES[0], 'agent:other')
     const out = path.join(dir, 'backup')
-    const dry = run(['backup', '--state-dir', state, '--out', out])
+    const dry = run(['backup', '--state-dir', state, '--out', out, '--dry-run'])
     expect(dry.status).toBe(0)
     expect(dry.out).toMatch(/^would back up 2 chat\(s\), 4 file\(s\), /)
     expect(dry.out).toContain(`${path.basename(folder)}: perpetual-log.jsonl`)
@@ -182,7 +193,7 @@ describe('backup and verify', () => {
     expect(dry.out).toContain('dry run: nothing was written')
     expect(fs.existsSync(out)).toBe(false)
 
-    const done = run(['backup', '--state-dir', state, '--out', out, '--apply', '--json'])
+    const done = run(['backup', '--state-dir', state, '--out', out, '--json'])
     expect(done.status).toBe(0)
     const result = JSON.parse(done.out)
     expect(result).toMatchObject({ written: true, form: 'folder', refused: [] })
@@ -196,10 +207,12 @@ describe('backup and verify', () => {
     }
     const verified = run(['verify', out])
     expect([verified.status, verified.out]).toEqual([0, `${out}: a backup folder, 2 chat(s), 4 file(s): clean\n`])
-    // A second run never replaces the first.
+    // A second run never replaces the first (--apply, the old way to write, changes nothing).
     const again = run(['backup', '--state-dir', state, '--out', out, '--apply'])
     expect(again.status).toBe(1)
-    expect(again.err).toContain('EEXIST')
+    expect(again.err).toBe(
+      `openclaw-context: ${out} exists; backup only creates a new folder or .tar (--force replaces an earlier backup) (EEXIST)\n`,
+    )
   })
 
   test('verify names a flipped byte, a truncated file and a missing chat (exit 1)', async () => {
@@ -208,7 +221,7 @@ describe('backup and verify', () => {
     const a = path.basename(await chat(state, LINES[0] + LINES[3], 'agent:a'))
     const b = path.basename(await chat(state, LINES[0], 'agent:b'))
     const out = path.join(dir, 'backup')
-    expect(run(['backup', '--state-dir', state, '--out', out, '--apply']).status).toBe(0)
+    expect(run(['backup', '--state-dir', state, '--out', out]).status).toBe(0)
     const summary = path.join(out, a, 'continuity-summary.txt')
     fs.writeFileSync(summary, 'the summarY')
     const log = path.join(out, a, 'perpetual-log.jsonl')
@@ -228,7 +241,7 @@ describe('backup and verify', () => {
     const state = path.join(dir, 'state')
     const folder = path.basename(await chat(state, LINES[0]))
     const tar = path.join(dir, 'backup.tar')
-    expect(run(['backup', '--state-dir', state, '--session-key', KEY, '--out', tar, '--apply']).status).toBe(0)
+    expect(run(['backup', '--state-dir', state, '--session-key', KEY, '--out', tar]).status).toBe(0)
     if (withModes) expect(fs.statSync(tar).mode & 0o777).toBe(0o600)
     expect(run(['verify', tar]).out).toBe(`${tar}: a backup tar file, 1 chat(s), 2 file(s): clean\n`)
     const bytes = fs.readFileSync(tar)
@@ -261,7 +274,7 @@ describe('backup and verify', () => {
     const finished = new Promise((resolve) => appender.on('close', resolve))
     await new Promise((resolve) => appender.stdout.once('data', resolve))
     const tar = path.join(dir, 'during.tar')
-    const done = run(['backup', '--state-dir', state, '--out', tar, '--apply', '--json'])
+    const done = run(['backup', '--state-dir', state, '--out', tar, '--json'])
     expect(await finished).toBe(0)
     expect(done.status).toBe(0)
     const [log] = JSON.parse(done.out).chats[0].files
@@ -283,13 +296,11 @@ describe('backup and verify', () => {
       expect(status).toBe(1)
       expect(out).toContain(`  torn: ${path.join(torn, 'perpetual-log.jsonl')}: the last line is torn (43 bytes`)
       expect(out).toContain(`  invalid-lines: ${path.join(torn, 'perpetual-log.jsonl')}: 1 of 4 lines`)
-      expect(out).toContain(
-        `  type: ${path.join(fifoChat, 'perpetual-log.jsonl')}: ENOTREGULAR: not a regular file (FIFO)`,
-      )
-      const backup = run(['backup', '--state-dir', state, '--out', path.join(dir, 'b'), '--apply'], { timeout: 10000 })
+      expect(out).toContain(`  type: ${path.join(fifoChat, 'perpetual-log.jsonl')}: not a regular file (FIFO)`)
+      const backup = run(['backup', '--state-dir', state, '--out', path.join(dir, 'b')], { timeout: 10000 })
       expect(backup.status).toBe(1)
       expect(backup.out).toMatch(/^backed up 1 chat\(s\)/)
-      expect(backup.err).toContain(`refused ${path.join(fifoChat, 'perpetual-log.jsonl')}: ENOTREGULAR`)
+      expect(backup.err).toContain(`refused ${path.join(fifoChat, 'perpetual-log.jsonl')}: not a regular file (FIFO)`)
       expect(run(['verify', path.join(dir, 'b')]).status).toBe(0)
     },
   )

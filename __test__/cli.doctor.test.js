@@ -114,6 +114,37 @@ test('the buggy cap unpatched and the plugin missing: exit 1, each problem with 
   )
 })
 
+test('--json: the whole report as one JSON object, with the same exit codes; --quiet: the problems alone', () => {
+  const healthy = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.8.1-beta.2' })
+  const good = writeState({ chats: { 'chat-a': line(0) } })
+  const ok = doctor(healthy, good, '--json')
+  expect([ok.code, ok.err]).toEqual([0, ''])
+  const report = JSON.parse(ok.out)
+  expect(report).toMatchObject({ ok: true, problems: [] })
+  expect(report.facts.map((fact) => fact.topic)).toEqual(
+    expect.arrayContaining(['release', 'compaction', 'plugin', 'chat']),
+  )
+  // The text report says the same facts, one a line.
+  const text = doctor(healthy, good)
+  expect(text.out).toBe(
+    `${[...report.facts.map((fact) => `${fact.topic}: ${fact.text}`), 'nothing needs doing'].join('\n')}\n`,
+  )
+  expect(doctor(healthy, good, '--quiet')).toEqual({ code: 0, out: '', err: '' })
+
+  const buggy = writeFakeInstall(tempDir('occn-doctor-'))
+  const bad = writeState({ installed: false })
+  const failed = doctor(buggy, bad, '--json')
+  expect([failed.code, failed.err]).toEqual([1, ''])
+  const problems = JSON.parse(failed.out).problems
+  expect(problems).toContainEqual({
+    what: 'the compaction cap is the buggy one, unpatched',
+    fix: `openclaw-context patch ${buggy.pkg}`,
+  })
+  const quiet = doctor(buggy, bad, '-q')
+  expect([quiet.code, quiet.out]).toEqual([1, ''])
+  expect(quiet.err).toBe(problems.map(({ what, fix }) => `problem: ${what}\n  fix: ${fix}\n`).join(''))
+})
+
 test('a release older than the plugin seams: said, with the release that adds them', () => {
   const install = writeFakeInstall(tempDir('occn-doctor-'), { fn: FAKE_WRAPPER, version: '2026.3.22' })
   const { code, out, err } = doctor(install, writeState())

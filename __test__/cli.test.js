@@ -796,11 +796,16 @@ describe('paths printed by patch', () => {
 })
 
 describe('usage', () => {
-  test('--help prints the usage, exit 0', () => {
+  test('--help prints the overview, patch --help its own usage, exit 0', () => {
     const { code, stdout } = cli(['--help'])
     expect(code).toBe(0)
-    expect(stdout).toMatch(/^Usage:\n {2}openclaw-context patch \[OPENCLAW_DIR\] \[--check \| --revert \| --dry-run\]/)
-    expect(cli(['patch', '--help']).code).toBe(0)
+    expect(stdout).toMatch(/^Usage: openclaw-context COMMAND/)
+    expect(stdout).toMatch(/^ {2}patch +make an installed OpenClaw/m)
+    const patch = cli(['patch', '--help'])
+    expect(patch.code).toBe(0)
+    expect(patch.stdout).toMatch(
+      /^Usage: openclaw-context patch \[OPENCLAW_DIR\] \[--check \| --revert \| --dry-run\]\n/,
+    )
   })
 
   test('starts with a node shebang', () => {
@@ -823,11 +828,14 @@ describe('usage', () => {
     [['summary', '--state', 's.json', '--log', 'l.jsonl', '--max-chars', '0']],
     [['summary', '--state', 's.json', '--log']],
     [['summary', '--state', 's.json', '--log', 'l.jsonl', 'extra']],
-  ])('bad usage %j: exit 2 with the usage', (args) => {
+  ])('bad usage %j: exit 2, what is wrong and which help to read', (args) => {
     const { code, stderr } = cli(args)
     expect(code).toBe(2)
-    expect(stderr).toMatch(/^openclaw-context: /)
-    expect(stderr).toContain('Usage:')
+    const [what, see, end] = stderr.split('\n')
+    expect(what).toMatch(/^openclaw-context: /)
+    const help =
+      args[0] === 'patch' || args[0] === 'summary' ? `openclaw-context ${args[0]} --help` : 'openclaw-context --help'
+    expect([see, end]).toEqual([`see '${help}'`, ''])
   })
 })
 

@@ -234,6 +234,6 @@ windowsDescribe('Windows paths, npm.cmd and cmd.exe exist on Windows only')('on 
     // A folder given as the log: refused, and named with back slashes.
     const { code, stderr } = cli(['summary', '--state', forward(statePath), '--log', forward(dirs[0])])
     expect(code).toBe(1)
-    expect(stderr).toBe(`openclaw-context: ENOTREGULAR: not a regular file (directory), open '${dirs[0]}'\n`)
+    expect(stderr).toBe(`openclaw-context: not a regular file (directory): ${dirs[0]} (ENOTREGULAR)\n`)
   })
 })

@@ -319,5 +319,12 @@ describe('a long persistent chat across backend reloads', () => {
     )
     for (const s of sizes) expect(s.new).toBeLessThan(s.old)
     expect(newAvg).toBeLessThan(oldAvg)
+    // The README and docs/performance.md quote these figures: they must be the ones printed here.
+    const count = (n) => Math.round(n).toLocaleString('en-US')
+    const quoted = `${saving.toFixed(1)}% smaller than the old layout (${count(newAvg)} vs ${count(oldAvg)} chars on average)`
+    for (const doc of ['README.md', path.join('docs', 'performance.md')]) {
+      const text = fs.readFileSync(path.join(__dirname, '..', doc), 'utf8').replace(/\s+/g, ' ')
+      expect([doc, text.includes(quoted) ? quoted : `not quoted there: ${quoted}`]).toEqual([doc, quoted])
+    }
   }, 20_000)
 })

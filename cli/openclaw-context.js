@@ -1,56 +1,74 @@
 #!/usr/bin/env node
 'use strict'
 // openclaw-context: the operator's command. Each subcommand is one file of cli/commands/,
-// behind the table in cli/commands/index.js; this file parses the first word, prints the
-// usage, and maps errors to exit codes.
+// behind the table in cli/commands/index.js; this file reads the first word, prints help
+// (cli/help.js), and maps errors to exit codes.
 // Exit codes: 0 done, 1 a check failed or the work could not be done, 2 bad usage.
-const { UsageError, oneLine } = require('../lib/errors')
+const { UsageError, inWords, errorJson } = require('../lib/errors')
+const { nearest } = require('../lib/nearest')
 const { COMMANDS } = require('./commands')
+const { overview, commandHelp, usageLines, GLOBAL_FLAGS } = require('./help')
+const { stdoutWriter } = require('./output')
 
-/** A command's help paragraph, indented under its name as --help prints it. */
-const helpBlock = (name, help) =>
-  help
-    .split('\n')
-    .map((line, i) => (i === 0 ? `${name.padEnd(8)} ${line}` : `         ${line}`))
-    .join('\n')
+/** The arguments before `--` (after it everything is an operand). */
+const flagsOf = (argv) => (argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv)
+const asksHelp = (argv) => flagsOf(argv).some((arg) => arg === '--help' || arg === '-h')
 
-const USAGE = `Usage:
-${Object.values(COMMANDS)
-  .map((command) => `  openclaw-context ${command.synopsis}`)
-  .join('\n')}
-  openclaw-context --help | --version
+/** ` (did you mean 'export'?)` when a known word is close to `given`, else nothing. */
+function didYouMean(given, known) {
+  const match = nearest(given, known)
+  return match ? ` (did you mean '${match}'?)` : ''
+}
 
-${Object.entries(COMMANDS)
-  .map(([name, command]) => helpBlock(name, command.help))
-  .join('\n\n')}
+/** The command named by `word`, or a UsageError saying it is not one (and which is near). */
+function commandNamed(word) {
+  if (Object.hasOwn(COMMANDS, word)) return word
+  if (word.startsWith('-')) {
+    const globals = GLOBAL_FLAGS.map((flag) => `--${flag.name}`)
+    throw new UsageError(`unknown option ${word}${didYouMean(word, globals)}`)
+  }
+  throw new UsageError(`unknown command '${word}'${didYouMean(word, [...Object.keys(COMMANDS), 'help'])}`)
+}
 
-Exit codes: 0 done, 1 a check failed or the work could not be done (reason on stderr),
-2 bad usage.`
+/** `help [COMMAND]`: the overview (also for `help --help`), or that command's help. */
+function help(rest, out) {
+  const named = rest.filter((arg) => arg !== '--help' && arg !== '-h')
+  if (named.length > 1) throw new UsageError('help takes one COMMAND')
+  out(named.length ? commandHelp(commandNamed(named[0])) : overview())
+  return 0
+}
 
 function main(argv, out = (s) => process.stdout.write(`${s}\n`), err = (s) => process.stderr.write(`${s}\n`)) {
+  let name
   const usage = (message) => {
-    if (message) err(`openclaw-context: ${message}`)
-    err(USAGE)
+    for (const line of usageLines(message, name)) err(line)
     return 2
   }
   const failed = (e) => {
     if (e instanceof UsageError) return usage(e.message)
-    err(`openclaw-context: ${oneLine(e)}`)
+    err(`openclaw-context: ${inWords(e)}`)
+    // A script asked for JSON: the failure as JSON too, the code as a field.
+    if (name && flagsOf(argv).includes('--json')) out(JSON.stringify(errorJson(e)))
     return 1
   }
-  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
-    out(USAGE)
+  const [first, ...rest] = argv
+  if (first === undefined) return usage('no command given')
+  if (first === '--help' || first === '-h') {
+    out(overview())
     return 0
   }
-  if (argv[0] === '--version' || argv[0] === '-v') {
+  if (first === '--version' || first === '-v') {
     out(require('../package.json').version)
     return 0
   }
-  const [name, ...rest] = argv
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined
-  if (!command) return usage(name === undefined ? 'no command given' : `unknown command ${JSON.stringify(name)}`)
   try {
-    const code = command.run(rest, out, err)
+    if (first === 'help') return help(rest, out)
+    name = commandNamed(first)
+    if (asksHelp(rest)) {
+      out(commandHelp(name))
+      return 0
+    }
+    const code = COMMANDS[name].run(rest, out, err)
     return code instanceof Promise ? code.catch(failed) : code
   } catch (e) {
     return failed(e)
@@ -58,10 +76,16 @@ function main(argv, out = (s) => process.stdout.write(`${s}\n`), err = (s) => pr
 }
 
 if (require.main === module) {
+  const stdout = stdoutWriter(process.stdout, (e) => {
+    process.stderr.write(`openclaw-context: cannot write the output: ${inWords(e)}\n`)
+    process.exitCode = 1
+  })
+  const out = (text) => stdout.line(text)
+  out.bytes = stdout.bytes
   // Some commands answer with a Promise (they read files on the addon's thread pool).
-  Promise.resolve(main(process.argv.slice(2))).then((code) => {
-    process.exitCode = code
+  Promise.resolve(main(process.argv.slice(2), out)).then((code) => {
+    process.exitCode = process.exitCode || code
   })
 }
 
-module.exports = { main, USAGE }
+module.exports = { main }

@@ -3,16 +3,23 @@
 // errors turned into the command's usage errors (exit 2).
 const util = require('node:util')
 const { UsageError } = require('./errors')
+const { nearest } = require('./nearest')
 
 // parseArgs' messages name the option in quotes: "Unknown option '--bogus'".
 const optionIn = (message) => (/'(-[^' ]+)/.exec(message) || [])[1]
 
-function usageErrorFrom(err) {
+/** ` (did you mean '--out'?)` when one of `options` is close to `given`. */
+function suggestion(given, options) {
+  const match = nearest(given, [...Object.keys(options).map((name) => `--${name}`), '--help'])
+  return match ? ` (did you mean '${match}'?)` : ''
+}
+
+function usageErrorFrom(err, options) {
   const first = err.message.split('\n')[0]
   const option = optionIn(first)
   switch (err.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return new UsageError(`unknown option ${option}`)
+      return new UsageError(`unknown option ${option}${suggestion(option ?? '', options)}`)
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (/does not take an argument/.test(first)) return new UsageError(`${option} takes no value`)
       return new UsageError(
@@ -36,7 +43,7 @@ function parseCommandArgs(argv, options, { allowPositionals = false } = {}) {
   try {
     parsed = util.parseArgs({ args: argv, options, strict: true, allowPositionals, tokens: true })
   } catch (err) {
-    if (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS_')) throw usageErrorFrom(err)
+    if (typeof err.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS_')) throw usageErrorFrom(err, options)
     throw err
   }
   const seen = new Set()

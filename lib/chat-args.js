@@ -1,15 +1,9 @@
 'use strict'
 // How a command names one chat: `--log FILE`, or `--state-dir DIR --session-key KEY` (the
-// plugin's folder for that key). One rule for every command that reads or changes a chat.
+// plugin's folder for that key). One rule for every command that reads or changes a chat (the
+// flags themselves are declared in the command table, cli/commands/index.js).
 const path = require('node:path')
 const { UsageError } = require('./errors')
-
-/** The util.parseArgs options that name a chat. */
-const CHAT_OPTIONS = {
-  log: { type: 'string' },
-  'state-dir': { type: 'string' },
-  'session-key': { type: 'string' },
-}
 
 /**
  * `{ log }` or `{ stateDir, sessionKey }` from parsed options; a UsageError unless exactly one
@@ -30,4 +24,4 @@ function chatFrom(options, command) {
   return { stateDir: path.resolve(options['state-dir']), sessionKey: options['session-key'] }
 }
 
-module.exports = { CHAT_OPTIONS, chatFrom }
+module.exports = { chatFrom }

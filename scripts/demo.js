@@ -63,7 +63,7 @@ const real = realOpenClaw()
 describe(
   real !== null
     ? 'Before: OpenClaw 2026.7.2-beta.4 (the real dist)'
-    : "Before: OpenClaw 2026.7's rule (modelled here; `npm test` installs the real one)",
+    : "Before: OpenClaw 2026.7's rule (modelled here; `npm run test:e2e` installs the real one)",
   real ?? openclawRuleModel(summaryBody, suffix, MAX_CHARS),
 )
 

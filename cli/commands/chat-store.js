@@ -1,9 +1,9 @@
 'use strict'
-// What the chat commands (export, backup, verify) share: the addon's ChatStore, loaded when
+// What the chat commands (export, backup, verify, restore, forget, import) share: the addon's ChatStore, loaded when
 // a command runs, a RangeError as a usage error, how a path and a size are printed (how a chat
 // is named: lib/chat-args.js). The bytes of a chat's files are the addon's alone:
 // these commands parse arguments, call ChatStore, and print.
-const { UsageError, oneLine } = require('../../lib/errors')
+const { UsageError, inWords } = require('../../lib/errors')
 const { escapeControl } = require('../../lib/shell-quote')
 
 /** ChatStore with `method`, or null after saying on stderr why it is missing. */
@@ -12,7 +12,7 @@ function loadChatStore(method, err) {
   try {
     native = require('../..')
   } catch (e) {
-    err(`openclaw-context: the openclaw-context-native addon does not load: ${oneLine(e)}`)
+    err(`openclaw-context: the openclaw-context-native addon does not load: ${inWords(e)}`)
     return null
   }
   if (typeof native.ChatStore?.[method] !== 'function') {
@@ -28,7 +28,7 @@ function usageFromRange(e, flags) {
     const field = /"options\.(\w+)"/.exec(e.message)?.[1]
     const rule = /It must be (.*?)\. Received (.*)$/.exec(e.message)
     if (field && flags[field] && rule) return new UsageError(`${flags[field]} must be ${rule[1]}, got ${rule[2]}`)
-    if (field && flags[field]) return new UsageError(`${flags[field]}: ${oneLine(e)}`)
+    if (field && flags[field]) return new UsageError(`${flags[field]}: ${inWords(e)}`)
   }
   return e
 }
@@ -38,4 +38,7 @@ const shown = (p) => escapeControl(String(p), { backslashes: false })
 
 const bytes = (n) => `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`
 
-module.exports = { loadChatStore, usageFromRange, shown, bytes }
+/** Where a command's progress line goes: stderr, or nowhere under --quiet. */
+const progressStream = (quiet) => (quiet ? null : process.stderr)
+
+module.exports = { loadChatStore, usageFromRange, shown, bytes, progressStream }

@@ -1,5 +1,5 @@
 'use strict'
-// `openclaw-context doctor [OPENCLAW_DIR] [--state-dir DIR]`: where an operator stands, read-only,
+// `openclaw-context doctor [OPENCLAW_DIR] [--state-dir DIR] [--json] [--quiet]`: where an operator stands, read-only,
 // on any release: the OpenClaw release and what of this package it supports, the compaction cap,
 // the plugin (installed, enabled, its settings), and each chat folder (modes, log health, the
 // last backend session), with the command that fixes each problem. Exit 0 when nothing needs
@@ -12,6 +12,7 @@ const os = require('node:os')
 const path = require('node:path')
 
 const { parseCommandArgs } = require('../../lib/args')
+const { optionsOf } = require('.')
 const { compactionStatus } = require('../../lib/compaction-status')
 const { findOpenClaw, openclawVersion } = require('../../lib/find-openclaw')
 const {
@@ -21,7 +22,7 @@ const {
   compareVersions,
   parseVersion,
 } = require('../../lib/openclaw-release')
-const { oneLine } = require('../../lib/errors')
+const { UsageError, oneLine } = require('../../lib/errors')
 const { chatFolders, settingProblems } = require('../../lib/plugin-settings')
 const { escapeControl, quoteArg } = require('../../lib/shell-quote')
 const { BRIDGE_SETTING, TOOL_NAMES, toolsVisibility } = require('../../lib/tools-policy')
@@ -311,20 +312,31 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
   return { lines, problems }
 }
 
+/** The report as one JSON object: each fact by its topic (`release`, `chat`, …), each problem. */
+function reportJson(lines, problems) {
+  const facts = lines.map((line) => {
+    const topic = /^([a-z]+): /.exec(line)?.[1]
+    return topic ? { topic, text: line.slice(topic.length + 2) } : { text: line }
+  })
+  return { ok: problems.length === 0, facts, problems: problems.map(({ what, fix }) => ({ what, fix })) }
+}
+
 async function runDoctor(argv, out, err) {
-  const { positionals, options } = parseCommandArgs(
-    argv,
-    { 'state-dir': { type: 'string' } },
-    { allowPositionals: true },
-  )
+  const { positionals, options } = parseCommandArgs(argv, optionsOf('doctor'), { allowPositionals: true })
+  if (positionals.length > 1) throw new UsageError(`doctor takes one OPENCLAW_DIR, got ${positionals.length}`)
   const native = require('../..')
   const { lines, problems } = await diagnose({ dir: positionals[0], stateDir: options['state-dir'], native })
+  if (options.json) {
+    // JSON escapes every control character itself: a hostile name cannot add a line there.
+    out(JSON.stringify(reportJson(lines, problems), null, 2))
+    return problems.length === 0 ? 0 : 1
+  }
   // Every printed line escaped once, here: a folder name or a message from a hostile file
   // cannot add a line (a forged `problem: none`) or move the terminal.
   const oneLineOf = (text) => escapeControl(text, { backslashes: false })
-  for (const line of lines) out(oneLineOf(line))
+  if (!options.quiet) for (const line of lines) out(oneLineOf(line))
   if (problems.length === 0) {
-    out('nothing needs doing')
+    if (!options.quiet) out('nothing needs doing')
     return 0
   }
   for (const problem of problems) err(`problem: ${oneLineOf(problem.what)}\n  fix: ${oneLineOf(problem.fix)}`)

@@ -1,26 +1,40 @@
 'use strict'
-// `openclaw-context export CHAT [--format jsonl|md] [--since TS] [--until TS] [--out FILE]`:
-// a chat's log as its lines (JSON Lines) or as Markdown for a person, by ChatStore.exportLog
-// (whole lines that are entries only, each masked, the store's file rules). To stdout, or to FILE
-// (0600, written under a temp name and renamed). What was left out is said on stderr.
+// `openclaw-context export CHAT [--format jsonl|md] [--since TS] [--until TS] [--out FILE
+// [--force] [--dry-run]] [--quiet]`: a chat's log as its lines (JSON Lines) or as Markdown for
+// a person, by ChatStore.exportLog (whole lines that are entries, each masked; the store's file
+// rules).
+// To stdout, or to a new FILE (0600, written under a temp name and renamed; an existing one
+// only with --force). What was left out is said on stderr.
+const fs = require('node:fs')
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
 const { withProgress } = require('../../lib/progress')
-const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
-const { loadChatStore, usageFromRange, shown, bytes } = require('./chat-store')
+const { chatFrom } = require('../../lib/chat-args')
+const { emptyWindow } = require('../../lib/time-bound')
+const { unwrittenSuffix } = require('../../lib/out-path')
+const { loadChatStore, usageFromRange, shown, bytes, progressStream } = require('./chat-store')
+const { optionsOf } = require('.')
 
-const OPTIONS = {
-  ...CHAT_OPTIONS,
-  format: { type: 'string' },
-  since: { type: 'string' },
-  until: { type: 'string' },
-  out: { type: 'string' },
+/** --out FILE, checked: a form export writes (plain text), and a new file unless --force. */
+function outFile(options) {
+  if (options.out === undefined) {
+    if (options.force) throw new UsageError('--force goes with --out FILE')
+    return undefined
+  }
+  if (options.out === '') throw new UsageError('--out needs a file')
+  const suffix = unwrittenSuffix(options.out)
+  if (suffix) {
+    throw new UsageError(
+      `export writes plain text (jsonl or md), not ${suffix}: --out ${options.out} would not be compressed; write a .jsonl or .md file, or pipe stdout through a compressor`,
+    )
+  }
+  return path.resolve(options.out)
 }
 
 /** ChatStore.exportLog's options from the command line (a UsageError when they are wrong). */
 function exportParams(argv) {
-  const { options } = parseCommandArgs(argv, OPTIONS)
+  const { options } = parseCommandArgs(argv, optionsOf('export'))
   const params = chatFrom(options, 'export')
   const format = options.format ?? 'jsonl'
   if (format !== 'jsonl' && format !== 'md') {
@@ -32,41 +46,68 @@ function exportParams(argv) {
     if (options[bound].trim() === '') throw new UsageError(`--${bound} needs a timestamp`)
     params[bound] = options[bound]
   }
-  if (options.out !== undefined) {
-    if (options.out === '') throw new UsageError('--out needs a file')
-    params.out = path.resolve(options.out)
-  }
-  return params
+  const empty = emptyWindow(params.since, params.until)
+  if (empty) throw new UsageError(empty)
+  const out = outFile(options)
+  if (out !== undefined) params.out = out
+  return { params, force: !!options.force, dryRun: !!options['dry-run'], quiet: !!options.quiet }
 }
 
-async function runExport(argv, out, err) {
-  const params = exportParams(argv)
-  const ChatStore = loadChatStore('exportLog', err)
-  if (!ChatStore) return 1
-  let result
-  try {
-    result = await withProgress('exporting', ChatStore.exportLog(params))
-  } catch (e) {
-    throw usageFromRange(e, { since: '--since', until: '--until', format: '--format' })
+/** An existing --out is refused unless --force: export only creates files by default. */
+function refuseExisting(out) {
+  if (!fs.lstatSync(out, { throwIfNoEntry: false })) return
+  throw Object.assign(new Error(`${out} exists; export writes a new file (--force replaces it, atomically)`), {
+    code: 'EEXIST',
+    path: out,
+  })
+}
+
+/**
+ * The stderr notes of an export: a torn last line and lines that are not entries, left out;
+ * entries an earlier writer stored unmasked, exported masked.
+ */
+function leftOutNotes(result, params, note) {
+  if (result.masked > 0) {
+    note(
+      `openclaw-context: masked ${result.masked} entr${result.masked === 1 ? 'y' : 'ies'} of ${shown(result.logPath)} ` +
+        'that an earlier writer stored unmasked (a secret or a <private> span): exported masked',
+    )
   }
-  if (result.data) process.stdout.write(result.data)
-  const what = params.format === 'md' ? 'entries' : 'lines'
   if (result.tornBytes > 0) {
-    err(
+    note(
       `openclaw-context: left out the torn last line of ${shown(result.logPath)} (${bytes(result.tornBytes)} without a line break)`,
     )
   }
   if (result.notEntries > 0) {
     const why = params.since || params.until ? 'not an entry with a readable time' : 'not a valid entry'
-    err(`openclaw-context: left out ${result.notEntries} line(s) of ${shown(result.logPath)}: ${why}`)
+    note(`openclaw-context: left out ${result.notEntries} line(s) of ${shown(result.logPath)}: ${why}`)
   }
-  if (result.masked > 0) {
-    err(
-      `openclaw-context: masked ${result.masked} entr${result.masked === 1 ? 'y' : 'ies'} of ${shown(result.logPath)} ` +
-        'that an earlier writer stored unmasked (a secret or a <private> span): exported masked',
-    )
+}
+
+async function runExport(argv, out, err) {
+  const { params, force, dryRun, quiet } = exportParams(argv)
+  if (params.out && !force) refuseExisting(params.out)
+  const ChatStore = loadChatStore('exportLog', err)
+  if (!ChatStore) return 1
+  // A dry run exports into memory, to count, and writes nothing.
+  const call = dryRun ? { ...params, out: undefined } : params
+  let result
+  try {
+    result = await withProgress('exporting', ChatStore.exportLog(call), { stream: progressStream(quiet) })
+  } catch (e) {
+    throw usageFromRange(e, { since: '--since', until: '--until', format: '--format' })
   }
-  if (result.out) {
+  const what = params.format === 'md' ? 'entries' : 'lines'
+  const note = quiet ? () => {} : err
+  leftOutNotes(result, params, note)
+  if (dryRun) {
+    const where = params.out ? shown(params.out) : 'stdout'
+    out(`would export ${result.exported} ${what} of ${shown(result.logPath)} to ${where} (${bytes(result.bytes)})`)
+    out('dry run: nothing was written')
+    return 0
+  }
+  if (result.data) (out.bytes ?? ((data) => process.stdout.write(data)))(result.data)
+  if (result.out && !quiet) {
     out(
       `exported ${result.exported} ${what} of ${shown(result.logPath)} to ${shown(result.out)} (${bytes(result.bytes)})`,
     )

@@ -1,5 +1,5 @@
 'use strict'
-// `openclaw-context forget CHAT (--id ID | --before TS | --match TEXT) [--apply] [--json]`:
+// `openclaw-context forget CHAT (--id ID | --before TS | --match TEXT) [--apply] [--json] [--quiet]`:
 // entries removed from a chat's log and from every file derived from it, by
 // ChatStore.forgetIn (the log rewritten through a temp file and a rename under the folder's
 // lock, so a gateway's appends meanwhile are kept). Without --apply a dry run: it lists what
@@ -7,21 +7,13 @@
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
 const { withProgress } = require('../../lib/progress')
-const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
+const { chatFrom } = require('../../lib/chat-args')
 const { escapeControl } = require('../../lib/shell-quote')
-const { loadChatStore, usageFromRange, shown, bytes } = require('./chat-store')
-
-const OPTIONS = {
-  ...CHAT_OPTIONS,
-  id: { type: 'string', multiple: true },
-  before: { type: 'string' },
-  match: { type: 'string' },
-  apply: { type: 'boolean' },
-  json: { type: 'boolean' },
-}
+const { loadChatStore, usageFromRange, shown, bytes, progressStream } = require('./chat-store')
+const { optionsOf } = require('.')
 
 function forgetParams(argv) {
-  const { options } = parseCommandArgs(argv, OPTIONS)
+  const { options } = parseCommandArgs(argv, optionsOf('forget'))
   const params = chatFrom(options, 'forget')
   if (options.id) {
     if (options.id.some((id) => id === '')) throw new UsageError('--id needs an id')
@@ -39,7 +31,7 @@ function forgetParams(argv) {
     throw new UsageError('forget needs --id ID, --before TS or --match TEXT')
   }
   params.apply = !!options.apply
-  return { params, json: !!options.json }
+  return { params, json: !!options.json, quiet: !!options.quiet }
 }
 
 /** One removed entry as one line: `#LINE [TS] ROLE: TEXT` (control characters escaped). */
@@ -49,12 +41,13 @@ function entryLine(entry) {
 }
 
 async function runForget(argv, out, err) {
-  const { params, json } = forgetParams(argv)
+  const { params, json, quiet } = forgetParams(argv)
   const ChatStore = loadChatStore('forgetIn', err)
   if (!ChatStore) return 1
   let result
   try {
-    result = await withProgress(params.apply ? 'forgetting' : 'looking for what to forget', ChatStore.forgetIn(params))
+    const label = params.apply ? 'forgetting' : 'looking for what to forget'
+    result = await withProgress(label, ChatStore.forgetIn(params), { stream: progressStream(quiet) })
   } catch (e) {
     throw usageFromRange(e, { before: '--before', id: '--id', match: '--match' })
   }
@@ -66,6 +59,7 @@ async function runForget(argv, out, err) {
   out(
     `${verb} ${result.removedLines} of ${result.lines} line(s) (${bytes(result.removedBytes)}) from ${shown(result.logPath)}`,
   )
+  if (quiet) return 0
   for (const entry of result.removed) out(entryLine(entry))
   if (result.removedLines > result.removed.length) {
     out(`  … and ${result.removedLines - result.removed.length} more`)

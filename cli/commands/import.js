@@ -1,29 +1,41 @@
 'use strict'
-// `openclaw-context import CHAT (--from-export FILE | --from-openclaw [OPENCLAW_STATE_DIR]) [--apply] [--json]`:
-// a chat's log backfilled by ChatStore.importLog, from an export of this package (byte for
-// byte) or from what OpenClaw stored for the session key (lib/openclaw-transcript.js finds it;
-// the addon parses, masks, keys and merges it). Without --apply a dry run.
+// `openclaw-context import CHAT (--from-export FILE | --from-openclaw [OPENCLAW_STATE_DIR]) [--apply] [--json]
+// [--quiet]`: a chat's log backfilled by ChatStore.importLog, from an export of this package
+// (byte for byte) or from what OpenClaw stored for the session key (lib/openclaw-transcript.js
+// finds it; the addon parses, masks, keys and merges it). Without --apply a dry run. An
+// OpenClaw state dir that is not there is a usage error naming the folder looked at (the
+// default one too): importing "nothing found" from a mistyped path would read as success.
+const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
-const { UsageError } = require('../../lib/errors')
+const { UsageError, inWords } = require('../../lib/errors')
 const { withProgress } = require('../../lib/progress')
-const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
-const { loadChatStore, shown } = require('./chat-store')
+const { chatFrom } = require('../../lib/chat-args')
+const { loadChatStore, shown, progressStream } = require('./chat-store')
+const { optionsOf } = require('.')
 
-const OPTIONS = {
-  ...CHAT_OPTIONS,
-  'from-export': { type: 'string' },
-  'from-openclaw': { type: 'boolean' },
-  apply: { type: 'boolean' },
-  json: { type: 'boolean' },
+/** OpenClaw's state dir when none is given, as OpenClaw resolves it, and how it was chosen. */
+function defaultOpenclawDir() {
+  if (process.env.OPENCLAW_STATE_DIR) return { dir: process.env.OPENCLAW_STATE_DIR, how: '$OPENCLAW_STATE_DIR' }
+  return { dir: path.join(os.homedir(), '.openclaw'), how: 'the default' }
 }
 
-/** OpenClaw's state dir when none is given: as OpenClaw resolves it. */
-const defaultOpenclawDir = () => process.env.OPENCLAW_STATE_DIR || path.join(os.homedir(), '.openclaw')
+/** OpenClaw's state dir to read, which must be a folder (a UsageError naming it otherwise). */
+function openclawDirFrom(given) {
+  const { dir, how } = given === undefined ? defaultOpenclawDir() : { dir: given, how: 'given' }
+  const resolved = path.resolve(dir)
+  const stats = fs.statSync(resolved, { throwIfNoEntry: false })
+  if (!stats?.isDirectory()) {
+    const what = stats ? 'is not a folder' : 'does not exist'
+    const hint = given === undefined ? '; name the state dir: --from-openclaw DIR' : ''
+    throw new UsageError(`OpenClaw state dir ${shown(resolved)} (${how}) ${what}${hint}`)
+  }
+  return resolved
+}
 
 function importParams(argv) {
-  const { positionals, options } = parseCommandArgs(argv, OPTIONS, { allowPositionals: true })
+  const { positionals, options } = parseCommandArgs(argv, optionsOf('import'), { allowPositionals: true })
   const params = chatFrom(options, 'import')
   const fromExport = options['from-export']
   if ((fromExport !== undefined) === !!options['from-openclaw']) {
@@ -38,14 +50,14 @@ function importParams(argv) {
     params.fromExport = path.resolve(fromExport)
   } else {
     if (!params.sessionKey) throw new UsageError('--from-openclaw needs the chat as --state-dir DIR --session-key KEY')
-    openclawDir = path.resolve(positionals[0] ?? defaultOpenclawDir())
+    openclawDir = openclawDirFrom(positionals[0])
   }
   params.apply = !!options.apply
-  return { params, openclawDir, json: !!options.json }
+  return { params, openclawDir, json: !!options.json, quiet: !!options.quiet }
 }
 
 async function runImport(argv, out, err) {
-  const { params, openclawDir, json } = importParams(argv)
+  const { params, openclawDir, json, quiet } = importParams(argv)
   const ChatStore = loadChatStore('importLog', err)
   if (!ChatStore) return 1
   let found
@@ -54,12 +66,12 @@ async function runImport(argv, out, err) {
     try {
       found = openclawTranscript(openclawDir, params.sessionKey)
     } catch (e) {
-      err(`openclaw-context: cannot read OpenClaw's store under ${shown(openclawDir)}: ${shown(e.message)}`)
+      err(`openclaw-context: cannot read OpenClaw's store under ${shown(openclawDir)}: ${inWords(e)}`)
       return 1
     }
     params.fromOpenclaw = { files: found.files, events: found.events }
   }
-  const result = await withProgress('importing', ChatStore.importLog(params))
+  const result = await withProgress('importing', ChatStore.importLog(params), { stream: progressStream(quiet) })
   if (json) {
     out(
       JSON.stringify(
@@ -76,15 +88,17 @@ async function runImport(argv, out, err) {
   const verb = result.applied ? 'imported' : 'would import'
   const span = result.firstTs ? ` (${result.firstTs} … ${result.lastTs})` : ''
   out(`${verb} ${result.imported} of ${result.read} entries from ${source} into ${shown(result.logPath)}${span}`)
-  if (result.already) out(`  ${result.already} already in the log`)
-  if (result.merged) out(`  ${result.merged} merged before its last entry, in time order`)
-  if (result.liveMessages)
-    out(`  ${result.liveMessages} user turn(s) held an injected prompt: their live message alone`)
+  // Entries that could not be read are a loss to report, --quiet or not.
   if (found?.undecodable) {
     err(
       `openclaw-context: ${found.undecodable} compressed event(s) left out: Node ${process.version} has no zstd (Node 22.15 or later has)`,
     )
   }
+  if (quiet) return 0
+  if (result.already) out(`  ${result.already} already in the log`)
+  if (result.merged) out(`  ${result.merged} merged before its last entry, in time order`)
+  if (result.liveMessages)
+    out(`  ${result.liveMessages} user turn(s) held an injected prompt: their live message alone`)
   if (!result.applied) out('dry run: nothing was written; run again with --apply to import')
   return 0
 }

@@ -16,6 +16,7 @@ const { probe } = require('../../lib/probe-addon')
 const { unifiedDiff, differingSpan } = require('../../lib/unified-diff')
 const { persistentChatAdvice } = require('../../lib/persistent-chat-advice')
 const { quoteArg, escapeControl } = require('../../lib/shell-quote')
+const { optionsOf } = require('.')
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..', '..')
 /**
@@ -198,8 +199,7 @@ const PATCH_MODES = ['check', 'revert', 'dry-run']
 
 /** `openclaw-context patch …`: the command line to runPatch. */
 function runPatchCommand(argv, out, err) {
-  const options = Object.fromEntries(PATCH_MODES.map((mode) => [mode, { type: 'boolean' }]))
-  const { positionals, options: given } = parseCommandArgs(argv, options, { allowPositionals: true })
+  const { positionals, options: given } = parseCommandArgs(argv, optionsOf('patch'), { allowPositionals: true })
   const modes = PATCH_MODES.filter((mode) => given[mode])
   if (modes.length > 1) throw new UsageError(`--${modes.join(' and --')} cannot be combined`)
   if (positionals.length > 1) throw new UsageError(`patch takes one OPENCLAW_DIR, got ${positionals.length}`)

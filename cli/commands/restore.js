@@ -1,23 +1,17 @@
 'use strict'
-// `openclaw-context restore PATH --state-dir DIR [--apply] [--force] [--json]`: a backup (a folder
+// `openclaw-context restore PATH --state-dir DIR [--apply] [--force] [--json] [--quiet]`: a backup (a folder
 // with manifest.json, or a .tar) put back into a state dir by ChatStore.restore. The backup is
 // verified first; a chat whose log has lines the backup lacks is refused unless --force.
 // Without --apply a dry run. Exit 1 when the backup has problems or a chat was refused.
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
-const { UsageError } = require('../../lib/errors')
+const { UsageError, inWords } = require('../../lib/errors')
 const { withProgress } = require('../../lib/progress')
-const { loadChatStore, shown } = require('./chat-store')
-
-const OPTIONS = {
-  'state-dir': { type: 'string' },
-  apply: { type: 'boolean' },
-  force: { type: 'boolean' },
-  json: { type: 'boolean' },
-}
+const { loadChatStore, shown, progressStream } = require('./chat-store')
+const { optionsOf } = require('.')
 
 function restoreParams(argv) {
-  const { positionals, options } = parseCommandArgs(argv, OPTIONS, { allowPositionals: true })
+  const { positionals, options } = parseCommandArgs(argv, optionsOf('restore'), { allowPositionals: true })
   if (positionals.length !== 1 || positionals[0] === '') {
     throw new UsageError('restore needs one PATH (a backup folder or .tar)')
   }
@@ -30,6 +24,7 @@ function restoreParams(argv) {
       force: !!options.force,
     },
     json: !!options.json,
+    quiet: !!options.quiet,
   }
 }
 
@@ -47,23 +42,25 @@ function chatLine(chat, applied) {
 }
 
 async function runRestore(argv, out, err) {
-  const { params, json } = restoreParams(argv)
+  const { params, json, quiet } = restoreParams(argv)
   const ChatStore = loadChatStore('restore', err)
   if (!ChatStore) return 1
-  const result = await withProgress(params.apply ? 'restoring' : 'verifying the backup', ChatStore.restore(params))
+  const label = params.apply ? 'restoring' : 'verifying the backup'
+  const result = await withProgress(label, ChatStore.restore(params), { stream: progressStream(quiet) })
   const refused = result.chats.filter((chat) => chat.action === 'refused')
   if (json) {
     out(JSON.stringify(result, null, 2))
   } else if (result.problems.length) {
     err(`openclaw-context: ${shown(result.from)} does not verify; nothing was restored:`)
-    for (const problem of result.problems) err(`  ${problem.kind}: ${shown(problem.path)}: ${shown(problem.message)}`)
+    for (const problem of result.problems) err(`  ${problem.kind}: ${shown(problem.path)}: ${inWords(problem.message)}`)
   } else {
     const verb = result.applied ? 'restored' : 'would restore'
     out(
       `${verb} ${result.chats.length - refused.length} of ${result.chats.length} chat(s) from ${shown(result.from)} into ${shown(result.stateDir)}`,
     )
-    for (const chat of result.chats) out(chatLine(chat, result.applied))
-    if (!result.applied) out('dry run: nothing was written; run again with --apply to restore')
+    // --quiet: the line above, and the refused chats (a script must know why it failed).
+    for (const chat of result.chats) if (!quiet || chat.action === 'refused') out(chatLine(chat, result.applied))
+    if (!result.applied && !quiet) out('dry run: nothing was written; run again with --apply to restore')
   }
   return result.problems.length || refused.length ? 1 : 0
 }

@@ -4,16 +4,17 @@
 // `#line [ts] role: excerpt`, control characters escaped so a hostile entry cannot add a line or
 // move the terminal; or, with --json, one JSON hit a line. Changes nothing but the search's own
 // index (a cache the search keeps beside the log) and, for a chat named by its key, the folder's
-// empty lock file: a chat folder is never created or migrated.
+// empty lock file: a chat folder is never created or migrated. No hit: stdout stays empty (a
+// script reads nothing) and a note on stderr says so, unless --quiet or --json.
 const { parseCommandArgs } = require('../../lib/args')
-const { CHAT_OPTIONS, chatFrom } = require('../../lib/chat-args')
+const { chatFrom } = require('../../lib/chat-args')
 const { UsageError } = require('../../lib/errors')
 const { escapeControl } = require('../../lib/shell-quote')
-
-const OPTIONS = { ...CHAT_OPTIONS, limit: { type: 'string' }, json: { type: 'boolean' } }
+const { shown } = require('./chat-store')
+const { optionsOf } = require('.')
 
 function searchArgs(argv) {
-  const { positionals, options } = parseCommandArgs(argv, OPTIONS, { allowPositionals: true })
+  const { positionals, options } = parseCommandArgs(argv, optionsOf('search'), { allowPositionals: true })
   const chat = chatFrom(options, 'search')
   const query = positionals.join(' ')
   if (query.trim() === '') throw new UsageError('search needs a QUERY')
@@ -22,7 +23,7 @@ function searchArgs(argv) {
     limit = /^\d+$/.test(options.limit) ? Number(options.limit) : Number.NaN
     if (!(limit >= 1 && limit <= 100)) throw new UsageError('--limit takes a whole number from 1 to 100')
   }
-  return { chat, query, limit, json: options.json === true }
+  return { chat, query, limit, json: options.json === true, quiet: options.quiet === true }
 }
 
 /** A hit as one printed line. */
@@ -31,8 +32,8 @@ function hitLine(hit) {
   return `#${hit.line}${ts} ${hit.role}: ${escapeControl(hit.text)}`
 }
 
-async function runSearch(argv, out) {
-  const { chat, query, limit, json } = searchArgs(argv)
+async function runSearch(argv, out, err = () => {}) {
+  const { chat, query, limit, json, quiet } = searchArgs(argv)
   const native = require('../..')
   let hits
   if (chat.log) {
@@ -45,6 +46,12 @@ async function runSearch(argv, out) {
     hits = await store.search(query, { limit })
   }
   for (const hit of hits) out(json ? JSON.stringify(hit) : hitLine(hit))
+  if (hits.length === 0 && !json && !quiet) {
+    const where = chat.log
+      ? shown(chat.log)
+      : `the chat of ${escapeControl(chat.sessionKey)} in ${shown(chat.stateDir)}`
+    err(`openclaw-context: no hits for ${escapeControl(JSON.stringify(query))} in ${where}`)
+  }
   return 0
 }
 

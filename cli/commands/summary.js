@@ -4,19 +4,13 @@
 // of continuity-summary.txt) for the Python memory script.
 const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
-const { UsageError, oneLine } = require('../../lib/errors')
+const { UsageError, inWords } = require('../../lib/errors')
 
-const OPTIONS = {
-  state: { type: 'string' },
-  log: { type: 'string' },
-  'current-session': { type: 'string' },
-  now: { type: 'string' },
-  'max-chars': { type: 'string' },
-}
+const { optionsOf } = require('.')
 
 /** The addon's params from the command line (a UsageError when they are wrong). */
 function summaryParams(argv) {
-  const { options } = parseCommandArgs(argv, OPTIONS)
+  const { options } = parseCommandArgs(argv, optionsOf('summary'))
   for (const required of ['state', 'log']) {
     if (!options[required]) throw new UsageError(`summary needs --${required} FILE`)
   }
@@ -42,7 +36,7 @@ function runSummary(argv, out, err) {
   try {
     native = require('../..')
   } catch (e) {
-    err(`openclaw-context: the openclaw-context-native addon does not load: ${oneLine(e)}`)
+    err(`openclaw-context: the openclaw-context-native addon does not load: ${inWords(e)}`)
     return 1
   }
   if (typeof native.rebuildPersistentChatContinuitySummary !== 'function') {
@@ -53,7 +47,7 @@ function runSummary(argv, out, err) {
   try {
     summary = native.rebuildPersistentChatContinuitySummary(params)
   } catch (e) {
-    err(`openclaw-context: ${oneLine(e)}`)
+    err(`openclaw-context: ${inWords(e)}`)
     return 1
   }
   out(summary.endsWith('\n') ? summary.slice(0, -1) : summary)
