@@ -574,6 +574,22 @@ export interface ChatStoreForget {
   memoryStateStrings: number
   /** Temp files of the folder removed. */
   tempFiles: Array<string>
+  /**
+   * Without `ignoreCase`: the entries `match` holds only with case and
+   * accents folded, kept (the first 10,000; `missedLines` counts all).
+   */
+  missedByCase: Array<ChatStoreForgottenEntry>
+  missedLines: number
+  /**
+   * Kept lines the rewrite masked (an earlier writer stored them
+   * unmasked).
+   */
+  maskedLines: number
+  /**
+   * Lines a writer without the chat's lock appended during the rewrite,
+   * carried into the new log.
+   */
+  carriedLines: number
 }
 
 /** Options of `ChatStore.forgetIn`: the chat, then the rule. */
@@ -589,8 +605,16 @@ export interface ChatStoreForgetOptions {
   before?: string | number
   /** As `ChatStoreForgetRule.match`. */
   match?: string
+  /** As `ChatStoreForgetRule.ignoreCase`. */
+  ignoreCase?: boolean
   /** As `ChatStoreForgetRule.apply`. */
   apply?: boolean
+  /**
+   * The operator's masking patterns (as `SecretMasker` takes them),
+   * besides the built-in ones, for the kept lines the rewrite writes and
+   * the report's texts.
+   */
+  maskPatterns?: Array<string>
 }
 
 /** What `ChatStore#forget` removes: an entry that matches any of these. */
@@ -605,9 +629,15 @@ export interface ChatStoreForgetRule {
   before?: string | number
   /**
    * Entries (and lines that are not valid entries) holding this text,
-   * literally: case and all.
+   * literally: case and all, unless `ignoreCase`.
    */
   match?: string
+  /**
+   * `true`: `match` with case and accents folded as the search folds
+   * them. Without it, the report lists what the folded match would also
+   * remove (`missedByCase`).
+   */
+  ignoreCase?: boolean
   /** `true`: rewrite. Default: a dry run (nothing written, created or locked). */
   apply?: boolean
 }
@@ -651,6 +681,8 @@ export interface ChatStoreImport {
    * more characters cut]`).
    */
   cut: number
+  /** Entries `forget` removed from the chat, left out (unless `force`). */
+  forgotten: number
 }
 
 /** Options of `ChatStore.importLog`: the chat, then one source. */
@@ -671,6 +703,11 @@ export interface ChatStoreImportOptions {
    * besides the built-in ones, for every line imported.
    */
   maskPatterns?: Array<string>
+  /**
+   * `true`: import the entries `forget` removed from the chat too.
+   * Default: they are left out (`forgotten` counts them).
+   */
+  force?: boolean
 }
 
 /** What `inspect` found in a chat folder. */
@@ -831,6 +868,11 @@ export interface ChatStoreRestoredChat {
    * earlier writer had stored them unmasked).
    */
   maskedLines: number
+  /**
+   * Entries of the backup's log that `forget` removed from the chat
+   * since: left out (unless `force`).
+   */
+  forgotten: number
 }
 
 /** Options of `ChatStore.restore`. */
@@ -843,7 +885,8 @@ export interface ChatStoreRestoreOptions {
   apply?: boolean
   /**
    * `true`: replace a chat whose log has lines the backup lacks (they
-   * are lost). Default: such a chat is refused.
+   * are lost), and restore the entries `forget` removed since the
+   * backup. Default: such a chat is refused, and those entries left out.
    */
   force?: boolean
   /**

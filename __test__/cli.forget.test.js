@@ -203,3 +203,107 @@ test('ChatStore#forget: the retention rule on an open store, a dry run by defaul
   await expect(store.forget({ match: '' })).rejects.toThrow(/out of range/)
   await expect(store.forget({ id: [''] })).rejects.toThrow(/out of range/)
 })
+
+/**
+ * A child process appending `count` lines the way an older runtime does, taking no lock: the
+ * log's path opened for each line (fs.appendFileSync), paced so that it outlasts the rewrite.
+ */
+function appendWithoutLockInChild(log, count) {
+  const { spawn } = require('node:child_process')
+  const child = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const fs = require('node:fs');
+      for (let i = 0; i < ${count}; i++) {
+        fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ role: 'user', text: 'lockless ' + i, id: 'lockless' + i }) + '\\n');
+        const until = Date.now() + 1; while (Date.now() < until) {}
+      }`,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  )
+  let stderr = ''
+  child.stderr.on('data', (data) => {
+    stderr += data
+  })
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stderr })))
+}
+
+testUnless(onWasi || onWindows, 'a lockless writer holds the file open on Windows; WASI has no processes')(
+  'a writer that takes no lock, appending during forget --apply: none of its lines is lost',
+  async () => {
+    const state = tempDir()
+    const store = await chatWithSecret(state)
+    const COUNT = 1500
+    const exited = appendWithoutLockInChild(store.logPath, COUNT)
+    let done = false
+    exited.then(() => {
+      done = true
+    })
+    let rounds = 0
+    while (!done || rounds === 0) {
+      const { status, err } = run(['forget', '--log', store.logPath, '--match', '4921', '--apply', '--quiet'])
+      expect([status, err]).toEqual([0, ''])
+      rounds++
+      // The child's exit is seen on the event loop.
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    expect(await exited).toEqual({ code: 0, stderr: '' })
+    const lines = fs.readFileSync(store.logPath, 'utf8').trimEnd().split('\n')
+    const ids = lines.map((line) => JSON.parse(line).id).filter((id) => id.startsWith('lockless'))
+    // Each line once; a line carried over from the old log after the rename follows what the
+    // writer appended to the new one meanwhile, so the order may move by a line or two.
+    expect(ids.length).toBe(COUNT)
+    expect(new Set(ids)).toEqual(new Set(Array.from({ length: COUNT }, (_, i) => `lockless${i}`)))
+    expect(rounds).toBeGreaterThan(1)
+  },
+  120000,
+)
+
+test('--ignore-case folds case and accents; without it the dry run names what the literal match keeps', async () => {
+  const state = tempDir()
+  const store = await ChatStore.open({ stateDir: state, sessionKey: KEY })
+  for (const [id, text] of [
+    ['a', 'My card PIN is 4921'],
+    ['b', 'noted: your card pin is 4921'],
+    ['c', 'CÁRD PIN IS 4921'],
+    ['d', 'something else'],
+  ])
+    await store.appendEntry({ role: 'user', text, id })
+  const chat = ['--state-dir', state, '--session-key', KEY, '--match', 'card PIN is 4921']
+  const dry = run(['forget', ...chat])
+  expect(dry.status).toBe(0)
+  expect(dry.out).toMatch(/^would remove 1 of 4 line\(s\)/)
+  expect(dry.out).toMatch(/kept 2 entries holding the text only in another case or with other accents \(--ignore-case/)
+  expect(dry.out).toMatch(/ {2}#2 user: noted: your card pin is 4921\n {2}#3 user: CÁRD PIN IS 4921\n/)
+  expect(run(['forget', '--state-dir', state, '--session-key', KEY, '--ignore-case']).status).toBe(2)
+  const done = run(['forget', ...chat, '--ignore-case', '--apply'])
+  expect(done.out).toMatch(/^removed 3 of 4 line\(s\)/)
+  expect(filesHolding(store.folder, '4921')).toEqual([])
+})
+
+test('what forget removed stays out of a later import (unless --force), and --config masks with the gateway patterns', async () => {
+  const dir = tempDir()
+  const state = path.join(dir, 'state')
+  const store = await chatWithSecret(state)
+  const exported = path.join(dir, 'before.jsonl')
+  expect(run(['export', '--state-dir', state, '--session-key', KEY, '--out', exported]).status).toBe(0)
+  expect(run(['forget', '--state-dir', state, '--session-key', KEY, '--match', '4921', '--apply']).status).toBe(0)
+  const chat = ['--state-dir', state, '--session-key', KEY, '--from-export', exported]
+  const kept = run(['import', ...chat, '--apply'])
+  expect(kept.status).toBe(0)
+  expect(kept.out).toMatch(/1 left out: forget removed them from this chat \(--force imports them\)/)
+  expect(filesHolding(store.folder, '4921')).toEqual([])
+  // The gateway's own patterns, from --config: a line the export held in clear goes in masked.
+  const config = path.join(dir, 'openclaw.json')
+  fs.writeFileSync(config, JSON.stringify({ logging: { redactPatterns: ['PIN is \\d{4}'] } }))
+  const forced = run(['import', ...chat, '--apply', '--force', '--config', config])
+  expect(forced.status).toBe(0)
+  expect(forced.out).toMatch(/imported 1 of 40 entries/)
+  expect(forced.out).toMatch(/1 masked/)
+  expect(filesHolding(store.folder, '4921')).toEqual([])
+  expect(fs.readFileSync(store.logPath, 'utf8')).toContain('note this: my card [redacted:custom]')
+  const missing = run(['import', ...chat, '--config', path.join(dir, 'nope.json')])
+  expect(missing.status).toBe(2)
+  expect(missing.err).toMatch(/^openclaw-context: cannot read --config .*nope\.json: not found\n/)
+})

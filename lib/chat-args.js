@@ -4,6 +4,7 @@
 // flags themselves are declared in the command table, cli/commands/index.js).
 const path = require('node:path')
 const { UsageError } = require('./errors')
+const { gatewayMaskPatterns } = require('./openclaw-config')
 
 /**
  * `{ log }` or `{ stateDir, sessionKey }` from parsed options; a UsageError unless exactly one
@@ -24,4 +25,22 @@ function chatFrom(options, command) {
   return { stateDir: path.resolve(options['state-dir']), sessionKey: options['session-key'] }
 }
 
-module.exports = { chatFrom }
+/**
+ * The operator's masking patterns for what a command writes or shows (`--config FILE`, else
+ * the gateway's own config): `{ maskPatterns }`. A `--config` that cannot be read is a usage
+ * error; a gateway config that exists and cannot be read an error (exit 1): the command must
+ * not write or show unmasked what the gateway would mask.
+ */
+function maskFrom(options, env = process.env) {
+  if (options.config === '') throw new UsageError('--config needs a file')
+  const { patterns, file, error } = gatewayMaskPatterns({ configFile: options.config, env })
+  if (error && options.config !== undefined) throw new UsageError(`cannot read --config ${file}: ${error}`)
+  if (error) {
+    throw new Error(
+      `cannot read the gateway's config ${file} for its masking patterns (${error}); name one with --config FILE`,
+    )
+  }
+  return { maskPatterns: patterns }
+}
+
+module.exports = { chatFrom, maskFrom }

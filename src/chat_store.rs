@@ -289,7 +289,7 @@ impl ChatStore {
             Ok(Job::new(
                 move || {
                     let chat = args.chat.expect("forget_args with a chat");
-                    archive::forget(&chat, &args.rule, args.apply)
+                    archive::forget(&chat, &args.rule, args.apply, &args.masker)
                 },
                 Into::into,
             ))
@@ -308,11 +308,11 @@ impl ChatStore {
         env: Env,
         options: Unknown<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreForget>> {
-        let log = self.inner.log_path();
+        let store = self.inner.clone();
         spawn(&env, || {
             let args = forget_args(Js::from(options), false)?;
             Ok(Job::new(
-                move || archive::forget(&archive::Chat::Log(log), &args.rule, args.apply),
+                move || store.forget(&args.rule, args.apply),
                 Into::into,
             ))
         })

@@ -8,7 +8,6 @@
 // the cap's state from compaction-status.js, the plugin's settings from the manifest
 // (plugin-settings.js), each chat folder's files from the addon's ChatStore.inspectFolder.
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 
 const { parseCommandArgs } = require('../../lib/args')
@@ -23,6 +22,7 @@ const {
   parseVersion,
 } = require('../../lib/openclaw-release')
 const { UsageError, oneLine } = require('../../lib/errors')
+const { openclawStateDir, readOpenclawConfig } = require('../../lib/openclaw-config')
 const { chatFolders, settingProblems } = require('../../lib/plugin-settings')
 const { escapeControl, quoteArg } = require('../../lib/shell-quote')
 const { BRIDGE_SETTING, TOOL_NAMES, toolsVisibility } = require('../../lib/tools-policy')
@@ -45,21 +45,6 @@ function pluginInstallDirs(openclawState, config) {
     path.join(openclawState, 'npm', 'node_modules', PLUGIN_ID),
     ...(config.plugins?.load?.paths ?? []).map(String),
   ]
-}
-
-/** OpenClaw's state folder, as OpenClaw resolves it by default. */
-function openclawStateDir(env) {
-  return env.OPENCLAW_STATE_DIR ? path.resolve(env.OPENCLAW_STATE_DIR) : path.join(os.homedir(), '.openclaw')
-}
-
-/** The gateway's config (`openclaw.json`), or why it could not be read. */
-function readOpenclawConfig(stateDir, env) {
-  const file = env.OPENCLAW_CONFIG_PATH ? path.resolve(env.OPENCLAW_CONFIG_PATH) : path.join(stateDir, 'openclaw.json')
-  try {
-    return { file, config: JSON.parse(fs.readFileSync(file, 'utf8')) }
-  } catch (error) {
-    return { file, config: {}, error: error.code === 'ENOENT' ? 'not found' : oneLine(error) }
-  }
 }
 
 const sizeOf = (bytes) =>

@@ -10,7 +10,7 @@ const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
 const { withProgress } = require('../../lib/progress')
-const { chatFrom } = require('../../lib/chat-args')
+const { chatFrom, maskFrom } = require('../../lib/chat-args')
 const { emptyWindow } = require('../../lib/time-bound')
 const { unwrittenSuffix } = require('../../lib/out-path')
 const { loadChatStore, usageFromRange, shown, bytes, progressStream } = require('./chat-store')
@@ -50,6 +50,7 @@ function exportParams(argv) {
   if (empty) throw new UsageError(empty)
   const out = outFile(options)
   if (out !== undefined) params.out = out
+  Object.assign(params, maskFrom(options))
   return { params, force: !!options.force, dryRun: !!options['dry-run'], quiet: !!options.quiet }
 }
 

@@ -7,7 +7,7 @@
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError } = require('../../lib/errors')
 const { withProgress } = require('../../lib/progress')
-const { chatFrom } = require('../../lib/chat-args')
+const { chatFrom, maskFrom } = require('../../lib/chat-args')
 const { escapeControl } = require('../../lib/shell-quote')
 const { loadChatStore, usageFromRange, shown, bytes, progressStream } = require('./chat-store')
 const { optionsOf } = require('.')
@@ -27,10 +27,15 @@ function forgetParams(argv) {
     if (options.match === '') throw new UsageError('--match needs a text')
     params.match = options.match
   }
+  if (options['ignore-case']) {
+    if (options.match === undefined) throw new UsageError('--ignore-case goes with --match TEXT')
+    params.ignoreCase = true
+  }
   if (!params.id && params.before === undefined && params.match === undefined) {
     throw new UsageError('forget needs --id ID, --before TS or --match TEXT')
   }
   params.apply = !!options.apply
+  Object.assign(params, maskFrom(options))
   return { params, json: !!options.json, quiet: !!options.quiet }
 }
 
@@ -66,6 +71,16 @@ async function runForget(argv, out, err) {
   }
   if (result.derivedFiles.length) {
     out(`${verb} the derived file(s), rebuilt at the next turn: ${result.derivedFiles.map(shown).join(', ')}`)
+  }
+  if (result.missedLines) {
+    out(
+      `kept ${result.missedLines} entr${result.missedLines === 1 ? 'y' : 'ies'} holding the text only in another case ` +
+        'or with other accents (--ignore-case removes them too):',
+    )
+    for (const entry of result.missedByCase) out(entryLine(entry))
+  }
+  if (result.carriedLines) {
+    out(`kept ${result.carriedLines} line(s) another process appended without the chat's lock during the rewrite`)
   }
   if (result.memoryStateStrings) {
     out(`${result.applied ? 'scrubbed' : 'would scrub'} ${result.memoryStateStrings} string(s) of memory-state.json`)

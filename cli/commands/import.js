@@ -11,7 +11,7 @@ const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError, inWords } = require('../../lib/errors')
 const { withProgress } = require('../../lib/progress')
-const { chatFrom } = require('../../lib/chat-args')
+const { chatFrom, maskFrom } = require('../../lib/chat-args')
 const { loadChatStore, shown, progressStream } = require('./chat-store')
 const { optionsOf } = require('.')
 
@@ -53,6 +53,8 @@ function importParams(argv) {
     openclawDir = openclawDirFrom(positionals[0])
   }
   params.apply = !!options.apply
+  params.force = !!options.force
+  Object.assign(params, maskFrom(options))
   return { params, openclawDir, json: !!options.json, quiet: !!options.quiet }
 }
 
@@ -99,6 +101,9 @@ async function runImport(argv, out, err) {
   if (result.merged) out(`  ${result.merged} merged before its last entry, in time order`)
   if (result.liveMessages)
     out(`  ${result.liveMessages} user turn(s) held an injected prompt: their live message alone`)
+  if (result.masked) out(`  ${result.masked} masked (a secret or a <private> span the source held in clear)`)
+  if (result.cut) out(`  ${result.cut} cut to the log's 8 MiB line cap`)
+  if (result.forgotten) out(`  ${result.forgotten} left out: forget removed them from this chat (--force imports them)`)
   if (!result.applied) out('dry run: nothing was written; run again with --apply to import')
   return 0
 }

@@ -23,6 +23,11 @@ const CHAT = '(--log FILE | --state-dir DIR --session-key KEY)'
 const JSON_FLAG = { name: 'json', help: 'the result as JSON (an error too: {"error", "code", "path"})' }
 const QUIET = { name: 'quiet', short: 'q', help: 'no progress line and no notes: only errors and the result' }
 const APPLY = { name: 'apply', help: 'do it (without it, a dry run: says what it would do, changes nothing)' }
+const CONFIG = {
+  name: 'config',
+  value: 'FILE',
+  help: "the gateway config whose masking patterns apply (default: OpenClaw's openclaw.json)",
+}
 
 const COMMANDS = {
   patch: {
@@ -80,22 +85,23 @@ file); a session key with no chat is an error, and no folder is created.`,
     run: (argv, out, err) => require('./search').runSearch(argv, out, err),
   },
   export: {
-    summary: "print a chat's log (its exact lines, or Markdown), or write it to a new file",
+    summary: "print a chat's log (its lines, or Markdown), or write it to a new file",
     synopsis: `export ${CHAT} [--format jsonl|md] [--since TS] [--until TS] [--out FILE [--force] [--dry-run]] [--quiet]`,
-    about: `Print a chat's log: its exact lines (jsonl, the default: for moving or
-archiving) or Markdown for a person (md: a heading per day, UTC times, roles,
-failed turns marked, each message fenced as stored). Whole lines only: a torn
-last line is left out and said on stderr. Read-only; a log that is a FIFO, a
+    about: `Print a chat's log: its lines (jsonl, the default: for moving or archiving)
+or Markdown for a person (md: a heading per day, UTC times, roles, failed turns
+marked, each message fenced as stored). Whole lines that are entries only, each
+masked (the gateway's patterns too); what is left out or masked is said on stderr. Read-only; a log that is a FIFO, a
 symlink, a hard link or someone else's is refused. --out writes a new file (0600,
 atomically); an existing FILE is refused unless --force.`,
     flags: [
       ...CHAT_FLAGS,
-      { name: 'format', value: 'jsonl|md', choices: ['jsonl', 'md'], help: 'exact lines (default) or Markdown' },
+      { name: 'format', value: 'jsonl|md', choices: ['jsonl', 'md'], help: "the log's lines (default) or Markdown" },
       { name: 'since', value: 'TS', help: 'entries at or after TS: ISO-8601 or epoch ms' },
       { name: 'until', value: 'TS', help: 'entries before TS (must be after --since)' },
       { name: 'out', value: 'FILE', help: 'write FILE instead of stdout (plain text: no .gz, .zip)' },
       { name: 'force', help: 'with --out: replace an existing FILE' },
       { name: 'dry-run', help: 'say what would be exported, and where; write nothing' },
+      CONFIG,
       QUIET,
     ],
     exits: '0 exported, 1 the log or FILE was refused or could not be read or written, 2 bad usage',
@@ -149,7 +155,11 @@ appends wait.`,
     flags: [
       { name: 'state-dir', value: 'DIR', help: 'the state dir to restore into' },
       APPLY,
-      { name: 'force', help: 'replace a chat whose log has lines the backup lacks (they are lost)' },
+      {
+        name: 'force',
+        help: 'replace a chat whose log has lines the backup lacks (they are lost), and restore what forget removed',
+      },
+      CONFIG,
       JSON_FLAG,
       QUIET,
     ],
@@ -159,19 +169,23 @@ appends wait.`,
   },
   forget: {
     summary: "remove entries from a chat's log and every file derived from it",
-    synopsis: `forget ${CHAT} (--id ID | --before TS | --match TEXT) [--apply] [--json] [--quiet]`,
+    synopsis: `forget ${CHAT} (--id ID | --before TS | --match TEXT [--ignore-case]) [--apply] [--json] [--quiet]`,
     about: `Remove entries from a chat's log and from every file derived from it (the
 continuity summary, the last prompt's copy, the search index: rebuilt at the
 next turn; memory-state.json's strings holding the text lose it), so that no
 byte of them stays in the chat folder. An entry goes when it matches any rule.
 The log is rewritten through a temp file and a rename, under the chat's lock:
-a gateway's appends meanwhile wait for it and are kept.`,
+a gateway's appends meanwhile wait for it and are kept (and so are those of a
+writer that takes no lock). What is removed is listed in forgotten-entries (ids
+and keyed hashes, no text): restore and import leave those entries out.`,
     flags: [
       ...CHAT_FLAGS,
       { name: 'id', value: 'ID', multiple: true, help: 'an entry by its id (repeat for more)' },
       { name: 'before', value: 'TS', help: 'entries before TS (ISO-8601 or epoch ms; exclusive)' },
       { name: 'match', value: 'TEXT', help: 'entries holding TEXT, literally (case and all)' },
+      { name: 'ignore-case', help: 'with --match: case and accents folded, as search folds them' },
       APPLY,
+      CONFIG,
       JSON_FLAG,
       { ...QUIET, help: 'the one line saying what was (or would be) removed' },
     ],
@@ -182,18 +196,21 @@ a gateway's appends meanwhile wait for it and are kept.`,
     summary: "backfill a chat's log from an export or from OpenClaw's own store",
     synopsis: `import ${CHAT} (--from-export FILE | --from-openclaw [OPENCLAW_STATE_DIR]) [--apply] [--json] [--quiet]`,
     about: `Backfill a chat's log: from an export of this package (--from-export: every
-line must be a valid entry, else nothing is imported and the line is named;
-imported byte for byte), or from what OpenClaw stored for the session key
+line must be a valid entry, else nothing is imported and the line is named),
+or from what OpenClaw stored for the session key
 (--from-openclaw: its JSON Lines transcript to 2026.6, its SQLite store from
-2026.7, read from a snapshot with node:sqlite, never written). An entry the log
-holds already is skipped, so a rerun imports nothing; new ones are merged in
-time order, under the chat's lock. OPENCLAW_STATE_DIR defaults to
+2026.7, read from a snapshot with node:sqlite, never written). Every entry is
+masked (the gateway's patterns too) and cut to the log's line cap. An entry the
+log holds already, or that forget removed, is skipped, so a rerun imports
+nothing; new ones are merged in time order, under the chat's lock. OPENCLAW_STATE_DIR defaults to
 $OPENCLAW_STATE_DIR, else ~/.openclaw, and must exist.`,
     flags: [
       ...CHAT_FLAGS,
       { name: 'from-export', value: 'FILE', help: 'an export of this package (JSON Lines)' },
       { name: 'from-openclaw', help: "OpenClaw's store for the session key (needs --state-dir)" },
       APPLY,
+      { name: 'force', help: 'import the entries forget removed from the chat too' },
+      CONFIG,
       JSON_FLAG,
       { ...QUIET, help: 'the one line saying what was (or would be) imported' },
     ],

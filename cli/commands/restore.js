@@ -7,6 +7,7 @@ const path = require('node:path')
 const { parseCommandArgs } = require('../../lib/args')
 const { UsageError, inWords } = require('../../lib/errors')
 const { withProgress } = require('../../lib/progress')
+const { maskFrom } = require('../../lib/chat-args')
 const { loadChatStore, shown, progressStream } = require('./chat-store')
 const { optionsOf } = require('.')
 
@@ -22,6 +23,7 @@ function restoreParams(argv) {
       stateDir: path.resolve(options['state-dir']),
       apply: !!options.apply,
       force: !!options.force,
+      ...maskFrom(options),
     },
     json: !!options.json,
     quiet: !!options.quiet,
@@ -38,7 +40,12 @@ function chatLine(chat, applied) {
       ? `: its log has ${chat.liveOnlyLines} line(s) the backup lacks (--force replaces them, and they are lost)`
       : ` (${chat.liveOnlyLines} line(s) only in the live log are lost)`
     : ''
-  return `  ${verb} ${shown(chat.folder)} (${chat.entries} entries, ${chat.files.join(', ') || 'no files'})${lost}`
+  const notes = [
+    chat.maskedLines ? `${chat.maskedLines} line(s) masked` : '',
+    chat.forgotten ? `${chat.forgotten} forgotten entr${chat.forgotten === 1 ? 'y' : 'ies'} left out` : '',
+  ].filter(Boolean)
+  const more = notes.length ? `; ${notes.join(', ')}` : ''
+  return `  ${verb} ${shown(chat.folder)} (${chat.entries} entries, ${chat.files.join(', ') || 'no files'}${more})${lost}`
 }
 
 async function runRestore(argv, out, err) {
@@ -54,9 +61,15 @@ async function runRestore(argv, out, err) {
     err(`openclaw-context: ${shown(result.from)} does not verify; nothing was restored:`)
     for (const problem of result.problems) err(`  ${problem.kind}: ${shown(problem.path)}: ${inWords(problem.message)}`)
   } else {
+    // Only what changed counts as restored: an unchanged chat is the backup's already.
+    const changed = result.chats.filter((chat) => chat.action === 'create' || chat.action === 'replace')
+    const unchanged = result.chats.length - changed.length - refused.length
     const verb = result.applied ? 'restored' : 'would restore'
+    const rest = [unchanged ? `${unchanged} unchanged` : '', refused.length ? `${refused.length} refused` : '']
+      .filter(Boolean)
+      .join(', ')
     out(
-      `${verb} ${result.chats.length - refused.length} of ${result.chats.length} chat(s) from ${shown(result.from)} into ${shown(result.stateDir)}`,
+      `${verb} ${changed.length} of ${result.chats.length} chat(s) from ${shown(result.from)} into ${shown(result.stateDir)}${rest ? ` (${rest})` : ''}`,
     )
     // --quiet: the line above, and the refused chats (a script must know why it failed).
     for (const chat of result.chats) if (!quiet || chat.action === 'refused') out(chatLine(chat, result.applied))

@@ -10,8 +10,8 @@ use napi::ValueType;
 use napi_derive::napi;
 use openclaw_context_core::archive::{
     parse_bound, Backup, BackupForm, BackupOptions, Chat, ExportFormat, ExportOptions, Exported,
-    ForgetRule, Forgotten, ImportOptions, ImportSource, Imported, Restore, RestoreOptions,
-    TranscriptEvent, Verification,
+    ForgetRule, Forgotten, ForgottenEntry, ImportOptions, ImportSource, Imported, Restore,
+    RestoreOptions, TranscriptEvent, Verification,
 };
 
 use openclaw_context_core::mask::{masker_for, Masker};
@@ -134,6 +134,8 @@ pub struct ForgetArgs {
     pub chat: Option<Chat>,
     pub rule: ForgetRule,
     pub apply: bool,
+    /// `maskPatterns` (the store's own masker for `ChatStore#forget`).
+    pub masker: Arc<Masker>,
 }
 
 /// `{ id, before, match, apply }`, and the chat when `with_chat`.
@@ -173,10 +175,20 @@ pub fn forget_args(value: Js<'_>, with_chat: bool) -> Result<ForgetArgs, Failure
         .get("apply")?
         .optional_boolean("options.apply")?
         .unwrap_or(false);
+    let ignore_case = options
+        .get("ignoreCase")?
+        .optional_boolean("options.ignoreCase")?
+        .unwrap_or(false);
     Ok(ForgetArgs {
         chat,
-        rule: ForgetRule { ids, before, text },
+        rule: ForgetRule {
+            ids,
+            before,
+            text,
+            ignore_case,
+        },
         apply,
+        masker: masker_option(&options)?,
     })
 }
 
@@ -211,19 +223,23 @@ pub struct ChatStoreForget {
     pub memory_state_strings: f64,
     /// Temp files of the folder removed.
     pub temp_files: Vec<String>,
+    /// Without `ignoreCase`: the entries `match` holds only with case and
+    /// accents folded, kept (the first 10,000; `missedLines` counts all).
+    pub missed_by_case: Vec<ChatStoreForgottenEntry>,
+    pub missed_lines: f64,
+    /// Kept lines the rewrite masked (an earlier writer stored them
+    /// unmasked).
+    pub masked_lines: f64,
+    /// Lines a writer without the chat's lock appended during the rewrite,
+    /// carried into the new log.
+    pub carried_lines: f64,
 }
 
 impl From<Forgotten> for ChatStoreForget {
     fn from(report: Forgotten) -> Self {
         let text = |units: &[u16]| String::from_utf16_lossy(units);
-        ChatStoreForget {
-            log_path: report.log_path.to_string_lossy().into_owned(),
-            applied: report.applied,
-            lines: report.lines as f64,
-            removed_lines: report.removed_lines as f64,
-            removed_bytes: report.removed_bytes as f64,
-            removed: report
-                .removed
+        let shown = |entries: &[ForgottenEntry]| {
+            entries
                 .iter()
                 .map(|entry| ChatStoreForgottenEntry {
                     line: entry.line as f64,
@@ -232,10 +248,22 @@ impl From<Forgotten> for ChatStoreForget {
                     id: entry.id.as_deref().map(text),
                     text: text(&entry.text),
                 })
-                .collect(),
+                .collect()
+        };
+        ChatStoreForget {
+            log_path: report.log_path.to_string_lossy().into_owned(),
+            applied: report.applied,
+            lines: report.lines as f64,
+            removed_lines: report.removed_lines as f64,
+            removed_bytes: report.removed_bytes as f64,
+            removed: shown(&report.removed),
             derived_files: report.derived_files,
             memory_state_strings: report.memory_state_strings as f64,
             temp_files: report.temp_files,
+            missed_by_case: shown(&report.missed_by_case),
+            missed_lines: report.missed_lines as f64,
+            masked_lines: report.masked_lines as f64,
+            carried_lines: report.carried_lines as f64,
         }
     }
 }
@@ -489,6 +517,9 @@ pub struct ChatStoreRestoredChat {
     /// Lines of the backup's log that masking changed: restored masked (an
     /// earlier writer had stored them unmasked).
     pub masked_lines: f64,
+    /// Entries of the backup's log that `forget` removed from the chat
+    /// since: left out (unless `force`).
+    pub forgotten: f64,
 }
 
 /// What `ChatStore.restore` did, or (without `apply`) would do.
@@ -519,6 +550,7 @@ impl From<Restore> for ChatStoreRestore {
                     entries: chat.entries as f64,
                     live_only_lines: chat.live_only_lines as f64,
                     masked_lines: chat.masked_lines as f64,
+                    forgotten: chat.forgotten as f64,
                 })
                 .collect(),
             problems: report
@@ -584,11 +616,16 @@ pub fn import_args(value: Js<'_>) -> Result<ImportOptions, Failure> {
         .get("apply")?
         .optional_boolean("options.apply")?
         .unwrap_or(false);
+    let force = options
+        .get("force")?
+        .optional_boolean("options.force")?
+        .unwrap_or(false);
     Ok(ImportOptions {
         chat,
         source,
         apply,
         masker: masker_option(&options)?,
+        force,
     })
 }
 
@@ -617,6 +654,8 @@ pub struct ChatStoreImport {
     /// Entries cut to the log's 8 MiB line cap (their text ends with `… [N
     /// more characters cut]`).
     pub cut: f64,
+    /// Entries `forget` removed from the chat, left out (unless `force`).
+    pub forgotten: f64,
 }
 
 impl From<Imported> for ChatStoreImport {
@@ -634,6 +673,7 @@ impl From<Imported> for ChatStoreImport {
             last_ts: report.last_ts,
             masked: report.masked as f64,
             cut: report.cut as f64,
+            forgotten: report.forgotten as f64,
         }
     }
 }

@@ -326,9 +326,13 @@ pub struct ChatStoreForgetRule {
     #[napi(ts_type = "string | number")]
     pub before: Option<String>,
     /// Entries (and lines that are not valid entries) holding this text,
-    /// literally: case and all.
+    /// literally: case and all, unless `ignoreCase`.
     #[napi(js_name = "match")]
     pub match_text: Option<String>,
+    /// `true`: `match` with case and accents folded as the search folds
+    /// them. Without it, the report lists what the folded match would also
+    /// remove (`missedByCase`).
+    pub ignore_case: Option<bool>,
     /// `true`: rewrite. Default: a dry run (nothing written, created or locked).
     pub apply: Option<bool>,
 }
@@ -351,8 +355,14 @@ pub struct ChatStoreForgetOptions {
     /// As `ChatStoreForgetRule.match`.
     #[napi(js_name = "match")]
     pub match_text: Option<String>,
+    /// As `ChatStoreForgetRule.ignoreCase`.
+    pub ignore_case: Option<bool>,
     /// As `ChatStoreForgetRule.apply`.
     pub apply: Option<bool>,
+    /// The operator's masking patterns (as `SecretMasker` takes them),
+    /// besides the built-in ones, for the kept lines the rewrite writes and
+    /// the report's texts.
+    pub mask_patterns: Option<Vec<String>>,
 }
 
 /// A JSON Lines transcript file of OpenClaw's, for `ChatStore.importLog`.
@@ -405,6 +415,9 @@ pub struct ChatStoreImportOptions {
     /// The operator's masking patterns (as `SecretMasker` takes them),
     /// besides the built-in ones, for every line imported.
     pub mask_patterns: Option<Vec<String>>,
+    /// `true`: import the entries `forget` removed from the chat too.
+    /// Default: they are left out (`forgotten` counts them).
+    pub force: Option<bool>,
 }
 
 /// Options of `ChatStore.restore`.
@@ -418,7 +431,8 @@ pub struct ChatStoreRestoreOptions {
     /// `true`: write. Default: a dry run (nothing written, created or locked).
     pub apply: Option<bool>,
     /// `true`: replace a chat whose log has lines the backup lacks (they
-    /// are lost). Default: such a chat is refused.
+    /// are lost), and restore the entries `forget` removed since the
+    /// backup. Default: such a chat is refused, and those entries left out.
     pub force: Option<bool>,
     /// The operator's masking patterns (as `SecretMasker` takes them),
     /// besides the built-in ones, for the log's lines.

@@ -12,11 +12,10 @@
 //! Without `apply` everything is read and hashed, and nothing written.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::chat::{absolute, open_folder, Chat};
-use super::lines::{shrank, whole_lines_end, Tallied, Tally};
 use super::manifest::{self, MANIFEST_FILE};
 use super::out::{
     create_private_folder, refuse_existing, refuse_inside, shown, write_file_atomically,
@@ -25,12 +24,15 @@ use super::out::{
 use crate::error::CoreError;
 use crate::persistent_chat::time::format_iso_utc;
 use crate::store::layout::{LAST_PROMPT_FILE, LOG_FILE, MEMORY_STATE_FILE, SUMMARY_FILE};
+use crate::store::lines::{shrank, whole_lines_end, Tallied, Tally};
 use crate::store::rules::Kind;
 use crate::store::sys::{Access, Folder, StateDir};
 
 /// The files of a chat folder a backup copies, the log first. Anything
 /// else in the folder (the search index, which is rebuilt from the log;
-/// temp files) is listed as not copied.
+/// temp files; the lock; the list of forgotten entries, which belongs to
+/// the live chat and is never replaced by an older one) is listed as not
+/// copied.
 pub const BACKED_UP_FILES: [&str; 4] =
     [LOG_FILE, SUMMARY_FILE, LAST_PROMPT_FILE, MEMORY_STATE_FILE];
 
@@ -335,9 +337,9 @@ pub fn backup(options: &BackupOptions) -> Result<Backup, CoreError> {
                 })?;
                 Ok(chats)
             })?,
-            BackupForm::Tar => write_file_atomically(&out, false, |file, temp| {
-                let write_error = |err: io::Error| CoreError::io(&err, "write", &shown(temp));
-                let mut builder = tar::Builder::new(BufWriter::new(file));
+            BackupForm::Tar => write_file_atomically(&out, false, |file, target| {
+                let write_error = |err: io::Error| CoreError::io(&err, "write", &shown(target));
+                let mut builder = tar::Builder::new(file);
                 let chats = copy_chats(&folders, &mut Sink::Tar(&mut builder), &mut report)?;
                 let manifest = manifest::to_json(&created_at, &chats);
                 let mut header = tar_header(tar::EntryType::Regular, 0o600, manifest.len() as u64);

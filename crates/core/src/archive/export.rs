@@ -11,7 +11,6 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::chat::{absolute, open_folder, open_log, Chat};
-use super::lines::for_each_line;
 use super::out::{refuse_inside, write_file_atomically};
 use crate::error::CoreError;
 use crate::mask::Masker;
@@ -19,6 +18,7 @@ use crate::persistent_chat::log::{parse_log_line, LogEntry};
 use crate::persistent_chat::status::is_ok_status;
 use crate::persistent_chat::time::{format_iso_utc, parse_timestamp_ms};
 use crate::store::entry_json;
+use crate::store::lines::for_each_line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ExportFormat {
@@ -162,7 +162,7 @@ pub fn export_to_file(
     let out = absolute(out);
     let (folder, _) = open_folder(chat)?;
     refuse_inside(&out, &[&folder.path], "the chat's folder")?;
-    write_file_atomically(&out, true, |file, temp| {
+    write_file_atomically(&out, true, |file, target| {
         export_log(chat, options, masker, file).map_err(|err| match err {
             CoreError::Io {
                 code,
@@ -172,7 +172,7 @@ pub fn export_to_file(
             } => CoreError::Io {
                 code,
                 syscall: "write",
-                path: temp.to_string_lossy().into_owned(),
+                path: target.to_string_lossy().into_owned(),
                 reason,
             },
             other => other,

@@ -27,7 +27,7 @@
 //!   removed. Without `apply` nothing is written, created or locked.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{BufWriter, Write};
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -35,7 +35,6 @@ use sha2::{Digest, Sha256};
 
 use super::chat::{absolute, Chat};
 use super::injected::live_message;
-use super::lines::for_each_line;
 use super::out::shown;
 use crate::error::CoreError;
 use crate::mask::Masker;
@@ -45,9 +44,11 @@ use crate::persistent_chat::log::{parse_log_line, LogEntry, Role, Timestamp};
 use crate::persistent_chat::time::format_iso_utc;
 use crate::persistent_chat::Links;
 use crate::store::layout::{earlier_folder_names, folder_name, INDEX_FILE, LOG_FILE};
+use crate::store::lines::for_each_line;
 use crate::store::lock::{ChatLock, LockKind, WAIT};
-use crate::store::replace::temp_name;
+use crate::store::rewrite::{Keep, LogRewrite, NewLog};
 use crate::store::sys::{self, Access, Folder, StateDir};
+use crate::store::tombstones::Tombstones;
 use crate::store::writer::{entry_line, existing_line, Written};
 use crate::store::ChatStore;
 
@@ -84,6 +85,9 @@ pub struct ImportOptions {
     /// What every imported line is masked with: the built-in patterns and
     /// the operator's (`mask::masker_for`).
     pub masker: Arc<Masker>,
+    /// Import the entries `forget` removed from the chat too (they are left
+    /// out otherwise, and counted).
+    pub force: bool,
 }
 
 /// What an import read and added (or, without `apply`, would add).
@@ -110,6 +114,8 @@ pub struct Imported {
     pub masked: u64,
     /// Entries cut to the readers' line cap.
     pub cut: u64,
+    /// Entries `forget` removed from this chat, left out (see `force`).
+    pub forgotten: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -193,12 +199,17 @@ pub fn import(options: &ImportOptions) -> Result<Imported, CoreError> {
     };
     let Some(folder) = folder else {
         // Dry run into a chat that does not exist yet: everything is new.
-        let fresh = dedupe(candidates, &Existing::default(), &mut report);
+        let fresh = dedupe(candidates, &Existing::default(), None, &mut report);
         count_added(&fresh, &mut report, None);
         return Ok(report);
     };
     let existing = Existing::read(&folder, &log_name, masker)?;
-    let mut fresh = dedupe(candidates, &existing, &mut report);
+    // What forget removed from this chat stays out unless forced.
+    let tombstones = match options.force {
+        true => None,
+        false => Some(Tombstones::read(&folder)?),
+    };
+    let mut fresh = dedupe(candidates, &existing, tombstones.as_ref(), &mut report);
     if !existing.keys.is_empty() {
         // Stable: entries of one time keep the source's order; no time goes last.
         fresh.sort_by(|a, b| match (a.ms, b.ms) {
@@ -282,15 +293,25 @@ impl Existing {
     }
 }
 
-/// The candidates the log does not hold, each key once.
+/// The candidates the log does not hold and `forgotten` does not name, each
+/// key once.
 fn dedupe(
     candidates: Vec<Candidate>,
     existing: &Existing,
+    forgotten: Option<&Tombstones>,
     report: &mut Imported,
 ) -> Vec<Candidate> {
     let mut seen = HashSet::new();
     let mut fresh = Vec::new();
+    let forgotten = forgotten.filter(|tombstones| !tombstones.is_empty());
     for candidate in candidates {
+        let was_forgotten = forgotten.is_some_and(|tombstones| {
+            parse_log_line(&candidate.line).is_some_and(|entry| tombstones.holds(&entry))
+        });
+        if was_forgotten {
+            report.forgotten += 1;
+            continue;
+        }
         if existing.keys.contains(&candidate.key)
             || existing.logged_by_gateway(&candidate)
             || !seen.insert(candidate.key.clone())
@@ -547,69 +568,35 @@ fn message_entry(event: &TranscriptEvent) -> Option<(LogEntry, bool)> {
 }
 
 /// The log rewritten with `fresh` merged in, its own lines through the in
-/// door: through a temp file, synced, renamed over it.
+/// door too (the store's rewrite: what a writer without the lock appends
+/// meanwhile is kept, after what is merged).
 fn write_merged(
     folder: &Folder,
     log_name: &str,
     fresh: &[Candidate],
     masker: &Masker,
 ) -> Result<(), CoreError> {
-    let temp = temp_name(log_name);
-    let temp_path = folder.path.join(&temp);
-    let file = folder.create_new(&temp)?;
-    let write_error = |err: std::io::Error| CoreError::io(&err, "write", &shown(&temp_path));
-    let result = (|| {
-        let mut out = BufWriter::with_capacity(1 << 16, file);
-        let mut next = 0;
-        let log = folder.open_file(log_name, Access::Read)?;
-        if let Some((log, status, _)) = &log {
-            let path = folder.path.join(log_name);
-            let end = for_each_line(log, status.size, &path, |line| {
-                if let Some(ms) = parse_log_line(line)
-                    .and_then(|entry| entry.ts.as_ref().and_then(Timestamp::epoch_ms))
-                {
-                    while next < fresh.len() && fresh[next].ms.is_some_and(|new| new < ms) {
-                        out.write_all(&fresh[next].line).map_err(write_error)?;
-                        out.write_all(b"\n").map_err(write_error)?;
-                        next += 1;
-                    }
-                }
-                // The log's own lines too, so a merge leaves no line unmasked.
-                let written = existing_line(line.strip_suffix(b"\n").unwrap_or(line), masker);
-                out.write_all(&written.line).map_err(write_error)?;
-                out.write_all(b"\n").map_err(write_error)
-            })?;
-            for candidate in &fresh[next..] {
-                out.write_all(&candidate.line).map_err(write_error)?;
-                out.write_all(b"\n").map_err(write_error)?;
-            }
-            if end.torn_bytes > 0 {
-                let mut torn = vec![0u8; end.torn_bytes as usize];
-                let read =
-                    crate::persistent_chat::fs::read_full_at(log, &mut torn, end.whole_bytes)
-                        .map_err(|err| CoreError::io(&err, "read", &shown(&path)))?;
-                out.write_all(&torn[..read]).map_err(write_error)?;
-            }
-        } else {
-            for candidate in fresh {
-                out.write_all(&candidate.line).map_err(write_error)?;
-                out.write_all(b"\n").map_err(write_error)?;
+    let mut next = 0;
+    let mut merge = |line: &[u8], new: &mut NewLog| {
+        if let Some(ms) =
+            parse_log_line(line).and_then(|entry| entry.ts.as_ref().and_then(Timestamp::epoch_ms))
+        {
+            while next < fresh.len() && fresh[next].ms.is_some_and(|new| new < ms) {
+                new.line(&fresh[next].line)?;
+                next += 1;
             }
         }
-        let file = out
-            .into_inner()
-            .map_err(|err| CoreError::io(err.error(), "write", &shown(&temp_path)))?;
-        file.sync_all()
-            .map_err(|err| CoreError::io(&err, "fsync", &shown(&temp_path)))?;
-        drop(file);
-        // Windows cannot rename over a file that has an open handle.
-        drop(log);
-        folder.rename(&temp, log_name)
-    })();
-    if result.is_err() {
-        let _ = folder.remove(&temp);
+        Ok(Keep::Line)
+    };
+    let mut rewrite = LogRewrite::begin(folder, log_name, masker)?;
+    rewrite.read(&mut merge)?;
+    // The rest is later than every line read: it goes last, but for a torn
+    // last line, which stays last.
+    for candidate in &fresh[next..] {
+        rewrite.new.line(&candidate.line)?;
     }
-    result
+    rewrite.commit(&mut |_, _| Ok(Keep::Line), &|_| true)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -643,6 +630,7 @@ mod tests {
             source: ImportSource::Export(export.to_owned()),
             apply,
             masker: crate::mask::builtin_masker(),
+            force: false,
         })
     }
 
@@ -785,6 +773,7 @@ mod tests {
             },
             apply: true,
             masker: crate::mask::masker_for(&[u("LAB-\\d{4}")]),
+            force: false,
         };
         let done = import(&options).unwrap();
         assert_eq!(

@@ -8,8 +8,6 @@
 //!
 //! - [`chat`]: naming a chat (`--log FILE`, or a state dir and a session key)
 //!   and opening its log read-only;
-//! - [`lines`]: the log's complete lines up to a size taken once (a torn
-//!   last line left out and counted), and a hashing, line-counting reader;
 //! - [`export`]: the log's exact lines (JSON Lines) or Markdown for a
 //!   person, filtered by time;
 //! - [`out`]: private output files and folders (0600/0700), written under a
@@ -33,7 +31,6 @@ pub mod export;
 pub mod forget;
 pub mod import;
 pub mod injected;
-pub mod lines;
 pub mod manifest;
 mod members;
 mod out;

@@ -24,14 +24,13 @@
 //!   what would be done.
 
 use std::collections::HashSet;
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 
 use super::chat::absolute;
-use super::lines::for_each_line;
 use super::manifest::{self, MANIFEST_FILE, MAX_MANIFEST_BYTES};
 use super::members::{member, Member, Order};
 use super::out::shown;
@@ -43,8 +42,10 @@ use crate::persistent_chat::log::parse_log_line;
 use crate::persistent_chat::Links;
 use crate::store::layout::{INDEX_FILE, LOG_FILE};
 use crate::store::lock::{ChatLock, LockKind, WAIT};
-use crate::store::replace::temp_name;
-use crate::store::sys::{Access, Folder, StateDir};
+use crate::store::replace::{Durability, TempFile};
+use crate::store::rewrite::{carry_over, Keep, NewLog, OldLog};
+use crate::store::sys::{Folder, StateDir};
+use crate::store::tombstones::Tombstones;
 use crate::store::writer::existing_line;
 
 #[derive(Debug, Clone)]
@@ -59,6 +60,9 @@ pub struct RestoreOptions {
     /// operator's).
     pub masker: Arc<Masker>,
 }
+
+// `force` also restores the entries `forget` removed from a chat since the
+// backup (its list of forgotten entries): they are left out otherwise.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RestoreAction {
@@ -95,6 +99,9 @@ pub struct RestoredChat {
     pub live_only_lines: u64,
     /// Lines of the backup's log that masking changed (restored masked).
     pub masked_lines: u64,
+    /// Entries of the backup's log that `forget` removed from the chat
+    /// since: left out, unless `force`.
+    pub forgotten: u64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -231,10 +238,15 @@ struct Current {
     existed: bool,
     _lock: Option<ChatLock>,
     chat: RestoredChat,
-    /// Temp files written (name in the folder, final name), renamed at the end.
-    temps: Vec<(String, String)>,
+    /// Temp files written (one per file of the backup), renamed at the end.
+    temps: Vec<TempFile>,
+    /// The live log as `decide` read it: what a writer without the lock
+    /// appends after that is carried into the restored log.
+    live: Option<OldLog>,
     backup_lines: HashSet<LineKey>,
     backup_log_sha: Option<[u8; 32]>,
+    /// The chat's forgotten entries (empty with `force`).
+    forgotten: Tombstones,
 }
 
 struct Restorer<'a> {
@@ -268,6 +280,10 @@ impl Restorer<'_> {
             (Some(folder), true) => Some(ChatLock::take(folder, LockKind::Exclusive, WAIT)?),
             _ => None,
         };
+        let forgotten = match (&folder, self.options.force) {
+            (Some(folder), false) => Tombstones::read(folder)?,
+            _ => Tombstones::default(),
+        };
         self.current = Some(Current {
             name: name.to_owned(),
             folder,
@@ -284,10 +300,13 @@ impl Restorer<'_> {
                 entries: 0,
                 live_only_lines: 0,
                 masked_lines: 0,
+                forgotten: 0,
             },
             temps: Vec::new(),
+            live: None,
             backup_lines: HashSet::new(),
             backup_log_sha: None,
+            forgotten,
         });
         Ok(())
     }
@@ -307,19 +326,10 @@ impl Restorer<'_> {
         current.chat.files.push(name.to_owned());
         let apply = self.options.apply;
         let mut temp = match (&current.folder, apply) {
-            (Some(folder), true) => {
-                let temp = temp_name(name);
-                let file = folder.create_new(&temp)?;
-                current.temps.push((temp.clone(), name.to_owned()));
-                Some((
-                    folder.path.join(&temp),
-                    io::BufWriter::with_capacity(1 << 16, file),
-                ))
-            }
+            (Some(folder), true) => Some(TempFile::create(folder, name)?),
             _ => None,
         };
         let read_error = |err: io::Error| CoreError::io(&err, "read", &shown(from));
-        let write_error = |path: &Path, err: io::Error| CoreError::io(&err, "write", &shown(path));
         let is_log = name == LOG_FILE;
         let masker = &*self.options.masker;
         // The log's lines as the in door writes them: what is written, hashed
@@ -328,8 +338,8 @@ impl Restorer<'_> {
         let mut line = Vec::new();
         let mut buffer = vec![0u8; 1 << 16];
         let mut put = |current: &mut Current, bytes: &[u8]| -> Result<(), CoreError> {
-            if let Some((path, out)) = temp.as_mut() {
-                out.write_all(bytes).map_err(|err| write_error(path, err))?;
+            if let Some(temp) = temp.as_mut() {
+                temp.write_all(bytes)?;
             }
             if is_log {
                 hasher.update(bytes);
@@ -355,7 +365,16 @@ impl Restorer<'_> {
                 let written = existing_line(&line[..line.len() - 1], masker);
                 let mut out = written.line.into_owned();
                 out.push(b'\n');
-                if parse_log_line(&out).is_some() {
+                let entry = parse_log_line(&out);
+                if entry
+                    .as_ref()
+                    .is_some_and(|entry| current.forgotten.holds(entry))
+                {
+                    current.chat.forgotten += 1;
+                    line.clear();
+                    continue;
+                }
+                if entry.is_some() {
                     current.chat.entries += 1;
                 }
                 current.chat.masked_lines += u64::from(written.masked);
@@ -366,25 +385,21 @@ impl Restorer<'_> {
         if is_log {
             // `verify` refuses a torn last line: any left is written as read.
             if !line.is_empty() {
-                if let Some((path, out)) = temp.as_mut() {
-                    out.write_all(&line).map_err(|err| write_error(path, err))?;
+                if let Some(temp) = temp.as_mut() {
+                    temp.write_all(&line)?;
                 }
                 hasher.update(&line);
             }
             current.backup_log_sha = Some(hasher.finalize().into());
         }
-        if let Some((path, out)) = temp {
-            let file = out
-                .into_inner()
-                .map_err(|err| CoreError::io(err.error(), "write", &shown(&path)))?;
-            file.sync_all()
-                .map_err(|err| CoreError::io(&err, "fsync", &shown(&path)))?;
+        if let Some(temp) = temp {
+            current.temps.push(temp);
         }
         Ok(())
     }
 
     /// Decides the current chat (the live log against the backup's) and
-    /// renames its temp files into place, or removes them.
+    /// renames its temp files into place, the log last, or removes them.
     fn finish_chat(&mut self) -> Result<(), CoreError> {
         let Some(mut current) = self.current.take() else {
             return Ok(());
@@ -392,39 +407,58 @@ impl Restorer<'_> {
         let result = self.decide(&mut current);
         let keep = matches!(result, Ok(RestoreAction::Create | RestoreAction::Replace))
             && self.options.apply;
-        let folder = current.folder.as_ref();
-        if let Some(folder) = folder {
+        let temps = std::mem::take(&mut current.temps);
+        if let Some(folder) = current.folder.as_ref() {
             if keep {
-                let renamed = (|| {
-                    // The log last: a crash before it leaves the old log
-                    // with the backup's other files, never the reverse.
-                    let mut order = current.temps.clone();
-                    order.sort_by_key(|(_, name)| name == LOG_FILE);
-                    for (temp, name) in &order {
-                        folder.rename(temp, name)?;
-                    }
-                    if folder.status_of(INDEX_FILE)?.is_some() {
-                        folder.remove(INDEX_FILE).map_err(|err| {
-                            CoreError::io(&err, "unlink", &shown(&folder.path.join(INDEX_FILE)))
-                        })?;
-                    }
-                    folder.sync()
-                })();
-                if let Err(err) = renamed {
-                    for (temp, _) in &current.temps {
-                        let _ = folder.remove(temp);
-                    }
-                    return Err(err);
-                }
+                self.put_in_place(folder, temps, current.live.take())?;
             } else {
-                for (temp, _) in &current.temps {
-                    let _ = folder.remove(temp);
+                for temp in temps {
+                    temp.discard(folder);
                 }
             }
         }
         current.chat.action = result?;
         self.done.push(current.chat);
         Ok(())
+    }
+
+    /// Renames `temps` into place, the log last (a crash before it leaves
+    /// the old log with the backup's other files, never the reverse), then
+    /// carries into the restored log what a writer without the lock appended
+    /// to the `live` one after `decide` read it; the index removed.
+    fn put_in_place(
+        &self,
+        folder: &Folder,
+        mut temps: Vec<TempFile>,
+        live: Option<OldLog>,
+    ) -> Result<(), CoreError> {
+        temps.sort_by_key(|temp| temp.target().ends_with(LOG_FILE));
+        let mut temps = temps.into_iter();
+        let mut live = live;
+        while let Some(temp) = temps.next() {
+            let is_log = temp.target().ends_with(LOG_FILE);
+            if is_log {
+                if let Some(live) = live.as_mut() {
+                    live.before_replace();
+                }
+            }
+            if let Err(err) = temp.commit(folder, Durability::Durable, || Ok(())) {
+                for rest in temps {
+                    rest.discard(folder);
+                }
+                return Err(err);
+            }
+            if let (true, Some(live)) = (is_log, live.as_mut()) {
+                let mut new = NewLog::appending(folder, LOG_FILE, &self.options.masker);
+                carry_over(live, &mut new, &mut |_, _| Ok(Keep::Line))?;
+            }
+        }
+        if folder.status_of(INDEX_FILE)?.is_some() {
+            folder.remove(INDEX_FILE).map_err(|err| {
+                CoreError::io(&err, "unlink", &shown(&folder.path.join(INDEX_FILE)))
+            })?;
+        }
+        folder.sync()
     }
 
     fn decide(&self, current: &mut Current) -> Result<RestoreAction, CoreError> {
@@ -434,13 +468,13 @@ impl Restorer<'_> {
         let Some(folder) = current.folder.as_ref() else {
             return Ok(RestoreAction::Create);
         };
-        let Some((log, status, _)) = folder.open_file(LOG_FILE, Access::Read)? else {
+        let mut live = OldLog::open(folder, LOG_FILE)?;
+        if !live.exists() {
             return Ok(RestoreAction::Replace);
-        };
-        let path = folder.path.join(LOG_FILE);
+        }
         let mut hasher = Sha256::new();
         let mut live_only = 0u64;
-        let end = for_each_line(&log, status.size, &path, |line| {
+        live.read(&mut |line| {
             hasher.update(line);
             if !current.backup_lines.contains(&line_key(line)) {
                 live_only += 1;
@@ -448,8 +482,9 @@ impl Restorer<'_> {
             Ok(())
         })?;
         // A torn last line is not an entry: not counted, and lost on replace.
-        let same = end.torn_bytes == 0
-            && Some(<[u8; 32]>::from(hasher.finalize())) == current.backup_log_sha;
+        let torn = !live.torn_tail()?.is_empty();
+        current.live = Some(live);
+        let same = !torn && Some(<[u8; 32]>::from(hasher.finalize())) == current.backup_log_sha;
         current.chat.live_only_lines = live_only;
         if same {
             return Ok(RestoreAction::Unchanged);

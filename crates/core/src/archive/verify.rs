@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 
 use super::backup::{ChatRecord, BACKED_UP_FILES};
 use super::chat::absolute;
-use super::lines::{for_each_line, Tallied, Tally};
 use super::manifest::{self, MANIFEST_FILE, MAX_MANIFEST_BYTES};
 use super::members::{member, Member, Order};
 use super::out::{lstat_kind, shown};
@@ -29,6 +28,7 @@ use crate::persistent_chat::log::parse_log_line;
 use crate::persistent_chat::Links;
 use crate::store::inspect::inspect_folder;
 use crate::store::layout::LOG_FILE;
+use crate::store::lines::{for_each_line, Tallied, Tally};
 use crate::store::rules::Kind;
 use crate::store::sys::{Access, StateDir};
 

@@ -36,6 +36,14 @@ use std::path::Path;
 
 pub use storage::{IndexBeside, IndexFile, INDEX_SUFFIX};
 
+/// `text` folded as the search folds words (lower case, compatibility
+/// decomposition, no combining marks): `forget --ignore-case` matches by it.
+pub fn fold_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    tokenize::fold(text, &mut out);
+    out
+}
+
 use crate::error::CoreError;
 use crate::mask::{builtin_masker, Masker};
 use crate::persistent_chat::fs::open_state_file;

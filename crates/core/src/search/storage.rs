@@ -15,13 +15,12 @@
 //! checksum or fingerprint and is rebuilt), and a failed write is not an
 //! error of the search.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::error::CoreError;
 use crate::persistent_chat::fs::{open_state_file, read_at_most};
 use crate::persistent_chat::Links;
-use crate::store::replace::temp_name;
+use crate::store::replace::{Durability, PlainDir, Replacement};
 
 /// The file name suffix of an index kept beside its log.
 pub const INDEX_SUFFIX: &str = ".search-index";
@@ -119,34 +118,17 @@ fn check_owner(_metadata: &std::fs::Metadata, _shown: &str) -> Result<(), CoreEr
     Ok(())
 }
 
-/// Writes `bytes` to a new private temp file beside `path`, then renames it
-/// over `path`; the temp file is removed when anything fails.
+/// Replaces `path` with `bytes` through the store's one atomic replace
+/// (`store::replace`), as a cache: the store's temp name, so a chat
+/// folder's open removes one this process left if it dies before the
+/// rename, and forget removes it with the rest.
 fn replace_private(path: &Path, bytes: &[u8]) -> Result<(), CoreError> {
-    let shown = path.to_string_lossy();
     let name = path
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    // The store's temp name: a chat folder's open removes it if this process
-    // dies before the rename, and forget removes it with the rest.
-    let temp = path.with_file_name(temp_name(&name));
-    let result = write_new_private(&temp, bytes)
-        .and_then(|()| crate::store::sys::rename_path(&temp, path))
-        .map_err(|err| CoreError::io(&err, "write", &shown));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
-    }
-    result
-}
-
-fn write_new_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
-    }
-    let mut file = options.open(path)?;
-    file.write_all(bytes)
+    let dir = PlainDir::new(path.parent().unwrap_or(Path::new(".")));
+    let mut replacement = Replacement::new(&dir, &name)?;
+    replacement.write_all(bytes)?;
+    replacement.commit(Durability::Cache)
 }

@@ -21,6 +21,10 @@ pub const OWNER_FILE: &str = "session-key-owner";
 /// so the function and the store share one file.
 pub const INDEX_FILE: &str = "perpetual-log.jsonl.search-index";
 
+/// What `forget` removed (ids and keyed hashes, no text): `restore` and
+/// `import` skip those entries ([`super::tombstones`]).
+pub const TOMBSTONE_FILE: &str = "forgotten-entries";
+
 /// The folder's advisory lock (`store::lock`): empty, 0600; appends hold it
 /// shared, a rewrite of the log exclusive.
 pub const LOCK_FILE: &str = "chat.lock";

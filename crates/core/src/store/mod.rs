@@ -11,8 +11,14 @@
 //! - `lock`: the folder's advisory lock, shared by appends, prompt builds
 //!   and index writes, exclusive for a rewrite of the log (`forget`, a
 //!   merging `import`, `restore`);
-//! - `replace`: temp file and rename, stale temp files of dead processes
-//!   removed when a folder is opened;
+//! - `replace`: the one atomic replace (temp file or folder, synced,
+//!   renamed), stale temp files of dead processes removed when a folder is
+//!   opened;
+//! - [`lines`]: the log's complete lines up to a size taken once (a torn
+//!   last line left out and counted), and a hashing, line-counting reader;
+//! - `writer`: the in door, every line that enters a log; `rewrite`: a
+//!   rewrite of the log (forget, import) that loses no line a writer without
+//!   the lock appends meanwhile;
 //! - [`inspect`]: what `doctor` shows of a folder, read-only;
 //! - [`turn`]: the reload decision; [`prepare`]: a turn's prompt from the
 //!   folder's files in one call;
@@ -26,12 +32,15 @@ mod append;
 pub(crate) mod entry_json;
 pub mod inspect;
 pub mod layout;
+pub mod lines;
 pub(crate) mod lock;
 pub mod prepare;
 pub(crate) mod replace;
+pub(crate) mod rewrite;
 pub mod rules;
 mod search;
 pub(crate) mod sys;
+pub mod tombstones;
 pub mod turn;
 pub mod writer;
 
@@ -51,7 +60,7 @@ use crate::persistent_chat::prompt::DEFAULT_MAX_ENTRY_CHARS;
 use crate::persistent_chat::state::{parse_state_json, MemoryState, MAX_STATE_FILE_BYTES};
 use layout::{
     earlier_folder_names, folder_name, LAST_PROMPT_FILE, LOG_FILE, MEMORY_STATE_FILE, OWNER_FILE,
-    SUMMARY_FILE,
+    SUMMARY_FILE, TOMBSTONE_FILE,
 };
 use lock::{ChatLock, LockKind};
 use rules::Kind;
@@ -194,12 +203,13 @@ impl ChatStore {
         })
     }
 
-    fn file_names(&self) -> [&str; 4] {
+    fn file_names(&self) -> [&str; 5] {
         [
             LOG_FILE,
             &self.summary_name,
             LAST_PROMPT_FILE,
             MEMORY_STATE_FILE,
+            TOMBSTONE_FILE,
         ]
     }
 
@@ -385,18 +395,26 @@ impl ChatStore {
                 .map_err(|err| CoreError::io(&err, "read", &shown))?;
             return Ok(owner.trim_end() == name);
         }
-        match folder.create_new(OWNER_FILE) {
-            Ok(mut file) => {
-                use std::io::Write;
-                file.write_all(format!("{name}\n").as_bytes())
-                    .and_then(|()| file.sync_all())
-                    .map_err(|err| CoreError::io(&err, "write", &shown))?;
-                Ok(true)
-            }
+        match replace::write_new(&folder, OWNER_FILE, format!("{name}\n").as_bytes()) {
+            Ok(()) => Ok(true),
             // Another key's first turn created it a moment ago: it is theirs.
             Err(CoreError::Io { code: "EEXIST", .. }) => Ok(false),
             Err(err) => Err(err),
         }
+    }
+
+    /// `archive::forget` over this chat's log, with this store's masker.
+    pub fn forget(
+        &self,
+        rule: &crate::archive::ForgetRule,
+        apply: bool,
+    ) -> Result<crate::archive::Forgotten, CoreError> {
+        crate::archive::forget(
+            &crate::archive::Chat::Log(self.log_path()),
+            rule,
+            apply,
+            &self.masker,
+        )
     }
 
     /// What `doctor` shows of this folder.

@@ -1,15 +1,21 @@
-//! Replacing a file of the chat folder whole: a private temp file in the
-//! same folder (0600, `O_EXCL`, a name that carries the pid), written, then
-//! renamed over the name. A reader sees the old bytes or the new ones, never
-//! a mix, and a link at the name is replaced, not written through.
+//! The one atomic replace: a file (or a folder) is written whole under a
+//! private temp name beside its name (0600 or 0700, `O_EXCL`, a name that
+//! carries the pid), then renamed over the name. A reader sees the old bytes
+//! or the new ones, never a mix, and a link at the name is replaced, not
+//! written through. Every writer of the store and the archive commands goes
+//! through [`Replacement`] (or [`FolderReplacement`]): a durable one is
+//! synced before the rename and its folder after it; whatever fails or is
+//! dropped before [`Replacement::commit`] removes its temp file.
 //!
 //! A process that dies between the two leaves its temp file behind: when a
 //! chat folder is opened, temp files of a process that is no longer alive
 //! are removed (on Windows, where no process is asked, those older than an
 //! hour).
 
+use std::fs::File;
 use std::hash::{BuildHasher, Hasher};
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::sys::Folder;
@@ -18,28 +24,431 @@ use crate::error::CoreError;
 const TEMP_TAG: &str = ".openclaw-context-native-";
 const TEMP_END: &str = ".tmp";
 
-/// Replaces `name` in `folder` with `bytes`. Not synced: what these files
-/// hold is rebuilt at the next turn.
-pub(crate) fn replace_file(folder: &Folder, name: &str, bytes: &[u8]) -> Result<(), CoreError> {
-    let mut attempts = 0;
-    let (temp, mut file) = loop {
-        let temp = temp_name(name);
-        match folder.create_new(&temp) {
-            Ok(file) => break (temp, file),
-            Err(CoreError::Io { code: "EEXIST", .. }) if attempts < 8 => attempts += 1,
-            Err(err) => return Err(err),
+/// Where a replacement is made: a chat folder (its checked handle), or a
+/// folder of the operator's outside the store (a backup's, an export's, an
+/// index beside a log named by path).
+pub(crate) trait Dir {
+    fn path(&self) -> &Path;
+    /// Creates `name` (which must not exist), 0600, for writing.
+    fn create_new(&self, name: &str) -> Result<File, CoreError>;
+    /// Renames `from` over `to`, both in this folder.
+    fn rename(&self, from: &str, to: &str) -> Result<(), CoreError>;
+    fn remove(&self, name: &str) -> io::Result<()>;
+    /// fsync of the folder, so a rename in it survives a power cut.
+    fn sync(&self) -> Result<(), CoreError>;
+}
+
+impl Dir for Folder {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+    fn create_new(&self, name: &str) -> Result<File, CoreError> {
+        Folder::create_new(self, name)
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), CoreError> {
+        Folder::rename(self, from, to)
+    }
+    fn remove(&self, name: &str) -> io::Result<()> {
+        Folder::remove(self, name)
+    }
+    fn sync(&self) -> Result<(), CoreError> {
+        Folder::sync(self)
+    }
+}
+
+/// A folder outside the store, by path: its files are created `O_EXCL |
+/// O_NOFOLLOW`, 0600, and renamed by path.
+pub(crate) struct PlainDir {
+    path: PathBuf,
+}
+
+impl PlainDir {
+    pub(crate) fn new(path: &Path) -> PlainDir {
+        let path = if path.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            path
+        };
+        PlainDir {
+            path: path.to_owned(),
         }
-    };
-    let temp_path = folder.path.join(&temp);
+    }
+}
+
+impl Dir for PlainDir {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+    fn create_new(&self, name: &str) -> Result<File, CoreError> {
+        create_private_file(&self.path.join(name))
+    }
+    fn rename(&self, from: &str, to: &str) -> Result<(), CoreError> {
+        let from = self.path.join(from);
+        super::sys::rename_path(&from, &self.path.join(to))
+            .map_err(|err| CoreError::io(&err, "rename", &from.to_string_lossy()))
+    }
+    fn remove(&self, name: &str) -> io::Result<()> {
+        std::fs::remove_file(self.path.join(name))
+    }
+    fn sync(&self) -> Result<(), CoreError> {
+        sync_folder_path(&self.path)
+    }
+}
+
+/// Creates `path` (which must not exist) 0600 for writing, not following a
+/// symlink.
+pub(crate) fn create_private_file(path: &Path) -> Result<File, CoreError> {
+    let shown = path.to_string_lossy();
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    let file = options
+        .open(path)
+        .map_err(|err| CoreError::io(&err, "open", &shown))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))
+            .map_err(|err| CoreError::io(&err, "fchmod", &shown))?;
+    }
+    Ok(file)
+}
+
+/// fsync of the folder at `path`; a file system that cannot sync a folder
+/// (EINVAL), and platforms that open no folder as a file, are let be.
+fn sync_folder_path(path: &Path) -> Result<(), CoreError> {
+    #[cfg(unix)]
+    if let Ok(folder) = File::open(path) {
+        match folder.sync_all() {
+            Err(err) if err.raw_os_error() != Some(libc::EINVAL) => {
+                return Err(CoreError::io(&err, "fsync", &path.to_string_lossy()))
+            }
+            _ => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// Creates `name` in `dir` (which must not exist: `EEXIST` otherwise),
+/// writes `bytes` and syncs it: a file that is made once and never
+/// replaced (the owner's claim of a shared folder, a file of a backup
+/// folder being built).
+pub(crate) fn write_new(dir: &dyn Dir, name: &str, bytes: &[u8]) -> Result<(), CoreError> {
+    let path = dir.path().join(name);
+    let shown = path.to_string_lossy();
+    let mut file = dir.create_new(name)?;
     let written = file
         .write_all(bytes)
-        .map_err(|err| CoreError::io(&err, "write", &temp_path.to_string_lossy()));
-    drop(file);
-    let result = written.and_then(|()| folder.rename(&temp, name));
-    if result.is_err() {
-        let _ = folder.remove(&temp);
+        .and_then(|()| file.sync_all())
+        .map_err(|err| CoreError::io(&err, "write", &shown));
+    if written.is_err() {
+        drop(file);
+        let _ = dir.remove(name);
     }
-    result
+    written
+}
+
+/// [`write_new`] of a file `fill` writes (a backup's copy of a chat file).
+pub(crate) fn write_new_with(
+    dir: &dyn Dir,
+    name: &str,
+    fill: impl FnOnce(&mut File) -> Result<(), CoreError>,
+) -> Result<(), CoreError> {
+    let path = dir.path().join(name);
+    let mut file = dir.create_new(name)?;
+    let written = fill(&mut file).and_then(|()| {
+        file.sync_all()
+            .map_err(|err| CoreError::io(&err, "fsync", &path.to_string_lossy()))
+    });
+    if written.is_err() {
+        drop(file);
+        let _ = dir.remove(name);
+    }
+    written
+}
+
+/// Whether a replacement is synced: a cache (the summary, the last prompt,
+/// the index: rebuilt when lost) is not; the log, the memory state and
+/// every archive output are, file and folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Durability {
+    Cache,
+    Durable,
+}
+
+/// A temp file being written to replace `name` in a folder: owned apart
+/// from the folder (a caller holding several, a restore, commits or
+/// discards each with the folder); [`Replacement`] ties one to its folder
+/// and removes it when dropped.
+pub(crate) struct TempFile {
+    name: String,
+    temp: String,
+    target: PathBuf,
+    out: BufWriter<File>,
+}
+
+impl TempFile {
+    /// Creates the temp file for `name` in `dir`.
+    pub(crate) fn create(dir: &dyn Dir, name: &str) -> Result<Self, CoreError> {
+        let mut attempts = 0;
+        loop {
+            let temp = temp_name(name);
+            match dir.create_new(&temp) {
+                Ok(file) => {
+                    return Ok(TempFile {
+                        name: name.to_owned(),
+                        temp,
+                        target: dir.path().join(name),
+                        out: BufWriter::with_capacity(1 << 16, file),
+                    })
+                }
+                Err(CoreError::Io { code: "EEXIST", .. }) if attempts < 8 => attempts += 1,
+                Err(err) => return Err(naming(err, &dir.path().join(name))),
+            }
+        }
+    }
+
+    /// The path of the file replaced (what errors name: the temp file is an
+    /// implementation detail).
+    pub(crate) fn target(&self) -> &Path {
+        &self.target
+    }
+
+    pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
+        &mut self.out
+    }
+
+    pub(crate) fn write_all(&mut self, bytes: &[u8]) -> Result<(), CoreError> {
+        self.out
+            .write_all(bytes)
+            .map_err(|err| CoreError::io(&err, "write", &self.target.to_string_lossy()))
+    }
+
+    /// Flushes (and, when durable, syncs) the temp file and renames it over
+    /// the name in `dir` (the folder synced after it when durable), with
+    /// `before_rename` run between (a check that refuses the rename). On
+    /// failure the temp file is removed.
+    pub(crate) fn commit(
+        self,
+        dir: &dyn Dir,
+        durability: Durability,
+        before_rename: impl FnOnce() -> Result<(), CoreError>,
+    ) -> Result<(), CoreError> {
+        let TempFile {
+            name,
+            temp,
+            target,
+            out,
+        } = self;
+        let shown = target.to_string_lossy();
+        let result = (|| {
+            let file = out
+                .into_inner()
+                .map_err(|err| CoreError::io(err.error(), "write", &shown))?;
+            if durability == Durability::Durable {
+                file.sync_all()
+                    .map_err(|err| CoreError::io(&err, "fsync", &shown))?;
+            }
+            // Windows cannot rename a file that has an open handle.
+            drop(file);
+            before_rename()?;
+            dir.rename(&temp, &name)
+        })();
+        if let Err(err) = result {
+            let _ = dir.remove(&temp);
+            return Err(err);
+        }
+        if durability == Durability::Durable {
+            dir.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Removes the temp file.
+    pub(crate) fn discard(self, dir: &dyn Dir) {
+        let TempFile { temp, out, .. } = self;
+        drop(out);
+        let _ = dir.remove(&temp);
+    }
+}
+
+/// A file being replaced in a folder: its temp file, removed when dropped
+/// before [`Replacement::commit`].
+pub(crate) struct Replacement<'d> {
+    dir: &'d dyn Dir,
+    temp: Option<TempFile>,
+}
+
+impl<'d> Replacement<'d> {
+    /// Starts replacing `name` in `dir`: its temp file created.
+    pub(crate) fn new(dir: &'d dyn Dir, name: &str) -> Result<Self, CoreError> {
+        Ok(Replacement {
+            dir,
+            temp: Some(TempFile::create(dir, name)?),
+        })
+    }
+
+    fn temp(&mut self) -> &mut TempFile {
+        self.temp.as_mut().expect("open until committed")
+    }
+
+    /// The temp file's writer.
+    pub(crate) fn writer(&mut self) -> &mut BufWriter<File> {
+        self.temp().writer()
+    }
+
+    pub(crate) fn write_all(&mut self, bytes: &[u8]) -> Result<(), CoreError> {
+        self.temp().write_all(bytes)
+    }
+
+    /// Flushes (and, when durable, syncs) the temp file and renames it over
+    /// the name (the folder synced after it when durable).
+    pub(crate) fn commit(self, durability: Durability) -> Result<(), CoreError> {
+        self.commit_with(durability, || Ok(()))
+    }
+
+    /// [`Self::commit`], with `before_rename` run between the temp file's
+    /// sync and its rename (a check that refuses the rename).
+    pub(crate) fn commit_with(
+        mut self,
+        durability: Durability,
+        before_rename: impl FnOnce() -> Result<(), CoreError>,
+    ) -> Result<(), CoreError> {
+        let temp = self.temp.take().expect("open until committed");
+        temp.commit(self.dir, durability, before_rename)
+    }
+}
+
+impl Drop for Replacement<'_> {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            temp.discard(self.dir);
+        }
+    }
+}
+
+/// Replaces `name` in `folder` with `bytes`, as a cache (not synced: what
+/// these files hold is rebuilt at the next turn).
+pub(crate) fn replace_file(folder: &Folder, name: &str, bytes: &[u8]) -> Result<(), CoreError> {
+    let mut replacement = Replacement::new(folder, name)?;
+    replacement.write_all(bytes)?;
+    replacement.commit(Durability::Cache)
+}
+
+/// A folder being built under a temp name beside its target (0700), renamed
+/// into place by [`FolderReplacement::commit`]; removed with what it holds
+/// when dropped before.
+pub(crate) struct FolderReplacement {
+    temp: Option<PathBuf>,
+    target: PathBuf,
+}
+
+impl FolderReplacement {
+    pub(crate) fn new(target: &Path) -> Result<Self, CoreError> {
+        let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+            return Err(CoreError::Refused {
+                path: target.to_string_lossy().into_owned(),
+                what: "not a folder name (a root or `..`)".into(),
+            });
+        };
+        let temp = parent.join(temp_name(&name.to_string_lossy()));
+        create_private_folder(&temp).map_err(|err| naming(err, target))?;
+        Ok(FolderReplacement {
+            temp: Some(temp),
+            target: target.to_owned(),
+        })
+    }
+
+    /// Where the folder is built.
+    pub(crate) fn path(&self) -> &Path {
+        self.temp.as_deref().expect("built until committed")
+    }
+
+    /// Renames the folder into place, `before_rename` run first (a check
+    /// that refuses it); its parent synced.
+    pub(crate) fn commit(
+        mut self,
+        before_rename: impl FnOnce() -> Result<(), CoreError>,
+    ) -> Result<(), CoreError> {
+        let temp = self.temp.clone().expect("built until committed");
+        before_rename()?;
+        super::sys::rename_path(&temp, &self.target)
+            .map_err(|err| CoreError::io(&err, "rename", &self.target.to_string_lossy()))?;
+        self.temp = None;
+        if let Some(parent) = self.target.parent() {
+            sync_folder_path(parent)?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for FolderReplacement {
+    fn drop(&mut self) {
+        if let Some(temp) = self.temp.take() {
+            let _ = std::fs::remove_dir_all(temp);
+        }
+    }
+}
+
+/// `err` of a temp file's or folder's creation, naming what it stands for
+/// (`target`): a missing folder is said as the folder the target was to be
+/// written in, never as a temp name the operator never gave.
+fn naming(err: CoreError, target: &Path) -> CoreError {
+    match err {
+        CoreError::Io {
+            code: "ENOENT",
+            syscall,
+            ..
+        } => CoreError::Io {
+            code: "ENOENT",
+            syscall,
+            path: target
+                .parent()
+                .unwrap_or(target)
+                .to_string_lossy()
+                .into_owned(),
+            reason: format!(
+                "no such folder to write {} in",
+                target.file_name().unwrap_or_default().to_string_lossy()
+            ),
+        },
+        CoreError::Io {
+            code,
+            syscall,
+            reason,
+            ..
+        } => CoreError::Io {
+            code,
+            syscall,
+            path: target.to_string_lossy().into_owned(),
+            reason,
+        },
+        other => other,
+    }
+}
+
+/// Creates the folder `path` (which must not exist) 0700.
+pub(crate) fn create_private_folder(path: &Path) -> Result<(), CoreError> {
+    #[cfg_attr(not(unix), allow(unused_mut))] // the mode is set on unix only
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(path)
+        .map_err(|err| CoreError::io(&err, "mkdir", &path.to_string_lossy()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))
+            .map_err(|err| CoreError::io(&err, "chmod", &path.to_string_lossy()))?;
+    }
+    Ok(())
 }
 
 /// `.<name>.openclaw-context-native-<pid>-<8 hex>.tmp`: hidden, and not
