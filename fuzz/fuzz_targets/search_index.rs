@@ -16,6 +16,15 @@ pub fn run(data: &[u8]) {
     let Some((&pick, bytes)) = data.split_first() else {
         return;
     };
-    let query = ["deploy", "staging database", "数据库", "a b c d e", ""][usize::from(pick) % 5];
+    // The last two have time words (read at a fixed time: the documents' times are ranked too).
+    let query = [
+        "deploy",
+        "staging database",
+        "数据库",
+        "a b c d e",
+        "",
+        "what happened yesterday",
+        "staging database in May 2026",
+    ][usize::from(pick) % 7];
     let _ = fuzz_index_bytes(bytes, query);
 }

@@ -356,6 +356,7 @@ pub fn turn_params(value: Js<'_>) -> Result<(PromptRequest, TurnFiles), Failure>
             .get("summaryMaxChars")?
             .optional_number("params.summaryMaxChars")?,
         last_prompt_max_chars,
+        ..TurnFiles::default()
     };
     Ok((request, files))
 }

@@ -192,7 +192,7 @@ fn search_limits(options: Option<&Js<'_>>, links: Links) -> Result<SearchOptions
         limit,
         excerpt_chars,
         links,
-        index_budget: None,
+        ..SearchOptions::default()
     })
 }
 

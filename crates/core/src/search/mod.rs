@@ -30,11 +30,14 @@ mod read;
 mod stem;
 pub mod storage;
 mod tokenize;
+mod when;
+mod zone;
 
 use std::fs::File;
 use std::path::Path;
 
 pub use storage::{IndexBeside, IndexFile, INDEX_SUFFIX};
+pub use zone::{Zone, MAX_OFFSET_MINUTES};
 
 use crate::error::CoreError;
 use crate::persistent_chat::fs::open_state_file;
@@ -47,7 +50,7 @@ pub const MAX_LIMIT: usize = 100;
 /// At most this many entries on each side of a window.
 pub const MAX_WINDOW: usize = 50;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SearchOptions {
     /// Hits wanted (clamped to 1..=[`MAX_LIMIT`]).
     pub limit: usize,
@@ -58,6 +61,12 @@ pub struct SearchOptions {
     /// eighth of the largest index file it may read); `None`: all it takes.
     /// Past it the search answers nothing (see [`search_open_log_within`]).
     pub index_budget: Option<u64>,
+    /// The time the query's time words are read at ("yesterday", "last
+    /// week"), UTC epoch milliseconds; `None`: a query has no time words
+    /// (the search never reads the clock itself).
+    pub now_ms: Option<i64>,
+    /// The user's time zone: days, weeks, months and years are its.
+    pub zone: Zone,
 }
 
 impl Default for SearchOptions {
@@ -67,6 +76,8 @@ impl Default for SearchOptions {
             excerpt_chars: 600,
             links: Links::Follow,
             index_budget: None,
+            now_ms: None,
+            zone: Zone::UTC,
         }
     }
 }
@@ -151,6 +162,10 @@ pub fn search_open_log_within(
 ) -> Result<Option<Vec<SearchHit>>, CoreError> {
     let query = String::from_utf16_lossy(query);
     let limit = options.limit.clamp(1, MAX_LIMIT);
+    let time = options
+        .now_ms
+        .map(|now| when::time_words(&query, now, &options.zone))
+        .unwrap_or_default();
     let mut rebuild = false;
     loop {
         let log_len = log_len(log, index)?;
@@ -159,8 +174,8 @@ pub fn search_open_log_within(
         let budget = options.index_budget;
         let Some((terms, ranked, docs)) =
             cache::with_index(log, log_len, index, rebuild, budget, |idx| {
-                let terms = rank::query_terms(idx, &query);
-                let ranked = rank::rank(idx, &terms, limit);
+                let (terms, only_time) = rank::query_terms(idx, &query, &time);
+                let ranked = rank::rank(idx, &terms, &time.spans, only_time, limit);
                 let docs: Vec<_> = ranked.iter().map(|&(doc, _)| idx.docs[doc]).collect();
                 (terms, ranked, docs)
             })?
@@ -261,8 +276,11 @@ pub fn fuzz_index_bytes(bytes: &[u8], query: &str) -> Option<usize> {
         again.as_ref() == Some(&index),
         "an index reads back the same"
     );
-    let terms = rank::query_terms(&index, query);
-    Some(rank::rank(&index, &terms, MAX_LIMIT).len())
+    // Time words read at a fixed time (2026-05-14T09:00Z), so that the
+    // documents' times are ranked over too.
+    let time = when::time_words(query, 1_778_749_200_000, &Zone::UTC);
+    let (terms, only_time) = rank::query_terms(&index, query, &time);
+    Some(rank::rank(&index, &terms, &time.spans, only_time, MAX_LIMIT).len())
 }
 
 /// For the fuzz target's seeds: the index file of a log of `lines`.
