@@ -9,7 +9,11 @@
 //!   over ([`IndexFile`]);
 //! - `cache`: the parsed indexes of this process, checked against the log on
 //!   every use;
-//! - `rank`: BM25, and the turn after a match;
+//! - `rank`: BM25, the turn after a match, and the lift of the query's
+//!   time words;
+//! - `when`, `zone`: a query's time words as spans of time, read at the
+//!   caller's `now` in the user's time zone (IANA names from the tz
+//!   database bundled with `jiff`);
 //! - `excerpt`: the text shown for a hit;
 //! - `read`: a hit or a window entry read again from the log and checked.
 //!

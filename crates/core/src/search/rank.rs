@@ -1,4 +1,4 @@
-//! Ranking: BM25+ over entries, and the next turn.
+//! Ranking: BM25+ over entries, the next turn, and time.
 //!
 //! In a chat the answer is often the turn after the one that matches the
 //! question's words ("what did we decide about X?" matches the turn that
@@ -9,6 +9,10 @@
 //! on their own. The better of the two, not their sum: a sum lifts every
 //! turn of a run of turns that all name the subject (a question about it
 //! and its routine answer) above a single turn that states the fact.
+//!
+//! A query's time words (`when`) lift the entries of their spans
+//! ([`TIME_BOOST`], fading outside by [`FADE`]); between equal scores the
+//! entry nearer the spans ranks first, then the newer.
 
 use foldhash::{HashSet, HashSetExt};
 

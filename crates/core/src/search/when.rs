@@ -13,8 +13,9 @@
 //! Words that are also ordinary words are time words only where the rest
 //! says so: `may`, `march` and the month abbreviations only after a word
 //! such as `in`, `since`, `before`, `during`, `of`, or next to a day number
-//! or a year (`may 14`, `14 may`, `may 2026`); a year only after such a word
-//! or a month (`in 2026`), never a number alone. Linear in the query: one
+//! or a year (`may 14`, `14 march`, `may 2026`; after a bare number `may`
+//! needs an ordinal, `of` or a year: `3 may fail` is a verb); a year only
+//! after such a word or a month (`in 2026`), never a number alone. Linear in the query: one
 //! pass over its words, each expression a few words long, at most
 //! [`MAX_SPANS`] expressions used.
 
