@@ -301,6 +301,60 @@ fn a_query_of_time_words_alone_gives_the_entries_of_that_time() {
 }
 
 #[test]
+fn before_and_after_an_event_found_in_the_log() {
+    let dir = TempDir::new("search-time");
+    let lines = vec![
+        line(
+            "plan-old",
+            "the release checklist plan",
+            Some(NOW - 20 * DAY),
+        ),
+        line("coffee", "coffee", Some(NOW - 20 * DAY + 60_000)),
+        line(
+            "event",
+            "We finished the datacenter migration today.",
+            Some(NOW - 10 * DAY),
+        ),
+        line(
+            "plan-new",
+            "the release checklist plan",
+            Some(NOW - 5 * DAY),
+        ),
+        line("other", "lunch", Some(NOW - DAY)),
+    ];
+    let path = log(&dir, &lines);
+    let first = |query: &str| ids(&search(&path, query, &options(Zone::UTC)))[0].clone();
+    assert_eq!(
+        first("release checklist before the datacenter migration"),
+        "plan-old"
+    );
+    assert_eq!(
+        first("release checklist after the datacenter migration"),
+        "plan-new"
+    );
+    // Without the event, the newer of the equals.
+    assert_eq!(first("release checklist"), "plan-new");
+    // The event's words are no text terms: the event's own entry is no hit.
+    let hits = ids(&search(
+        &path,
+        "release checklist before the datacenter migration",
+        &options(Zone::UTC),
+    ));
+    assert!(!hits.contains(&"event".to_owned()), "{hits:?}");
+    // Time words alone: the entries before it, newest first.
+    assert_eq!(
+        ids(&search(
+            &path,
+            "what happened before the datacenter migration?",
+            &options(Zone::UTC)
+        )),
+        ["coffee", "plan-old"]
+    );
+    // An event found nowhere lifts nothing.
+    assert_eq!(first("release checklist before the zeppelin"), "plan-new");
+}
+
+#[test]
 fn recall_reads_the_live_message_s_time_words_at_the_turn_s_time() {
     let dir = TempDir::new("search-time-recall");
     let store = ChatStore::open_for_key(&dir.0, &u("agent:codex:acp:time")).unwrap();

@@ -179,7 +179,9 @@ pub fn search_open_log_within(
         let Some((terms, ranked, docs)) =
             cache::with_index(log, log_len, index, rebuild, budget, |idx| {
                 let (terms, only_time) = rank::query_terms(idx, &query, &time);
-                let ranked = rank::rank(idx, &terms, &time.spans, only_time, limit);
+                let mut spans = time.spans.clone();
+                spans.extend(rank::event_spans(idx, &query, &time.events));
+                let ranked = rank::rank(idx, &terms, &spans, only_time, limit);
                 let docs: Vec<_> = ranked.iter().map(|&(doc, _)| idx.docs[doc]).collect();
                 (terms, ranked, docs)
             })?
@@ -284,7 +286,9 @@ pub fn fuzz_index_bytes(bytes: &[u8], query: &str) -> Option<usize> {
     // documents' times are ranked over too.
     let time = when::time_words(query, 1_778_749_200_000, &Zone::UTC);
     let (terms, only_time) = rank::query_terms(&index, query, &time);
-    Some(rank::rank(&index, &terms, &time.spans, only_time, MAX_LIMIT).len())
+    let mut spans = time.spans.clone();
+    spans.extend(rank::event_spans(&index, query, &time.events));
+    Some(rank::rank(&index, &terms, &spans, only_time, MAX_LIMIT).len())
 }
 
 /// For the fuzz target's seeds: the index file of a log of `lines`.

@@ -20,7 +20,7 @@ use super::format::postings_iter;
 use super::index::Index;
 use super::stem::Stems;
 use super::tokenize::for_each_term;
-use super::when::{Span, TimeWords};
+use super::when::{Event, Span, TimeWords};
 
 /// BM25's term frequency saturation and length normalisation. Measured on
 /// the paraphrase set (benchmark/search-quality.mjs, 400 questions a seed):
@@ -133,7 +133,7 @@ pub(crate) fn query_terms(index: &Index, query: &str, time: &TimeWords) -> (Vec<
             found.push((term.text.to_owned(), term.at, term.unigram));
         }
     });
-    let only_time = !time.spans.is_empty() && {
+    let only_time = (!time.spans.is_empty() || !time.events.is_empty()) && {
         let asking: HashSet<String> = ASKING
             .iter()
             .filter_map(|word| stems.term(word).map(str::to_owned))
@@ -175,6 +175,24 @@ pub(crate) fn query_terms(index: &Index, query: &str, time: &TimeWords) -> (Vec<
         terms.push(QueryTerm { text, number, idf });
     }
     (terms, false)
+}
+
+/// The spans of the query's events ("before the migration"): each event's
+/// words ranked as a query of their own, and the best entry's time the
+/// span's edge. An event no entry with a time matches gives none (its words
+/// are no text terms either). One ranking per event, at most
+/// [`super::when::MAX_SPANS`] of them.
+pub(crate) fn event_spans(index: &Index, query: &str, events: &[Event]) -> Vec<Span> {
+    events
+        .iter()
+        .filter_map(|event| {
+            let words = query.get(event.words.clone())?;
+            let (terms, _) = query_terms(index, words, &TimeWords::default());
+            let &(doc, _) = rank(index, &terms, &[], false, 1).first()?;
+            let at = index.docs.get(doc)?.time?.saturating_mul(1000);
+            Some(event.edge.of(at))
+        })
+        .collect()
 }
 
 /// How much of [`TIME_BOOST`] an entry of `time` (epoch seconds) gets for

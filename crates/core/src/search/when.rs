@@ -21,6 +21,7 @@
 
 use std::ops::Range;
 
+use super::stem::is_stop_word;
 use super::zone::{civil, day_number, days_in_month, Zone, MS_PER_DAY};
 
 /// At most this many time expressions of a query are used (the rest are
@@ -59,10 +60,53 @@ impl Span {
     }
 }
 
+/// An event the query places itself before or after ("before the
+/// migration", "since our offsite"): the search finds the entry that best
+/// matches its words, and that entry's time is the edge of the span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Event {
+    pub edge: Edge,
+    /// The event's words (bytes of the query).
+    pub words: Range<usize>,
+}
+
+/// Which side of a time a span takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Edge {
+    /// `before`, `until`, `till`: up to it.
+    Before,
+    /// `after`: from the second after it (a day: the day after).
+    After,
+    /// `since`: from it on.
+    Since,
+}
+
+impl Edge {
+    /// The span on this side of an event's instant (ms).
+    pub(crate) fn of(self, at: i64) -> Span {
+        match self {
+            Edge::Before => Span {
+                start: i64::MIN,
+                end: at,
+            },
+            Edge::After => Span {
+                start: at.saturating_add(1000),
+                end: i64::MAX,
+            },
+            Edge::Since => Span {
+                start: at,
+                end: i64::MAX,
+            },
+        }
+    }
+}
+
 /// The time expressions of a query.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct TimeWords {
     pub spans: Vec<Span>,
+    /// Events to find in the log (each becomes a span there).
+    pub events: Vec<Event>,
     /// The query's bytes the expressions took (ascending).
     pub consumed: Vec<Range<usize>>,
 }
@@ -82,16 +126,20 @@ pub(crate) fn time_words(query: &str, now_ms: i64, zone: &Zone) -> TimeWords {
     let tokens = lex(query);
     let today = zone.day_of(now_ms);
     let reader = Reader {
+        query,
         tokens: &tokens,
         today,
         zone,
     };
     let mut out = TimeWords::default();
     let mut i = 0;
-    while i < tokens.len() && out.spans.len() < MAX_SPANS {
+    while i < tokens.len() && out.spans.len() + out.events.len() < MAX_SPANS {
         match reader.expression(i) {
-            Some((span, next)) => {
-                out.spans.push(span);
+            Some((found, next)) => {
+                match found {
+                    Found::Span(span) => out.spans.push(span),
+                    Found::Event(event) => out.events.push(event),
+                }
                 out.consumed
                     .push(tokens[i].at.start..tokens[next - 1].at.end);
                 i = next;
@@ -101,6 +149,43 @@ pub(crate) fn time_words(query: &str, now_ms: i64, zone: &Zone) -> TimeWords {
     }
     out
 }
+
+enum Found {
+    Span(Span),
+    Event(Event),
+}
+
+/// The most words an event's name takes ("the datacenter migration plan": 3).
+const MAX_EVENT_WORDS: usize = 3;
+
+/// Words that end an event's name: time words after it ("before the launch
+/// last week") and words that name no event ("until our next…").
+const EVENT_ENDS: &[&str] = &[
+    "regarding",
+    "concerning",
+    "last",
+    "this",
+    "next",
+    "past",
+    "previous",
+    "yesterday",
+    "today",
+    "tonight",
+    "tomorrow",
+    "ago",
+    "now",
+    "later",
+    "soon",
+    "recently",
+    "ever",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -351,16 +436,10 @@ fn unit(word: &str) -> Option<Unit> {
 type Days = (i64, i64);
 
 struct Reader<'t> {
+    query: &'t str,
     tokens: &'t [Token],
     today: i64,
     zone: &'t Zone,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Modifier {
-    Before,
-    After,
-    Since,
 }
 
 impl Reader<'_> {
@@ -372,39 +451,75 @@ impl Reader<'_> {
         self.tokens.get(at).map(|t| t.kind)
     }
 
-    /// A time expression starting at token `i`: its span and the token after it.
-    fn expression(&self, i: usize) -> Option<(Span, usize)> {
-        let modifier = match self.word(i) {
-            "before" | "until" | "till" => Some(Modifier::Before),
-            "after" => Some(Modifier::After),
-            "since" => Some(Modifier::Since),
+    /// A time expression starting at token `i`: its span (or the event it
+    /// is before or after) and the token after it.
+    fn expression(&self, i: usize) -> Option<(Found, usize)> {
+        let edge = match self.word(i) {
+            "before" | "until" | "till" => Some(Edge::Before),
+            "after" => Some(Edge::After),
+            "since" => Some(Edge::Since),
             _ => None,
         };
-        let start = i + usize::from(modifier.is_some());
-        let context = modifier.is_some()
+        let start = i + usize::from(edge.is_some());
+        let context = edge.is_some()
             || i.checked_sub(1)
                 .is_some_and(|before| CONTEXT.contains(&self.word(before)));
-        let ((from, to), next) = self.period(start, context)?;
+        let Some(((from, to), next)) = self.period(start, context) else {
+            let edge = edge?;
+            let (words, next) = self.event(start)?;
+            return Some((Found::Event(Event { edge, words }), next));
+        };
         let day_start = |day: i64| self.zone.day_start(day);
-        let span = match modifier {
+        let span = match edge {
             None => Span {
                 start: day_start(from),
                 end: day_start(to),
             },
-            Some(Modifier::Before) => Span {
-                start: i64::MIN,
-                end: day_start(from),
-            },
-            Some(Modifier::After) => Span {
+            Some(Edge::Before) => Edge::Before.of(day_start(from)),
+            Some(Edge::After) => Span {
                 start: day_start(to),
                 end: i64::MAX,
             },
-            Some(Modifier::Since) => Span {
-                start: day_start(from),
-                end: i64::MAX,
-            },
+            Some(Edge::Since) => Edge::Since.of(day_start(from)),
         };
-        Some((span, next))
+        Some((Found::Span(span), next))
+    }
+
+    /// An event's name after `before`/`after`/`since` at token `j`: an
+    /// article or a possessive (`the`, `our`, `my`…), then up to
+    /// [`MAX_EVENT_WORDS`] words with only spaces between them, none a stop
+    /// word or one of [`EVENT_ENDS`]. Its bytes, and the token after it.
+    fn event(&self, j: usize) -> Option<(Range<usize>, usize)> {
+        if !matches!(
+            self.word(j),
+            "the" | "our" | "my" | "their" | "your" | "his" | "her"
+        ) {
+            return None;
+        }
+        let first = j + 1;
+        let mut end = first;
+        while let Some(token) = self.tokens.get(end) {
+            let word = self.query[token.at.clone()].to_ascii_lowercase();
+            let spaced = end == first
+                || self.query[self.tokens[end - 1].at.end..token.at.start]
+                    .bytes()
+                    .all(|b| b == b' ');
+            if end - first == MAX_EVENT_WORDS
+                || token.kind != Kind::Word
+                || !spaced
+                || is_stop_word(&word)
+                || EVENT_ENDS.contains(&word.as_str())
+            {
+                break;
+            }
+            end += 1;
+        }
+        (end > first).then(|| {
+            (
+                self.tokens[first].at.start..self.tokens[end - 1].at.end,
+                end,
+            )
+        })
     }
 
     fn this_monday(&self) -> i64 {
@@ -736,6 +851,53 @@ mod tests {
         let span = words.spans[0];
         assert_eq!(span.start, at(2026, 5, 12) + 4 * 3_600_000);
         assert_eq!(span.end, at(2026, 5, 13) + 4 * 3_600_000);
+    }
+
+    #[test]
+    fn events_before_and_after() {
+        let query = "what did we decide about the webhook before the datacenter migration?";
+        let words = time_words(query, now(), &Zone::UTC);
+        assert!(words.spans.is_empty());
+        assert_eq!(words.events.len(), 1);
+        assert_eq!(words.events[0].edge, Edge::Before);
+        assert_eq!(
+            &query[words.events[0].words.clone()],
+            "datacenter migration"
+        );
+        assert_eq!(
+            &query[words.consumed[0].clone()],
+            "before the datacenter migration"
+        );
+        // A name ends at punctuation, a stop word or a time word; the time word is read too.
+        let query = "since our offsite, what changed after the launch last week";
+        let words = time_words(query, now(), &Zone::UTC);
+        let names: Vec<_> = words
+            .events
+            .iter()
+            .map(|e| &query[e.words.clone()])
+            .collect();
+        assert_eq!(names, ["offsite", "launch"]);
+        assert_eq!(words.events[1].edge, Edge::After);
+        assert_eq!(words.spans.len(), 1);
+        // No article, no event; a date is a date.
+        for query in [
+            "until now",
+            "before deploying",
+            "after that",
+            "before the 14th of May",
+        ] {
+            assert!(
+                time_words(query, now(), &Zone::UTC).events.is_empty(),
+                "{query}"
+            );
+        }
+        // At most three words.
+        let query = "before the big datacenter migration plan review";
+        let words = time_words(query, now(), &Zone::UTC);
+        assert_eq!(
+            &query[words.events[0].words.clone()],
+            "big datacenter migration"
+        );
     }
 
     #[test]
