@@ -2,8 +2,8 @@
 // The search's recall on a needle-in-the-log and paraphrase set (benchmark/lib/chat-corpus.js):
 // ten long multi-session chats over some six months, each planted fact asked about twice in other
 // words, once with a time expression ("last week", "in May", "March 14", "3 days ago", "before
-// May 20"...) true of the fact's day at the time it is asked; the evidence is often the turn after
-// the one its words match. Each question is searched at its own `now`, in the chat's time zone.
+// May 20", "before the office move"...) true of the fact's day at the time it is asked; the
+// evidence is often the turn after the one its words match. Each question is searched at its own `now`, in the chat's time zone.
 // Prints top-10 and top-25 recall of searchPersistentChatLog and of SQLite FTS5 (python3's sqlite3;
 // default unicode61 tokenizer, and with the porter stemmer; no notion of time) on the same logs,
 // for all questions, the temporal ones and the others.
@@ -38,12 +38,12 @@ for (let c = 0; c < chats; c++) {
 function score(rankings) {
   // rankings: per log, per question, the 1-based lines returned.
   const count = () => ({ n: 0, top10: 0, top25: 0 })
-  const totals = { all: count(), temporal: count(), plain: count(), reply: count(), stated: count() }
+  const totals = { all: count(), temporal: count(), plain: count(), event: count(), reply: count(), stated: count() }
   logs.forEach((log, l) => {
     log.questions.forEach((q, i) => {
       const lines = rankings[l][i]
       const at = lines.indexOf(q.evidence + 1)
-      for (const group of ['all', q.temporal ? 'temporal' : 'plain', q.kind]) {
+      for (const group of ['all', q.temporal ? 'temporal' : 'plain', q.kind, ...(q.event ? ['event'] : [])]) {
         totals[group].n++
         if (at >= 0 && at < 10) totals[group].top10++
         if (at >= 0 && at < 25) totals[group].top25++
@@ -58,6 +58,7 @@ function score(rankings) {
     'temporal top25': pct('temporal', 'top25'),
     'other top10': pct('plain', 'top10'),
     'other top25': pct('plain', 'top25'),
+    'event top10': pct('event', 'top10'),
     'top10, answer the next turn': pct('reply', 'top10'),
     'top10, answer the turn': pct('stated', 'top10'),
   }

@@ -101,7 +101,7 @@ for (const q of queries) {
 // (the lift computed for every matching entry), and queries of time words alone (the entries of a
 // span, found by a scan of the entries' times).
 const lastTs = Date.parse(JSON.parse(lastLine(log)).ts)
-const TIME_WORDS = ['last week', 'in March', 'on 2026-03-14', '3 days ago', 'before May 2', 'yesterday']
+const TIME_WORDS = ['last week', 'in March', 'on 2026-03-14', '3 days ago', 'before May 2', 'yesterday', 'after the standup']
 const timed = []
 for (const [i, q] of queries.entries()) {
   started = performance.now()

@@ -245,6 +245,10 @@ const TEMPORAL_FORMS = [
     text: (s) => `what's the plan for ${s} we made last month?`,
   },
   {
+    // "before the <event>" or "after the <event>": an event of the chat (EVENTS), found in the log.
+    event: true,
+  },
+  {
     // "before <a date a few days after it>": the open span before it.
     after: (next) => 1 + Math.floor(next() * 3),
     text: (s, day, after) => {
@@ -253,6 +257,16 @@ const TEMPORAL_FORMS = [
     },
     asked: (next) => 10 + Math.floor(next() * 30),
   },
+]
+
+// Events: one per chat, stated once in its log (a user turn near its middle); a temporal question
+// may place its fact before or after it ("what did we decide about X before the office move?").
+const EVENTS = [
+  ['datacenter migration', 'We finished the datacenter migration today, everything runs on the new servers.'],
+  ['office move', 'The office move is done: we work from the new building from today on.'],
+  ['product launch', 'The product launch went out this morning, press release included.'],
+  ['security review', 'The security review is over, the reviewers signed off today.'],
+  ['team reorg', 'The team reorg is official as of today.'],
 ]
 
 /**
@@ -275,6 +289,10 @@ function makeChat(seed, { turns = 600, sessions = 12, facts = 30, temporal = tru
     plantAt.add(2 * Math.floor(next() * ((turns - 30) / 2)))
   }
   const zone = pick(next, ZONES)
+  const [eventName, eventText] = pick(next, EVENTS)
+  let eventAt
+  do eventAt = 2 * Math.floor((turns * (0.3 + 0.4 * next())) / 2)
+  while (plantAt.has(eventAt))
   // About 60 days of chatting from Monday 2026-01-05, 1-5 days apart: some six months.
   const dayCount = Math.max(1, Math.round(turns / 10))
   const days = []
@@ -302,6 +320,10 @@ function makeChat(seed, { turns = 600, sessions = 12, facts = 30, temporal = tru
     const { ts, session } = stamp(i)
     const role = i % 2 === 0 ? 'user' : 'assistant'
     let text
+    if (i === eventAt) {
+      entries.push({ ts, role, text: eventText, session, id: `m${i}` })
+      continue
+    }
     if (role === 'user' && plantAt.has(i)) {
       const variants = subjects[fact % subjects.length]
       const answer = pick(next, ANSWERS)
@@ -329,15 +351,22 @@ function makeChat(seed, { turns = 600, sessions = 12, facts = 30, temporal = tru
       questions.push({ query, evidence, kind, temporal: false })
       if (temporal) {
         const form = pick(next, TEMPORAL_FORMS)
-        const factDay = localDay(zone, Date.parse(ts))
-        const after = form.after(next, factDay)
-        const askedOn = factDay + (form.asked ? form.asked(next) : after)
-        const now = Math.max(
-          Date.parse(entries[evidence].ts) + 60000,
-          localInstant(zone, askedOn, 540 + Math.floor(next() * 720)),
-        )
         const subject = pick(next, others)
-        questions.push({ query: form.text(subject, factDay, after), evidence, kind, temporal: true, now })
+        if (form.event) {
+          // Asked at the chat's end.
+          const side = evidence < eventAt ? 'before' : 'after'
+          const query = `what did we decide about the ${subject} ${side} the ${eventName}?`
+          questions.push({ query, evidence, kind, temporal: true, event: true })
+        } else {
+          const factDay = localDay(zone, Date.parse(ts))
+          const after = form.after(next, factDay)
+          const askedOn = factDay + (form.asked ? form.asked(next) : after)
+          const now = Math.max(
+            Date.parse(entries[evidence].ts) + 60000,
+            localInstant(zone, askedOn, 540 + Math.floor(next() * 720)),
+          )
+          questions.push({ query: form.text(subject, factDay, after), evidence, kind, temporal: true, now })
+        }
       }
       fact++
       continue
