@@ -211,7 +211,9 @@ export declare class ChatStore {
   /**
    * `searchPersistentChatLog` over this chat's log: the best
    * `options.limit` entries (default 10, 1–100) for `query`, best first,
-   * each an excerpt of at most `options.excerptChars` (default 600). The
+   * each an excerpt of at most `options.excerptChars` (default 600); the
+   * query's time words read at `options.now` (default the clock) in
+   * `options.timeZone` (default UTC). The
    * index is a file of the folder (`perpetual-log.jsonl.search-index`),
    * opened and replaced under the store's rules; a chat with no log yet
    * gives `[]`.
@@ -244,8 +246,10 @@ export declare class ChatStore {
    * decision (as `readTurnWindow`), each entry masked again as it is
    * read; on a reload the summary rebuilt (as `rebuildSummary`, budget
    * `params.summaryMaxChars`), masked and stored, and (fenced, with
-   * `params.recallEntries` not 0) the log searched for the live message,
-   * the hits read again from the log and masked, for the recall block;
+   * `params.recallEntries` not 0) the log searched for the live message
+   * (its time words read at the turn's time `params.now`, default the
+   * clock, in `params.timeZone`, default UTC), the hits read again from
+   * the log and masked, for the recall block;
    * the prompt built (as `buildPersistentChatInjectedPromptReport`, with
    * the builder's other params); `last-injected-preprompt.txt` replaced
    * with it (cut at `params.lastPromptMaxChars`). `reload`, `logEntries`,
@@ -902,6 +906,17 @@ export interface ChatStoreSearchOptions {
   limit?: number
   /** The excerpt's length in UTF-16 units, an integer >= 1 (default 600). */
   excerptChars?: number
+  /**
+   * The time the query's time words are read at ("yesterday", "last
+   * week"): epoch milliseconds or an ISO-8601 string; default the clock.
+   */
+  now?: number | string
+  /**
+   * The user's time zone for the time words: an IANA name
+   * (`'Europe/Berlin'`), `'UTC'`, an offset (`'+02:00'`), or minutes east
+   * of UTC; default UTC.
+   */
+  timeZone?: string | number
 }
 
 /** Parameters of `ChatStore#rebuildSummary`. */
@@ -951,6 +966,17 @@ export interface ChatStoreTurnFiles {
    * a note says how much is left out); default all.
    */
   lastPromptMaxChars?: number
+  /**
+   * The turn's time: epoch milliseconds or an ISO-8601 string; default
+   * the clock. The summary's `now`, and the time the recall reads the
+   * live message's time words at ("what did we decide yesterday?").
+   */
+  now?: number | string
+  /**
+   * The user's time zone for the recall's time words: an IANA name,
+   * `'UTC'`, an offset (`'+02:00'`), or minutes east of UTC; default UTC.
+   */
+  timeZone?: string | number
 }
 
 /** The log window of a turn (`readTurnWindow`). */
@@ -1284,6 +1310,17 @@ export interface PersistentChatSearchOptions {
   refuseLinks?: boolean
   /** A missing log is `[]`, not `ENOENT`. */
   emptyIfMissing?: boolean
+  /**
+   * The time the query's time words are read at ("yesterday", "last
+   * week"): epoch milliseconds or an ISO-8601 string; default the clock.
+   */
+  now?: number | string
+  /**
+   * The user's time zone for the time words: an IANA name
+   * (`'Europe/Berlin'`), `'UTC'`, an offset (`'+02:00'`), or minutes east
+   * of UTC; default UTC.
+   */
+  timeZone?: string | number
 }
 
 /** An item of the memory state given as an object: its text. */
@@ -1394,9 +1431,13 @@ export declare function rebuildPersistentChatContinuitySummaryAsync(params: Cont
  * Unicode word boundaries, case- and accent-insensitively, English words by
  * their stem, and text in scripts without spaces (Chinese, Japanese, Thai)
  * by pairs of characters; query words found nowhere are ignored, and an
- * empty or wordless query gives `[]`. Ranked by BM25+, an entry scoring the
- * better of its own score and 0.8 of the one before it (the answer after a
- * matching question).
+ * empty or wordless query gives `[]`. Ranked by BM25+, an entry scoring
+ * the better of its own score and 0.8 of the one before it (the answer
+ * after a matching question). The query's time words ("yesterday", "last
+ * week", "in May", "2026-05-14", "3 days ago", "before May 14"…), read at
+ * `options.now` (default the clock) in `options.timeZone` (default UTC),
+ * lift the entries of that time; a query of time words alone gives them,
+ * newest first.
  *
  * The index is a cache kept beside the log (`<path>.search-index`): built
  * on the first search, extended on later ones, checked against the log and

@@ -2,9 +2,10 @@
 // What recall on a reload adds (issue 30, 5b), on the needle-in-the-log and paraphrase set of
 // benchmark/search-quality.mjs (benchmark/lib/chat-corpus.js): for each question, the reload
 // prompt prepared for it as the live message (ChatStore#prepareTurn on a chat folder holding the
-// log, with the default window and excerpt of 25 entries: what the plugin sends) and whether it
-// holds the evidence entry, in the excerpt or in the recall block, without recall
-// (recallEntries: 0), with the default (3) and with more.
+// log, with the default window and excerpt of 25 entries: what the plugin sends; the turn at the
+// question's `now`, in the chat's time zone) and whether it holds the evidence entry, in the
+// excerpt or in the recall block, without recall (recallEntries: 0), with the default (8) and with
+// other counts; for all questions and for the temporal ones ("last week", "in May"...).
 //
 //   node benchmark/recall-quality.mjs [--chats=10] [--turns=600] [--facts=40] [--seed=1]
 
@@ -25,25 +26,31 @@ const seed = arg('seed', 1)
 const SETTINGS = [0, 3, 5, 6, 8, 10, 25]
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'occn-recall-quality-'))
-const counts = new Map(SETTINGS.map((recallEntries) => [recallEntries, { excerpt: 0, recalled: 0, chars: 0, ms: 0 }]))
+const counts = new Map(
+  SETTINGS.map((recallEntries) => [recallEntries, { excerpt: 0, recalled: 0, temporal: 0, chars: 0, ms: 0 }]),
+)
 let questions = 0
+let temporal = 0
 try {
   for (let c = 0; c < chats; c++) {
-    const { entries, questions: asked } = makeChat(seed * 1000 + c, { turns, facts })
+    const { entries, questions: asked, zone } = makeChat(seed * 1000 + c, { turns, facts })
     const store = await native.ChatStore.open({ stateDir: dir, sessionKey: `bench:recall:${c}` })
     fs.writeFileSync(store.logPath, entries.map((e) => `${JSON.stringify(e)}\n`).join(''), { mode: 0o600 })
     for (const q of asked) {
       questions++
+      if (q.temporal) temporal++
       const evidence = entries[q.evidence]
       for (const recallEntries of SETTINGS) {
         // No backend session: a reload.
         const started = performance.now()
-        const { report } = await store.prepareTurn({ userMessage: q.query, recallEntries })
+        const { report } = await store.prepareTurn({ userMessage: q.query, recallEntries, now: q.now, timeZone: zone })
         const count = counts.get(recallEntries)
         count.ms += performance.now() - started
         count.chars += report.chars
-        if (report.injectedEntryIds.includes(evidence.id)) count.excerpt++
+        const shown = report.injectedEntryIds.includes(evidence.id)
+        if (shown) count.excerpt++
         else if (report.recalledLines.includes(q.evidence + 1)) count.recalled++
+        if (q.temporal && (shown || report.recalledLines.includes(q.evidence + 1))) count.temporal++
       }
     }
   }
@@ -56,6 +63,7 @@ const rows = {}
 for (const [recallEntries, count] of counts) {
   rows[`recallEntries: ${recallEntries}${recallEntries === 8 ? ' (default)' : ''}`] = {
     'evidence in the prompt': pct(count.excerpt + count.recalled),
+    'temporal questions': `${((100 * count.temporal) / temporal).toFixed(1)} %`,
     'in the excerpt': pct(count.excerpt),
     'in the recall block': pct(count.recalled),
     'mean prompt chars': Math.round(count.chars / questions),
@@ -63,5 +71,7 @@ for (const [recallEntries, count] of counts) {
     'mean prepareTurn ms': (count.ms / questions).toFixed(2),
   }
 }
-console.log(`${chats} chats × ${turns} turns, ${questions} questions (seed ${seed}); reload prompts, 25-entry excerpt`)
+console.log(
+  `${chats} chats × ${turns} turns, ${questions} questions, ${temporal} of them temporal (seed ${seed}); reload prompts, 25-entry excerpt`,
+)
 console.table(rows)

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // searchPersistentChatLog on a 100 MB log of realistic chat text, beside SQLite FTS5 (python3's
 // sqlite3) on the same log and queries, in one run: the first search (the index built), warm
-// p50/p95 over 50 queries, a search after an append, the first search of a new process (the index
+// p50/p95 over 50 queries (and the same with a time word each, and time words alone), a search
+// after an append, the first search of a new process (the index
 // read from disk), and the index's size. The log is generated once into the bench cache
 // (dev/cache-dir.js bench) and copied to a scratch folder for each run.
 //
@@ -53,6 +54,17 @@ function ensureLog() {
   return { file, questions }
 }
 
+/** The last line of a file (read from its end). */
+function lastLine(file) {
+  const fd = fs.openSync(file, 'r')
+  const size = fs.fstatSync(fd).size
+  const buffer = Buffer.alloc(Math.min(size, 1 << 16))
+  fs.readSync(fd, buffer, 0, buffer.length, size - buffer.length)
+  fs.closeSync(fd)
+  const text = buffer.toString('utf8').trimEnd()
+  return text.slice(text.lastIndexOf('\n') + 1)
+}
+
 const percentile = (values, p) => {
   const sorted = values.slice().sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
@@ -83,6 +95,40 @@ for (const q of queries) {
   started = performance.now()
   await native.searchPersistentChatLog(log, q.query, { limit: 10 })
   warm.push(performance.now() - started)
+}
+
+// The same queries with a time word each, read at the log's last entry's time in a named zone
+// (the lift computed for every matching entry), and queries of time words alone (the entries of a
+// span, found by a scan of the entries' times).
+const lastTs = Date.parse(JSON.parse(lastLine(log)).ts)
+const TIME_WORDS = [
+  'last week',
+  'in March',
+  'on 2026-03-14',
+  '3 days ago',
+  'before May 2',
+  'yesterday',
+  'after the standup',
+]
+const timed = []
+for (const [i, q] of queries.entries()) {
+  started = performance.now()
+  await native.searchPersistentChatLog(log, `${q.query} ${TIME_WORDS[i % TIME_WORDS.length]}`, {
+    limit: 10,
+    now: lastTs,
+    timeZone: 'Europe/Berlin',
+  })
+  timed.push(performance.now() - started)
+}
+const timeOnly = []
+for (const [i] of queries.entries()) {
+  started = performance.now()
+  await native.searchPersistentChatLog(log, `what happened ${TIME_WORDS[i % TIME_WORDS.length]}?`, {
+    limit: 10,
+    now: lastTs,
+    timeZone: 'Europe/Berlin',
+  })
+  timeOnly.push(performance.now() - started)
 }
 
 fs.appendFileSync(log, `${JSON.stringify({ role: 'user', text: 'the quokka escaped from the zoo', id: 'appended' })}\n`)
@@ -132,6 +178,13 @@ const rows = [
     ms(percentile(ftsTimes, 95)),
     (percentile(warm, 95) / percentile(ftsTimes, 95)).toFixed(2),
   ],
+  [
+    'warm p50 / p95, each query with a time word',
+    `${ms(percentile(timed, 50))} / ${ms(percentile(timed, 95))}`,
+    '',
+    '',
+  ],
+  ['warm p50 / p95, time words alone', `${ms(percentile(timeOnly, 50))} / ${ms(percentile(timeOnly, 95))}`, '', ''],
   ['search after an append', ms(appendMs), '', ''],
   ['first search of a new process', ms(newProcessMs), '', ''],
   [

@@ -27,6 +27,7 @@ import { createKeyedQueue } from './keyed-queue.mjs'
 import { oneLine, quoteArg } from './lib.mjs'
 import { createRedactor } from './redact.mjs'
 import { openSessionFolder } from './state-files.mjs'
+import { userTimeZone, withTimeZone } from './time-zone.mjs'
 import { createTranscriptFix } from './transcript-fix.mjs'
 import { createTurnCapture } from './turn-capture.mjs'
 
@@ -178,19 +179,26 @@ export function createPersistentChat({ config, acp, logger, redactor, onFirstTur
     // (a log of an earlier release holds <private> spans and its own masks); on a reload the
     // summary rebuilt, masked and stored; on a reload the log searched for the live message
     // (the recall block, `reloadRecall`); the prompt built; its debug copy written.
-    const { report, reload, indexBehind } = await store.prepareTurn({
-      userMessage: live,
-      ...(currentSession ? { currentSession } : {}),
-      turnMetadata: turnMetadata(config, ctx, turn),
-      continuousEntries: config.continuousEntries,
-      reloadEntries: config.reloadEntries,
-      recallEntries: config.reloadRecall,
-      logSearchTool,
-      maxChars: config.promptMaxChars,
-      window: Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW),
-      summaryMaxChars: config.summaryMaxChars,
-      lastPromptMaxChars: config.promptMaxChars + LAST_PROMPT_LIVE_SLACK,
-    })
+    // The recall reads the live message's time words ("what did we decide yesterday?") at the
+    // turn's time in the user's zone (plugin/time-zone.mjs).
+    const now = Date.parse(turn.startedAt)
+    const { report, reload, indexBehind } = await withTimeZone(userTimeZone(cfg), now, (timeZone) =>
+      store.prepareTurn({
+        userMessage: live,
+        ...(currentSession ? { currentSession } : {}),
+        turnMetadata: turnMetadata(config, ctx, turn),
+        continuousEntries: config.continuousEntries,
+        reloadEntries: config.reloadEntries,
+        recallEntries: config.reloadRecall,
+        logSearchTool,
+        maxChars: config.promptMaxChars,
+        window: Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW),
+        summaryMaxChars: config.summaryMaxChars,
+        lastPromptMaxChars: config.promptMaxChars + LAST_PROMPT_LIVE_SLACK,
+        now,
+        timeZone,
+      }),
+    )
     return { prompt: report.prompt, report, reload, currentSession, indexBehind }
   }
 

@@ -582,7 +582,9 @@ impl ChatStore {
 
     /// `searchPersistentChatLog` over this chat's log: the best
     /// `options.limit` entries (default 10, 1–100) for `query`, best first,
-    /// each an excerpt of at most `options.excerptChars` (default 600). The
+    /// each an excerpt of at most `options.excerptChars` (default 600); the
+    /// query's time words read at `options.now` (default the clock) in
+    /// `options.timeZone` (default UTC). The
     /// index is a file of the folder (`perpetual-log.jsonl.search-index`),
     /// opened and replaced under the store's rules; a chat with no log yet
     /// gives `[]`.
@@ -668,8 +670,10 @@ impl ChatStore {
     /// decision (as `readTurnWindow`), each entry masked again as it is
     /// read; on a reload the summary rebuilt (as `rebuildSummary`, budget
     /// `params.summaryMaxChars`), masked and stored, and (fenced, with
-    /// `params.recallEntries` not 0) the log searched for the live message,
-    /// the hits read again from the log and masked, for the recall block;
+    /// `params.recallEntries` not 0) the log searched for the live message
+    /// (its time words read at the turn's time `params.now`, default the
+    /// clock, in `params.timeZone`, default UTC), the hits read again from
+    /// the log and masked, for the recall block;
     /// the prompt built (as `buildPersistentChatInjectedPromptReport`, with
     /// the builder's other params); `last-injected-preprompt.txt` replaced
     /// with it (cut at `params.lastPromptMaxChars`). `reload`, `logEntries`,

@@ -267,9 +267,13 @@ fn log_read(
 /// Unicode word boundaries, case- and accent-insensitively, English words by
 /// their stem, and text in scripts without spaces (Chinese, Japanese, Thai)
 /// by pairs of characters; query words found nowhere are ignored, and an
-/// empty or wordless query gives `[]`. Ranked by BM25+, an entry scoring the
-/// better of its own score and 0.8 of the one before it (the answer after a
-/// matching question).
+/// empty or wordless query gives `[]`. Ranked by BM25+, an entry scoring
+/// the better of its own score and 0.8 of the one before it (the answer
+/// after a matching question). The query's time words ("yesterday", "last
+/// week", "in May", "2026-05-14", "3 days ago", "before May 14"…), read at
+/// `options.now` (default the clock) in `options.timeZone` (default UTC),
+/// lift the entries of that time; a query of time words alone gives them,
+/// newest first.
 ///
 /// The index is a cache kept beside the log (`<path>.search-index`): built
 /// on the first search, extended on later ones, checked against the log and
@@ -360,6 +364,15 @@ pub struct PersistentChatSearchOptions {
     pub refuse_links: Option<bool>,
     /// A missing log is `[]`, not `ENOENT`.
     pub empty_if_missing: Option<bool>,
+    /// The time the query's time words are read at ("yesterday", "last
+    /// week"): epoch milliseconds or an ISO-8601 string; default the clock.
+    #[napi(ts_type = "number | string")]
+    pub now: Option<napi::bindgen_prelude::Either<f64, String>>,
+    /// The user's time zone for the time words: an IANA name
+    /// (`'Europe/Berlin'`), `'UTC'`, an offset (`'+02:00'`), or minutes east
+    /// of UTC; default UTC.
+    #[napi(ts_type = "string | number")]
+    pub time_zone: Option<napi::bindgen_prelude::Either<String, f64>>,
 }
 
 /// Where `readPersistentChatLogWindow` looks: exactly one of `id` and `line`.

@@ -139,12 +139,146 @@ function pick(next, list) {
   return list[Math.floor(next() * list.length)]
 }
 
+// Time: each chat is a user in one time zone, chatting on some 60 days spread over about six months
+// (a gap of 1-5 days between them), a few turns at a time from the morning to the evening, a new
+// backend session every few days. Timestamps are UTC instants (`toISOString()`), the local times
+// turned into them with Intl (the search does the same with its own tz database).
+const ZONES = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', 'America/Los_Angeles', 'UTC', 'Australia/Sydney']
+const DAY_MS = 86400000
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
+const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']
+
+const formatters = new Map()
+/** The zone's offset from UTC at the instant `ms`, in ms. */
+function zoneOffset(zone, ms) {
+  let format = formatters.get(zone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    })
+    formatters.set(zone, format)
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]))
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second)
+  return wall - Math.floor(ms / 1000) * 1000
+}
+
+/** The instant of local day `day` (days since 1970-01-01) at `minutes` past its midnight in `zone`. */
+function localInstant(zone, day, minutes) {
+  const wall = day * DAY_MS + minutes * 60000
+  let utc = wall - zoneOffset(zone, wall)
+  utc = wall - zoneOffset(zone, utc)
+  return utc
+}
+
+/** The local day of the instant `ms` in `zone`. */
+function localDay(zone, ms) {
+  return Math.floor((ms + zoneOffset(zone, ms)) / DAY_MS)
+}
+
+const civil = (day) => new Date(day * DAY_MS)
+const weekday = (day) => (((day + 3) % 7) + 7) % 7 // Monday 0 (1970-01-01 was a Thursday)
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six']
+
+// Temporal questions: a question about a planted fact with a time expression that is true of the
+// fact's local day at the question's `now` (the day it is asked: `after` days later, at an hour of
+// the day). Each form gives its text and how many days later it may be asked.
+const TEMPORAL_FORMS = [
+  {
+    after: () => 1,
+    text: (s) => `what did we decide yesterday about the ${s}?`,
+  },
+  {
+    after: (next) => 2 + Math.floor(next() * 5),
+    text: (s, _day, after) => `remind me what we settled on for the ${s} ${NUMBER_WORDS[after] ?? after} days ago`,
+  },
+  {
+    // Asked in the week after the fact's: "last week".
+    after: (next, day) => 7 - weekday(day) + Math.floor(next() * 7),
+    text: (s) => `what did we decide last week about the ${s}?`,
+  },
+  {
+    // The most recent such weekday before the day asked.
+    after: (next) => 1 + Math.floor(next() * 6),
+    text: (s, day) => `what did I tell you last ${WEEKDAY_NAMES[weekday(day)]} regarding the ${s}?`,
+  },
+  {
+    after: (next) => 5 + Math.floor(next() * 50),
+    text: (s, day) => `what happened in ${MONTH_NAMES[civil(day).getUTCMonth()]} with the ${s}?`,
+  },
+  {
+    after: (next) => 3 + Math.floor(next() * 40),
+    text: (s, day) =>
+      `what was the conclusion on ${s} on ${MONTH_NAMES[civil(day).getUTCMonth()]} ${civil(day).getUTCDate()}?`,
+  },
+  {
+    after: (next) => 1 + Math.floor(next() * 60),
+    text: (s, day) => `do you remember what we said about the ${s} on ${civil(day).toISOString().slice(0, 10)}?`,
+  },
+  {
+    // "last month", asked in the month after the fact's.
+    after: (_next, day) => {
+      const date = civil(day)
+      const nextMonth = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) / DAY_MS
+      return nextMonth - day + Math.floor(_next() * 20)
+    },
+    text: (s) => `what's the plan for ${s} we made last month?`,
+  },
+  {
+    // "before the <event>" or "after the <event>": an event of the chat (EVENTS), found in the log.
+    event: true,
+  },
+  {
+    // "before <a date a few days after it>": the open span before it.
+    after: (next) => 1 + Math.floor(next() * 3),
+    text: (s, day, after) => {
+      const until = civil(day + after)
+      return `what did we decide about the ${s} before ${MONTH_NAMES[until.getUTCMonth()]} ${until.getUTCDate()}?`
+    },
+    asked: (next) => 10 + Math.floor(next() * 30),
+  },
+]
+
+// Events: one per chat, stated once in its log (a user turn near its middle); a temporal question
+// may place its fact before or after it ("what did we decide about X before the office move?").
+const EVENTS = [
+  ['datacenter migration', 'We finished the datacenter migration today, everything runs on the new servers.'],
+  ['office move', 'The office move is done: we work from the new building from today on.'],
+  ['product launch', 'The product launch went out this morning, press release included.'],
+  ['security review', 'The security review is over, the reviewers signed off today.'],
+  ['team reorg', 'The team reorg is official as of today.'],
+]
+
 /**
  * One chat: `turns` entries over `sessions` sessions, with `facts` planted facts. Returns
- * `{ entries, questions }`: entries are log entry objects; each question is `{ query, evidence }`
- * with `evidence` the 0-based index of the entry that holds the answer.
+ * `{ entries, questions, zone, end }`: entries are log entry objects; each question is
+ * `{ query, evidence, kind, temporal, now }` with `evidence` the 0-based index of the entry that
+ * holds the answer and `now` the time it is asked (epoch ms; the chat's end for a question without
+ * time words, a day that makes the time words true of the fact's local day for a temporal one).
+ * With `temporal` (default true) each fact is asked about twice: in other words, and in other words
+ * with a time expression.
  */
-function makeChat(seed, { turns = 600, sessions = 12, facts = 30 } = {}) {
+function makeChat(seed, { turns = 600, sessions = 12, facts = 30, temporal = true } = {}) {
   const next = rng(seed)
   const entries = []
   const questions = []
@@ -154,48 +288,96 @@ function makeChat(seed, { turns = 600, sessions = 12, facts = 30 } = {}) {
     // Even positions (a user turn), never in the last 25 entries: what a reload already shows.
     plantAt.add(2 * Math.floor(next() * ((turns - 30) / 2)))
   }
+  const zone = pick(next, ZONES)
+  const [eventName, eventText] = pick(next, EVENTS)
+  let eventAt
+  do eventAt = 2 * Math.floor((turns * (0.3 + 0.4 * next())) / 2)
+  while (plantAt.has(eventAt))
+  // About 60 days of chatting from Monday 2026-01-05, 1-5 days apart: some six months.
+  const dayCount = Math.max(1, Math.round(turns / 10))
+  const days = []
+  let day = Date.UTC(2026, 0, 5) / DAY_MS
+  for (let d = 0; d < dayCount; d++) {
+    days.push(day)
+    day += 1 + Math.floor(next() * 5)
+  }
+  const perSession = Math.max(1, Math.ceil(dayCount / sessions))
   let fact = 0
-  const start = Date.UTC(2026, 0, 5, 9)
-  let session = 0
+  let clock = 0
+  let lastDay = -1
+  const stamp = (i) => {
+    const d = Math.min(dayCount - 1, Math.floor((i * dayCount) / turns))
+    if (d !== lastDay) {
+      // The day's first turn, between 08:00 and 20:00 local time.
+      clock = localInstant(zone, days[d], 480 + Math.floor(next() * 720))
+      lastDay = d
+    } else {
+      clock += 20000 + Math.floor(next() * 220000)
+    }
+    return { ts: new Date(clock).toISOString(), session: `s${Math.floor(d / perSession)}` }
+  }
   for (let i = 0; i < turns; i++) {
-    if (i > 0 && i % Math.ceil(turns / sessions) === 0) session++
-    const ts = new Date(start + session * 86400000 * 3 + i * 45000).toISOString()
+    const { ts, session } = stamp(i)
     const role = i % 2 === 0 ? 'user' : 'assistant'
     let text
+    if (i === eventAt) {
+      entries.push({ ts, role, text: eventText, session, id: `m${i}` })
+      continue
+    }
     if (role === 'user' && plantAt.has(i)) {
       const variants = subjects[fact % subjects.length]
       const answer = pick(next, ANSWERS)
       const planted = pick(next, variants)
-      const asked = pick(
-        next,
-        variants.filter((v) => v !== planted),
-      )
+      const others = variants.filter((v) => v !== planted)
+      const asked = pick(next, others)
       const query = pick(next, QUESTION_FORMS)(asked)
+      let evidence
+      let kind
       if (next() < 0.5) {
         text = pick(next, ASK_FORMS)(planted)
-        entries.push({ ts, role, text, session: `s${session}`, id: `m${i}` })
+        entries.push({ ts, role, text, session, id: `m${i}` })
         i++
-        entries.push({
-          ts: new Date(Date.parse(ts) + 30000).toISOString(),
-          role: 'assistant',
-          text: pick(next, REPLY_FORMS)(answer),
-          session: `s${session}`,
-          id: `m${i}`,
-        })
-        questions.push({ query, evidence: i, kind: 'reply' })
+        const replied = new Date(Date.parse(ts) + 30000).toISOString()
+        clock = Date.parse(replied)
+        entries.push({ ts: replied, role: 'assistant', text: pick(next, REPLY_FORMS)(answer), session, id: `m${i}` })
+        evidence = i
+        kind = 'reply'
       } else {
         text = pick(next, STATE_FORMS)(planted, answer)
-        entries.push({ ts, role, text, session: `s${session}`, id: `m${i}` })
-        questions.push({ query, evidence: i, kind: 'stated' })
+        entries.push({ ts, role, text, session, id: `m${i}` })
+        evidence = i
+        kind = 'stated'
+      }
+      questions.push({ query, evidence, kind, temporal: false })
+      if (temporal) {
+        const form = pick(next, TEMPORAL_FORMS)
+        const subject = pick(next, others)
+        if (form.event) {
+          // Asked at the chat's end.
+          const side = evidence < eventAt ? 'before' : 'after'
+          const query = `what did we decide about the ${subject} ${side} the ${eventName}?`
+          questions.push({ query, evidence, kind, temporal: true, event: true })
+        } else {
+          const factDay = localDay(zone, Date.parse(ts))
+          const after = form.after(next, factDay)
+          const askedOn = factDay + (form.asked ? form.asked(next) : after)
+          const now = Math.max(
+            Date.parse(entries[evidence].ts) + 60000,
+            localInstant(zone, askedOn, 540 + Math.floor(next() * 720)),
+          )
+          questions.push({ query: form.text(subject, factDay, after), evidence, kind, temporal: true, now })
+        }
       }
       fact++
       continue
     }
     const filler = pick(next, FILLER)
     text = filler(pick(next, pick(next, subjects)))
-    entries.push({ ts, role, text, session: `s${session}`, id: `m${i}` })
+    entries.push({ ts, role, text, session, id: `m${i}` })
   }
-  return { entries, questions }
+  const end = Date.parse(entries[entries.length - 1].ts) + 3600000
+  for (const q of questions) q.now ??= end
+  return { entries, questions, zone, end }
 }
 
 // Prose for the bench's big log: a vocabulary as large as a real chat history's (common English
@@ -250,7 +432,7 @@ function benchLines(seed, onChat = () => {}) {
   let pending = []
   return () => {
     if (pending.length === 0) {
-      const { entries, questions } = makeChat(seed * 7919 + chat++, { turns: 600, facts: 20 })
+      const { entries, questions } = makeChat(seed * 7919 + chat++, { turns: 600, facts: 20, temporal: false })
       onChat(questions, line + 1)
       pending = entries
     }
@@ -261,4 +443,4 @@ function benchLines(seed, onChat = () => {}) {
   }
 }
 
-module.exports = { makeChat, prose, benchLines, SUBJECTS, FILLER }
+module.exports = { makeChat, prose, benchLines, SUBJECTS, FILLER, zoneOffset, localDay }

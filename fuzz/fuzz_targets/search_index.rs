@@ -16,6 +16,17 @@ pub fn run(data: &[u8]) {
     let Some((&pick, bytes)) = data.split_first() else {
         return;
     };
-    let query = ["deploy", "staging database", "数据库", "a b c d e", ""][usize::from(pick) % 5];
+    // The last three have time words (read at a fixed time: the documents' times are ranked
+    // too), the last an event searched for first.
+    let query = [
+        "deploy",
+        "staging database",
+        "数据库",
+        "a b c d e",
+        "",
+        "what happened yesterday",
+        "staging database in May 2026",
+        "deploy before the staging database",
+    ][usize::from(pick) % 8];
     let _ = fuzz_index_bytes(bytes, query);
 }

@@ -16,6 +16,7 @@
 // its further lines indented and its control characters escaped, so that no entry can forge a hit.
 import { appliesTo, ignored, PLUGIN_ID, resolveConfig } from '../config.mjs'
 import { bridgePassesSessionKey, escapeControl, oneLine, TOOLS_SESSION_KEY_RELEASE, toolsVisibility } from '../lib.mjs'
+import { userTimeZone, withTimeZone } from '../time-zone.mjs'
 import { checkParams, defineSchema } from './params.mjs'
 
 export const SEARCH_TOOL = 'chat_log_search'
@@ -82,7 +83,7 @@ export function entryLines(entry, body) {
 
 /**
  * The tools for one session, bound to its key. `load()` resolves (once, at the first call) to
- * `{ config, openSessionFolder, redactor }` or rejects; `sessionKey` comes from OpenClaw, never
+ * `{ config, openSessionFolder, redactor, timeZone }` or rejects; `sessionKey` comes from OpenClaw, never
  * from a call.
  */
 export function createChatLogTools({ sessionKey, load }) {
@@ -117,7 +118,7 @@ export function createChatLogTools({ sessionKey, load }) {
         create: false,
         maskPatterns: loaded.redactor?.maskPatterns ?? [],
       })
-      return { store }
+      return { store, timeZone: loaded.timeZone ?? 'UTC' }
     } catch (error) {
       if (error?.code === 'ENOENT') return refuse('no chat for this session yet (nothing is logged under its key)')
       return refuse(`the chat's files could not be read (${oneLine(error)})`)
@@ -151,10 +152,16 @@ export function createChatLogTools({ sessionKey, load }) {
       let hits
       try {
         // One hit more than the page, to tell whether a next page exists.
-        hits = await chat.store.search(query, {
-          limit: Math.min(MAX_DEPTH, page * limit + 1),
-          excerptChars: excerptChars(limit),
-        })
+        // Time words in the query ("last week") are read now, in the user's zone.
+        const now = Date.now()
+        hits = await withTimeZone(chat.timeZone, now, (timeZone) =>
+          chat.store.search(query, {
+            limit: Math.min(MAX_DEPTH, page * limit + 1),
+            excerptChars: excerptChars(limit),
+            now,
+            timeZone,
+          }),
+        )
       } catch (error) {
         return text(`${SEARCH_TOOL}: the search failed (${oneLine(error)})`)
       }
@@ -293,7 +300,7 @@ export function registerChatLogTools(api) {
           patterns: config.redactPatterns,
           openclawConfig: ctx?.config ?? api.config,
         })
-        return { config, openSessionFolder, redactor }
+        return { config, openSessionFolder, redactor, timeZone: userTimeZone(ctx?.config ?? api.config) }
       })()
       return loading
     }

@@ -254,6 +254,15 @@ pub struct ChatStoreSearchOptions {
     pub limit: Option<f64>,
     /// The excerpt's length in UTF-16 units, an integer >= 1 (default 600).
     pub excerpt_chars: Option<f64>,
+    /// The time the query's time words are read at ("yesterday", "last
+    /// week"): epoch milliseconds or an ISO-8601 string; default the clock.
+    #[napi(ts_type = "number | string")]
+    pub now: Option<Either<f64, String>>,
+    /// The user's time zone for the time words: an IANA name
+    /// (`'Europe/Berlin'`), `'UTC'`, an offset (`'+02:00'`), or minutes east
+    /// of UTC; default UTC.
+    #[napi(ts_type = "string | number")]
+    pub time_zone: Option<Either<String, f64>>,
 }
 
 /// Options of `ChatStore.inspectFolder` and `ChatStore#inspect`.
@@ -281,6 +290,15 @@ pub struct ChatStoreTurnFiles {
     /// What `last-injected-preprompt.txt` keeps of the prompt (UTF-16 units;
     /// a note says how much is left out); default all.
     pub last_prompt_max_chars: Option<f64>,
+    /// The turn's time: epoch milliseconds or an ISO-8601 string; default
+    /// the clock. The summary's `now`, and the time the recall reads the
+    /// live message's time words at ("what did we decide yesterday?").
+    #[napi(ts_type = "number | string")]
+    pub now: Option<Either<f64, String>>,
+    /// The user's time zone for the recall's time words: an IANA name,
+    /// `'UTC'`, an offset (`'+02:00'`), or minutes east of UTC; default UTC.
+    #[napi(ts_type = "string | number")]
+    pub time_zone: Option<Either<String, f64>>,
 }
 
 /// Options of `ChatStore.exportLog`: the chat (`log`, or `stateDir` and

@@ -239,20 +239,27 @@ fn path_unless<T>(
 
 /// `now`: an ISO-8601 string or epoch milliseconds; `None` for the clock.
 pub(crate) fn now_ms(value: Js<'_>) -> Result<Option<f64>, Failure> {
+    named_now_ms(value, "params.now")
+}
+
+/// A `now` named `name`: an ISO-8601 string or epoch milliseconds (within
+/// `Date`'s range, ±8.64e15); `undefined` or `null`: `None`.
+pub(crate) fn named_now_ms(value: Js<'_>, name: &str) -> Result<Option<f64>, Failure> {
     match value.kind()? {
         ValueType::Undefined | ValueType::Null => Ok(None),
-        ValueType::Number => epoch_ms_from_number(value.number("params.now")?)
+        ValueType::Number => epoch_ms_from_number(value.number(name)?)
+            .filter(|ms| ms.abs() <= 8.64e15)
             .map(Some)
             .ok_or_else(|| {
-                Failure::Range(
-                    "The value of \"params.now\" is out of range. It must be a finite time.".into(),
-                )
+                Failure::Range(format!(
+                    "The value of \"{name}\" is out of range. It must be a finite time."
+                ))
             }),
         _ => {
-            let text = value.string("params.now")?;
+            let text = value.string(name)?;
             parse_timestamp_ms(&text).map(Some).ok_or_else(|| {
                 Failure::Range(format!(
-                    "The value of \"params.now\" is invalid. It must be an ISO-8601 time. Received '{}'",
+                    "The value of \"{name}\" is invalid. It must be an ISO-8601 time. Received '{}'",
                     String::from_utf16_lossy(&text)
                 ))
             })
@@ -356,6 +363,8 @@ pub fn turn_params(value: Js<'_>) -> Result<(PromptRequest, TurnFiles), Failure>
             .get("summaryMaxChars")?
             .optional_number("params.summaryMaxChars")?,
         last_prompt_max_chars,
+        now_ms: named_now_ms(params.get("now")?, "params.now")?.map(|ms| ms.floor() as i64),
+        zone: super::search::time_zone(params.get("timeZone")?, "params.timeZone")?,
     };
     Ok((request, files))
 }

@@ -2,14 +2,15 @@
 //! `readPersistentChatLogWindow`) and their results as JS objects.
 
 use napi::bindgen_prelude::Unknown;
+use napi::ValueType;
 use napi_derive::napi;
 use openclaw_context_core::persistent_chat::Links;
 use openclaw_context_core::search::{
-    SearchHit, SearchOptions, Window, WindowAt, WindowEntry, DEFAULT_WINDOW_ENTRY_CHARS, MAX_LIMIT,
-    MAX_WINDOW, MAX_WINDOW_ENTRY_CHARS,
+    SearchHit, SearchOptions, Window, WindowAt, WindowEntry, Zone, DEFAULT_WINDOW_ENTRY_CHARS,
+    MAX_LIMIT, MAX_OFFSET_MINUTES, MAX_WINDOW, MAX_WINDOW_ENTRY_CHARS,
 };
 
-use super::persistent_chat::{flag, links, TimestampValue};
+use super::persistent_chat::{flag, links, named_now_ms, TimestampValue};
 use super::text::Utf16String;
 use super::{Failure, Js};
 use openclaw_context_core::persistent_chat::log::Timestamp;
@@ -172,31 +173,80 @@ pub fn store_search_options(options: Option<Unknown>) -> Result<SearchOptions, F
 }
 
 fn search_limits(options: Option<&Js<'_>>, links: Links) -> Result<SearchOptions, Failure> {
-    let (limit, excerpt_chars) = match options {
-        None => (10, 600),
-        Some(options) => (
-            integer(
-                options.get("limit")?,
-                "options.limit",
-                10,
-                1,
-                MAX_LIMIT as u64,
-            )? as usize,
-            integer(
-                options.get("excerptChars")?,
-                "options.excerptChars",
-                600,
-                1,
-                1 << 20,
-            )? as usize,
-        ),
+    let Some(options) = options else {
+        return Ok(SearchOptions {
+            links,
+            now_ms: Some(clock_ms()),
+            ..SearchOptions::default()
+        });
     };
+    let limit = integer(
+        options.get("limit")?,
+        "options.limit",
+        10,
+        1,
+        MAX_LIMIT as u64,
+    )? as usize;
+    let excerpt_chars = integer(
+        options.get("excerptChars")?,
+        "options.excerptChars",
+        600,
+        1,
+        1 << 20,
+    )? as usize;
+    let now_ms = named_now_ms(options.get("now")?, "options.now")?
+        .map_or_else(clock_ms, |ms| ms.floor() as i64);
     Ok(SearchOptions {
         limit,
         excerpt_chars,
         links,
         index_budget: None,
+        now_ms: Some(now_ms),
+        zone: time_zone(options.get("timeZone")?, "options.timeZone")?,
     })
+}
+
+/// The clock, in epoch milliseconds: a search's `now` when the caller gives
+/// none (read here, never in the ranking).
+fn clock_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_millis() as i64)
+}
+
+/// A `timeZone` option: an IANA name (`'Europe/Berlin'`), `'UTC'`, an
+/// offset string (`'+02:00'`, `'-0530'`), or a number of minutes east of UTC
+/// (an integer, at most ±1,559); `undefined` or `null`: UTC. Another type is
+/// a `TypeError`, an unknown name or an offset out of range a `RangeError`,
+/// each naming `name`.
+pub(crate) fn time_zone(value: Js<'_>, name: &str) -> Result<Zone, Failure> {
+    match value.kind()? {
+        ValueType::Undefined | ValueType::Null => Ok(Zone::UTC),
+        ValueType::Number => {
+            let minutes = value.number(name)?;
+            let in_range = minutes.fract() == 0.0 && minutes.abs() <= f64::from(MAX_OFFSET_MINUTES);
+            in_range
+                .then(|| Zone::fixed_minutes(minutes as i32))
+                .flatten()
+                .ok_or_else(|| {
+                    Failure::Range(format!(
+                        "The value of \"{name}\" is out of range. It must be an integer >= -{MAX_OFFSET_MINUTES} and <= {MAX_OFFSET_MINUTES} (minutes east of UTC). Received {minutes}"
+                    ))
+                })
+        }
+        ValueType::String => {
+            let text = String::from_utf16_lossy(&value.string(name)?);
+            Zone::parse(&text).ok_or_else(|| {
+                Failure::Range(format!(
+                    "The value of \"{name}\" is invalid. It must be an IANA time zone name, 'UTC' or an offset such as '+02:00'. Received '{text}'"
+                ))
+            })
+        }
+        _ => Err(Failure::Type(format!(
+            "The \"{name}\" argument must be of type string or number. {}",
+            value.describe()
+        ))),
+    }
 }
 
 /// `readPersistentChatLogWindow`'s `at` (`{ id | line, before, after,

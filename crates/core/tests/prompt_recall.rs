@@ -19,7 +19,7 @@ use openclaw_context_core::persistent_chat::prompt::{
     PromptReport, RecallHit, LOG_SEARCH_HINT, RECALL_HEADING, RECALL_MAX_CHARS,
 };
 use openclaw_context_core::persistent_chat::request::PromptRequest;
-use openclaw_context_core::search::SearchOptions;
+use openclaw_context_core::search::{SearchOptions, Zone};
 use openclaw_context_core::store::layout::INDEX_FILE;
 use openclaw_context_core::store::prepare::{
     TurnFiles, RECALL_MAX_INDEX_BYTES, RECALL_QUERY_MAX_CHARS,
@@ -95,6 +95,8 @@ const FILES: TurnFiles = TurnFiles {
     window: 50,
     summary_max_chars: None,
     last_prompt_max_chars: None,
+    now_ms: None,
+    zone: Zone::UTC,
 };
 
 fn prepare(store: &ChatStore, request: PromptRequest) -> PromptReport {

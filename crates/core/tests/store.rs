@@ -505,6 +505,7 @@ mod prepare {
             window: 50,
             summary_max_chars: None,
             last_prompt_max_chars: Some(100_000),
+            ..TurnFiles::default()
         };
 
         let continuous = store.prepare_turn(request("s1"), &files).unwrap();

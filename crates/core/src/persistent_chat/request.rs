@@ -232,7 +232,7 @@ fn clamped_count(value: Option<f64>, default: usize, max: usize) -> usize {
 }
 
 /// Now, in epoch milliseconds (0 on a clock set before 1970).
-fn clock_ms() -> f64 {
+pub(crate) fn clock_ms() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |elapsed| elapsed.as_millis() as f64)

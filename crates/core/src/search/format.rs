@@ -9,7 +9,9 @@
 //! body:
 //!   covered, lines (varints)  head, tail (u64 LE)  total terms (varint)
 //!   documents: count, then each: offset − end of the previous one, line
-//!     length, line − previous line, terms, id hash, role (varints), line hash (u64 LE)
+//!     length, line − previous line, terms, id hash, role, time (varints),
+//!     line hash (u64 LE); time: 0 for none, else 1 + the zigzag of its
+//!     seconds − the previous timed document's (0 before the first)
 //!   terms: count, then each (ascending): length, UTF-8, documents, postings length (varints),
 //!     postings: (document delta, frequency) varint pairs
 //! checksum u64 LE: hash64 of everything before it
@@ -18,13 +20,13 @@
 use foldhash::HashMap;
 
 use super::codec::{hash64, put_varint, Reader};
-use super::index::{Doc, Index, Postings};
+use super::index::{Doc, Index, Postings, MAX_TIME_SECONDS};
 use crate::persistent_chat::log::MAX_LINE_BYTES;
 
 const MAGIC: &[u8; 8] = b"OCCNSRCH";
 /// Bumped whenever the layout or the tokenisation changes: an index of
-/// another version is rebuilt, not read.
-pub(crate) const VERSION: u32 = 1;
+/// another version is rebuilt, not read. 2: each document's time.
+pub(crate) const VERSION: u32 = 2;
 const MAX_TERM_LEN: usize = 256;
 
 pub(crate) fn encode(index: &Index) -> Vec<u8> {
@@ -35,7 +37,7 @@ pub(crate) fn encode(index: &Index) -> Vec<u8> {
     body.extend_from_slice(&index.tail.to_le_bytes());
     put_varint(&mut body, index.total_terms);
     put_varint(&mut body, index.docs.len() as u64);
-    let (mut end, mut line) = (0u64, 0u64);
+    let (mut end, mut line, mut time) = (0u64, 0u64, 0i64);
     for doc in &index.docs {
         put_varint(&mut body, doc.offset - end);
         put_varint(&mut body, u64::from(doc.bytes));
@@ -43,6 +45,13 @@ pub(crate) fn encode(index: &Index) -> Vec<u8> {
         put_varint(&mut body, u64::from(doc.terms));
         put_varint(&mut body, u64::from(doc.id_hash));
         put_varint(&mut body, u64::from(doc.role));
+        match doc.time {
+            None => put_varint(&mut body, 0),
+            Some(seconds) => {
+                put_varint(&mut body, zigzag(seconds - time) + 1);
+                time = seconds;
+            }
+        }
         body.extend_from_slice(&doc.hash.to_le_bytes());
         end = doc.offset + u64::from(doc.bytes);
         line = doc.line;
@@ -94,10 +103,10 @@ fn decode_body(body: &[u8]) -> Option<Index> {
     let head = r.u64()?;
     let tail = r.u64()?;
     let total_terms = r.varint()?;
-    // A document takes at least 14 bytes: no count can promise more than the body holds.
-    let doc_count = r.count(body.len() / 14)?;
+    // A document takes at least 15 bytes: no count can promise more than the body holds.
+    let doc_count = r.count(body.len() / 15)?;
     let mut docs = Vec::with_capacity(doc_count);
-    let (mut end, mut line, mut sum) = (0u64, 0u64, 0u64);
+    let (mut end, mut line, mut sum, mut last_time) = (0u64, 0u64, 0u64, 0i64);
     for _ in 0..doc_count {
         let offset = end.checked_add(r.varint()?)?;
         let bytes = u32::try_from(r.count(MAX_LINE_BYTES + 1)?).ok()?;
@@ -105,6 +114,17 @@ fn decode_body(body: &[u8]) -> Option<Index> {
         let terms = u32::try_from(r.varint()?).ok()?;
         let id_hash = u32::try_from(r.varint()?).ok()?;
         let role = u8::try_from(r.count(3)?).ok()?;
+        let time = match r.varint()? {
+            0 => None,
+            coded => {
+                let seconds = last_time.checked_add(unzigzag(coded - 1))?;
+                if seconds.abs() > MAX_TIME_SECONDS {
+                    return None;
+                }
+                last_time = seconds;
+                Some(seconds)
+            }
+        };
         let hash = r.u64()?;
         end = offset.checked_add(u64::from(bytes))?;
         if bytes == 0 || end > covered || line_number <= line || line_number > lines {
@@ -120,6 +140,7 @@ fn decode_body(body: &[u8]) -> Option<Index> {
             hash,
             id_hash,
             role,
+            time,
         });
     }
     if sum != total_terms || lines > covered {
@@ -160,6 +181,17 @@ fn decode_body(body: &[u8]) -> Option<Index> {
         postings,
         total_terms,
     })
+}
+
+/// A signed difference as an unsigned varint's value: 0, -1, 1, -2, 2…
+/// as 0, 1, 2, 3, 4… (both times are within [`MAX_TIME_SECONDS`], so the
+/// difference and its code fit).
+fn zigzag(value: i64) -> u64 {
+    ((value << 1) ^ (value >> 63)) as u64
+}
+
+fn unzigzag(code: u64) -> i64 {
+    ((code >> 1) as i64) ^ -((code & 1) as i64)
 }
 
 /// A posting list whose `count` documents exist, ascend, and hold the term
@@ -241,6 +273,34 @@ mod tests {
         assert_eq!(encode(&decoded), encode(&index));
         assert_eq!(decoded.docs, index.docs);
         assert_eq!(decoded.terms.len(), index.terms.len());
+    }
+
+    #[test]
+    fn times_read_back_in_any_order_and_absent() {
+        let index = index_of(
+            concat!(
+                "{\"role\":\"user\",\"text\":\"a\",\"ts\":\"2026-05-14T09:00:00.750Z\"}\n",
+                "{\"role\":\"user\",\"text\":\"b\"}\n",
+                "{\"role\":\"user\",\"text\":\"c\",\"ts\":\"1969-12-31T23:59:59Z\"}\n",
+                "{\"role\":\"user\",\"text\":\"d\",\"ts\":1778749200}\n",
+                "{\"role\":\"user\",\"text\":\"e\",\"ts\":\"soon\"}\n",
+                "{\"role\":\"user\",\"text\":\"f\",\"ts\":1e300}\n",
+            )
+            .as_bytes(),
+        );
+        let times: Vec<_> = index.docs.iter().map(|doc| doc.time).collect();
+        assert_eq!(
+            times,
+            [
+                Some(1_778_749_200),
+                None,
+                Some(-1),
+                Some(1_778_749_200),
+                None,
+                None
+            ]
+        );
+        assert_eq!(decode(&encode(&index)).unwrap(), index);
     }
 
     /// Every way the bytes can be wrong is `None`: each truncation, each

@@ -41,6 +41,21 @@ pub(crate) struct Doc {
     pub id_hash: u32,
     /// [`role_code`] of its role.
     pub role: u8,
+    /// Its `ts` in UTC epoch seconds (rounded down), when it has one that
+    /// reads as a time within [`MAX_TIME_SECONDS`] of 1970: the search's
+    /// time words compare it.
+    pub time: Option<i64>,
+}
+
+/// The latest (and, negated, the earliest) time an entry's `ts` may give:
+/// JavaScript's `Date` range, 8.64e15 ms.
+pub(crate) const MAX_TIME_SECONDS: i64 = 8_640_000_000_000;
+
+/// An entry's time as the index keeps it.
+pub(crate) fn entry_time(entry: &LogEntry) -> Option<i64> {
+    let ms = entry.ts.as_ref()?.epoch_ms()?;
+    let seconds = (ms / 1000.0).floor();
+    (seconds.abs() <= MAX_TIME_SECONDS as f64).then_some(seconds as i64)
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -285,6 +300,7 @@ fn doc_of(entry: &LogEntry, line: &[u8], offset: u64, number: u64, terms: u32) -
         hash: hash64(line),
         id_hash: id_hash(entry.id.as_deref()),
         role: role_code(entry.role),
+        time: entry_time(entry),
     }
 }
 

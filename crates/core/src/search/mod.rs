@@ -9,7 +9,11 @@
 //!   over ([`IndexFile`]);
 //! - `cache`: the parsed indexes of this process, checked against the log on
 //!   every use;
-//! - `rank`: BM25, and the turn after a match;
+//! - `rank`: BM25, the turn after a match, and the lift of the query's
+//!   time words;
+//! - `when`, `zone`: a query's time words as spans of time, read at the
+//!   caller's `now` in the user's time zone (IANA names from the tz
+//!   database bundled with `jiff`);
 //! - `excerpt`: the text shown for a hit;
 //! - `read`: a hit or a window entry read again from the log and checked.
 //!
@@ -30,11 +34,14 @@ mod read;
 mod stem;
 pub mod storage;
 mod tokenize;
+mod when;
+mod zone;
 
 use std::fs::File;
 use std::path::Path;
 
 pub use storage::{IndexBeside, IndexFile, INDEX_SUFFIX};
+pub use zone::{Zone, MAX_OFFSET_MINUTES};
 
 /// `text` folded as the search folds words (lower case, compatibility
 /// decomposition, no combining marks): `forget --ignore-case` matches by it.
@@ -64,7 +71,7 @@ pub const DEFAULT_WINDOW_ENTRY_CHARS: usize = 8_000;
 /// whatever the log's lines weigh (up to 8 MiB each).
 pub const MAX_WINDOW_ENTRY_CHARS: usize = 64 * 1024;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SearchOptions {
     /// Hits wanted (clamped to 1..=[`MAX_LIMIT`]).
     pub limit: usize,
@@ -75,6 +82,12 @@ pub struct SearchOptions {
     /// eighth of the largest index file it may read); `None`: all it takes.
     /// Past it the search answers nothing (see [`search_open_log_within`]).
     pub index_budget: Option<u64>,
+    /// The time the query's time words are read at ("yesterday", "last
+    /// week"), UTC epoch milliseconds; `None`: a query has no time words
+    /// (the search never reads the clock itself).
+    pub now_ms: Option<i64>,
+    /// The user's time zone: days, weeks, months and years are its.
+    pub zone: Zone,
 }
 
 impl Default for SearchOptions {
@@ -84,6 +97,8 @@ impl Default for SearchOptions {
             excerpt_chars: 600,
             links: Links::Follow,
             index_budget: None,
+            now_ms: None,
+            zone: Zone::UTC,
         }
     }
 }
@@ -207,6 +222,10 @@ pub fn search_open_log_within(
 ) -> Result<Option<Vec<SearchHit>>, CoreError> {
     let query = String::from_utf16_lossy(query);
     let limit = options.limit.clamp(1, MAX_LIMIT);
+    let time = options
+        .now_ms
+        .map(|now| when::time_words(&query, now, &options.zone))
+        .unwrap_or_default();
     let mut rebuild = false;
     loop {
         let log_len = log_len(log, index)?;
@@ -215,8 +234,10 @@ pub fn search_open_log_within(
         let budget = options.index_budget;
         let Some((terms, ranked, docs)) =
             cache::with_index(log, log_len, index, rebuild, budget, |idx| {
-                let terms = rank::query_terms(idx, &query);
-                let ranked = rank::rank(idx, &terms, limit);
+                let (terms, only_time) = rank::query_terms(idx, &query, &time);
+                let mut spans = time.spans.clone();
+                spans.extend(rank::event_spans(idx, &query, &time.events));
+                let ranked = rank::rank(idx, &terms, &spans, only_time, limit);
                 let docs: Vec<_> = ranked.iter().map(|&(doc, _)| idx.docs[doc]).collect();
                 (terms, ranked, docs)
             })?
@@ -339,8 +360,13 @@ pub fn fuzz_index_bytes(bytes: &[u8], query: &str) -> Option<usize> {
         again.as_ref() == Some(&index),
         "an index reads back the same"
     );
-    let terms = rank::query_terms(&index, query);
-    Some(rank::rank(&index, &terms, MAX_LIMIT).len())
+    // Time words read at a fixed time (2026-05-14T09:00Z), so that the
+    // documents' times are ranked over too.
+    let time = when::time_words(query, 1_778_749_200_000, &Zone::UTC);
+    let (terms, only_time) = rank::query_terms(&index, query, &time);
+    let mut spans = time.spans.clone();
+    spans.extend(rank::event_spans(&index, query, &time.events));
+    Some(rank::rank(&index, &terms, &spans, only_time, MAX_LIMIT).len())
 }
 
 /// For the fuzz target's seeds: the index file of a log of `lines`.

@@ -11,10 +11,11 @@ use super::ChatStore;
 use crate::error::CoreError;
 use crate::persistent_chat::log::LogEntry;
 use crate::persistent_chat::prompt::{PromptReport, RecallHit, DEFAULT_MAX_ENTRY_CHARS};
+use crate::persistent_chat::request::clock_ms;
 use crate::persistent_chat::request::{PromptRequest, SummaryRequest};
 use crate::persistent_chat::text::shown_text;
 use crate::persistent_chat::Links;
-use crate::search::{SearchOptions, MAX_LIMIT};
+use crate::search::{SearchOptions, Zone, MAX_LIMIT};
 
 /// The recall's query is at most this much of the live message (UTF-16
 /// units): a question fits many times over, while a pasted document of
@@ -42,6 +43,12 @@ pub struct TurnFiles {
     /// What `last-injected-preprompt.txt` keeps of the prompt, in UTF-16
     /// units (`None`: all of it).
     pub last_prompt_max_chars: Option<usize>,
+    /// The turn's time, UTC epoch milliseconds (`None`: the clock, read
+    /// once when the turn starts): the summary's `now` and the time the
+    /// recall reads the live message's time words at.
+    pub now_ms: Option<i64>,
+    /// The user's time zone, for the recall's time words.
+    pub zone: Zone,
 }
 
 /// A prepared turn: the prompt and its report, and whether it is a reload.
@@ -68,6 +75,7 @@ impl ChatStore {
         // Held over the whole turn: a forget between the log's read and the
         // summary's write would otherwise see its text written back.
         let _lock = self.lock_shared()?;
+        let now_ms = files.now_ms.unwrap_or_else(|| clock_ms() as i64);
         // Each entry masked whole as it is read, then cut.
         let (tail, reload) =
             self.read_turn_window(files.window, request.current_session.as_deref())?;
@@ -77,6 +85,7 @@ impl ChatStore {
                 entries: Some(entries.clone()),
                 state: Some(self.read_memory_state()?),
                 current_session: request.current_session.clone(),
+                now_ms: Some(now_ms as f64),
                 max_chars: files.summary_max_chars,
                 ..SummaryRequest::default()
             }
@@ -91,7 +100,7 @@ impl ChatStore {
         };
         let mut index_behind = false;
         if reload && !request.legacy_layout {
-            match self.recall(&request) {
+            match self.recall(&request, now_ms, &files.zone) {
                 Some(recalled) => request.recalled = recalled,
                 None => index_behind = true,
             }
@@ -123,7 +132,9 @@ impl ChatStore {
     /// index that cannot be written or is refused) recalls nothing: the
     /// turn's prompt never fails for it. `None` when the index lags the log
     /// by more than [`RECALL_MAX_INDEX_BYTES`] (nothing recalled either).
-    fn recall(&self, request: &PromptRequest) -> Option<Vec<RecallHit>> {
+    /// The live message's time words are read at the turn's time `now_ms`
+    /// in `zone` ("what did we decide yesterday" lifts yesterday's entries).
+    fn recall(&self, request: &PromptRequest, now_ms: i64, zone: &Zone) -> Option<Vec<RecallHit>> {
         let wanted = request.recall_entry_count();
         if wanted == 0 {
             return Some(Vec::new());
@@ -140,6 +151,8 @@ impl ChatStore {
             excerpt_chars: DEFAULT_MAX_ENTRY_CHARS,
             links: Links::Refuse,
             index_budget: Some(RECALL_MAX_INDEX_BYTES),
+            now_ms: Some(now_ms),
+            zone: zone.clone(),
         };
         // A live message is never cut and can be megabytes: its start is
         // the query, so that what the search spends on it stays bounded.
