@@ -35,16 +35,21 @@ function hitLine(hit) {
 async function runSearch(argv, out, err = () => {}) {
   const { chat, query, limit, json, quiet } = searchArgs(argv)
   const native = require('../..')
-  let hits
-  if (chat.log) {
-    hits = await native.searchPersistentChatLog(chat.log, query, { limit, refuseLinks: true })
-  } else {
+  // Time words ("yesterday", "in May") are read at the clock in this machine's time zone; a zone
+  // name the addon's tz database does not know is given as its offset now.
+  const search = async (timeZone) => {
+    if (chat.log) return native.searchPersistentChatLog(chat.log, query, { limit, refuseLinks: true, timeZone })
     const store = await native.ChatStore.open({ ...chat, create: false }).catch((e) => {
       if (e.code !== 'ENOENT') throw e
       throw new Error(`no chat for that session key in ${chat.stateDir} (${e.path} does not exist)`)
     })
-    hits = await store.search(query, { limit })
+    return store.search(query, { limit, timeZone })
   }
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
+  const hits = await search(zone).catch((error) => {
+    if (error?.name !== 'RangeError' || !String(error.message).includes('timeZone"')) throw error
+    return search(-new Date().getTimezoneOffset())
+  })
   for (const hit of hits) out(json ? JSON.stringify(hit) : hitLine(hit))
   if (hits.length === 0 && !json && !quiet) {
     const where = chat.log
