@@ -293,6 +293,32 @@ fn an_operators_folder_is_used_where_it_is_with_its_summary_name() {
     store.replace_summary(&u("s")).unwrap();
     assert_eq!(fs::read_to_string(folder.join("summary.txt")).unwrap(), "s");
     assert!(ChatStore::open_folder(&folder, Some("../x")).is_err());
+    // A summary named like a file the store keeps for something else would
+    // replace it at every reload: the log, the lock, the index, the list of
+    // forgotten entries, a temp file.
+    fs::write(
+        folder.join("perpetual-log.jsonl"),
+        "{\"role\":\"user\",\"text\":\"kept\"}\n",
+    )
+    .unwrap();
+    for name in [
+        "perpetual-log.jsonl",
+        "chat.lock",
+        "perpetual-log.jsonl.search-index",
+        "forgotten-entries",
+        "last-injected-preprompt.txt",
+        ".x.openclaw-context-native-1-0123abcd.tmp",
+    ] {
+        let err = ChatStore::open_folder(&folder, Some(name)).unwrap_err();
+        assert_eq!(err.code(), "ENOTREGULAR", "{name}");
+        assert!(
+            err.to_string().contains("keeps for something else"),
+            "{err}"
+        );
+    }
+    assert!(fs::read_to_string(folder.join("perpetual-log.jsonl"))
+        .unwrap()
+        .contains("kept"));
 }
 
 mod search {

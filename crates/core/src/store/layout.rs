@@ -29,6 +29,24 @@ pub const TOMBSTONE_FILE: &str = "forgotten-entries";
 /// shared, a rewrite of the log exclusive.
 pub const LOCK_FILE: &str = "chat.lock";
 
+/// Whether `name` is a file the store keeps in a chat folder (or a temp file
+/// of its): a summary file may not take one of these names.
+pub fn owned_name(name: &str) -> bool {
+    [
+        LOG_FILE,
+        SUMMARY_FILE,
+        LAST_PROMPT_FILE,
+        MEMORY_STATE_FILE,
+        OWNER_FILE,
+        INDEX_FILE,
+        LOCK_FILE,
+        TOMBSTONE_FILE,
+    ]
+    .contains(&name)
+        || name.starts_with(LOG_FILE)
+        || super::replace::is_temp_name(name)
+}
+
 /// Folders are created with this mode, whatever the umask.
 pub const FOLDER_MODE: u32 = 0o700;
 /// Files are created with this mode, whatever the umask.

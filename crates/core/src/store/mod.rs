@@ -171,6 +171,16 @@ impl ChatStore {
                 what: "not a file name in the chat folder".into(),
             });
         }
+        // The summary is replaced at every reload: named like a file the store
+        // keeps for something else (the log, the lock, the index…), it would
+        // replace that file.
+        if layout::owned_name(summary_name) && summary_name != SUMMARY_FILE {
+            return Err(CoreError::Refused {
+                path: folder.join(summary_name).to_string_lossy().into_owned(),
+                what: "a file the chat store keeps for something else; name the summary otherwise"
+                    .into(),
+            });
+        }
         let (folder, _) = sys::open_folder(folder, create)?;
         Self::ready(folder, summary_name.to_owned(), None, create)
     }
