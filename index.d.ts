@@ -44,6 +44,15 @@ export declare class ChatStore {
    */
   static open(options: ChatStoreOpenOptions): Promise<ChatStore>
   /**
+   * Removes, at once, every temp file and folder this process made (a
+   * replacement not yet renamed into place: a rewrite of a log, an
+   * export's or a backup's output) and returns their paths: for a command
+   * interrupted by a signal, right before its process ends. A call still
+   * at work on one of them then fails; what it was to replace is as it
+   * was.
+   */
+  static removeUnfinishedTempFiles(): Array<string>
+  /**
    * The folder name `open` gives `sessionKey` under a state dir: a slug
    * of it (lower case, `a-z0-9` runs joined by `-`, at most 60) and 32
    * hex digits of SHA-256 over its UTF-16 code units (little-endian).

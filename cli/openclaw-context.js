@@ -75,7 +75,21 @@ function main(argv, out = (s) => process.stdout.write(`${s}\n`), err = (s) => pr
   }
 }
 
+/**
+ * On SIGINT, SIGTERM or SIGHUP: the temp files and folders the addon made for this command and
+ * has not renamed into place are removed before the process ends (lib/interrupt.js). Nothing to
+ * do when the addon was never loaded.
+ */
+function removeUnfinishedOnInterrupt() {
+  const { onInterrupt } = require('../lib/interrupt')
+  const addon = require.resolve('../index.js')
+  onInterrupt(() => {
+    if (require.cache[addon]) require(addon).ChatStore.removeUnfinishedTempFiles()
+  })
+}
+
 if (require.main === module) {
+  removeUnfinishedOnInterrupt()
   const stdout = stdoutWriter(process.stdout, (e) => {
     process.stderr.write(`openclaw-context: cannot write the output: ${inWords(e)}\n`)
     process.exitCode = 1

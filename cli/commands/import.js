@@ -91,6 +91,11 @@ async function runImport(argv, out, err) {
   const span = result.firstTs ? ` (${result.firstTs} … ${result.lastTs})` : ''
   out(`${verb} ${result.imported} of ${result.read} entries from ${source} into ${shown(result.logPath)}${span}`)
   // Entries that could not be read are a loss to report, --quiet or not.
+  if (found?.tooLarge) {
+    err(
+      `openclaw-context: ${found.tooLarge} event(s) left out: larger than 16 MiB once decompressed (no message of a chat is)`,
+    )
+  }
   if (found?.undecodable) {
     err(
       `openclaw-context: ${found.undecodable} compressed event(s) left out: Node ${process.version} has no zstd (Node 22.15 or later has)`,

@@ -1,6 +1,8 @@
 //! What the commands write outside the chat folders: a private file (0600)
 //! or folder (0700) built under a temp name beside its target and renamed
-//! into place, so the target is whole or absent, never half-written.
+//! into place, so the target is whole or absent, never half-written. The
+//! temp files a dead run of the same target left beside it are removed
+//! first.
 
 use std::fs::File;
 use std::io::{self, BufWriter};
@@ -8,7 +10,9 @@ use std::path::Path;
 
 use crate::error::CoreError;
 pub(crate) use crate::store::replace::create_private_folder;
-use crate::store::replace::{write_new_with, Durability, FolderReplacement, PlainDir, Replacement};
+use crate::store::replace::{
+    remove_stale_temps_beside, write_new_with, Durability, FolderReplacement, PlainDir, Replacement,
+};
 use crate::store::rules::Kind;
 use crate::store::sys::status;
 
@@ -97,6 +101,7 @@ pub(crate) fn write_file_atomically<T>(
             what: "not a file name (a root or `..`)".into(),
         });
     };
+    remove_stale_temps_beside(target);
     let dir = PlainDir::new(parent);
     let mut replacement = Replacement::new(&dir, &name.to_string_lossy())?;
     let value = fill(replacement.writer(), target)?;
@@ -117,6 +122,7 @@ pub(crate) fn write_folder_atomically<T>(
     fill: impl FnOnce(&Path) -> Result<T, CoreError>,
 ) -> Result<T, CoreError> {
     refuse_existing(target)?;
+    remove_stale_temps_beside(target);
     let folder = FolderReplacement::new(target)?;
     let value = fill(folder.path())?;
     folder.commit(|| refuse_existing(target))?;

@@ -35,7 +35,7 @@ pub mod layout;
 pub mod lines;
 pub(crate) mod lock;
 pub mod prepare;
-pub(crate) mod replace;
+pub mod replace;
 pub(crate) mod rewrite;
 pub mod rules;
 mod search;

@@ -173,6 +173,48 @@ pub(crate) fn write_new_with(
     written
 }
 
+/// The temp files and folders this process has made and not yet renamed
+/// or removed: what [`remove_unfinished`] removes when a command is
+/// interrupted (a signal ends the process before the owner can).
+static UNFINISHED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    UNFINISHED
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn begun(path: PathBuf) {
+    unfinished().push(path);
+}
+
+fn ended(path: &Path) {
+    let mut list = unfinished();
+    if let Some(at) = list.iter().position(|p| p == path) {
+        list.swap_remove(at);
+    }
+}
+
+/// Removes every temp file and folder this process made and has not
+/// finished (a command interrupted by a signal: its process is about to
+/// end); returns their paths. A writer still at work on one finds it gone
+/// and fails; the file it was to replace is untouched.
+pub fn remove_unfinished() -> Vec<PathBuf> {
+    let list = std::mem::take(&mut *unfinished());
+    for path in &list {
+        match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.is_dir() => {
+                let _ = std::fs::remove_dir_all(path);
+            }
+            Ok(_) => {
+                let _ = std::fs::remove_file(path);
+            }
+            Err(_) => {}
+        }
+    }
+    list
+}
+
 /// Whether a replacement is synced: a cache (the summary, the last prompt,
 /// the index: rebuilt when lost) is not; the log, the memory state and
 /// every archive output are, file and folder.
@@ -201,12 +243,13 @@ impl TempFile {
             let temp = temp_name(name);
             match dir.create_new(&temp) {
                 Ok(file) => {
+                    begun(dir.path().join(&temp));
                     return Ok(TempFile {
                         name: name.to_owned(),
                         temp,
                         target: dir.path().join(name),
                         out: BufWriter::with_capacity(1 << 16, file),
-                    })
+                    });
                 }
                 Err(CoreError::Io { code: "EEXIST", .. }) if attempts < 8 => attempts += 1,
                 Err(err) => return Err(naming(err, &dir.path().join(name))),
@@ -247,6 +290,7 @@ impl TempFile {
             out,
         } = self;
         let shown = target.to_string_lossy();
+        let temp_path = target.with_file_name(&temp);
         let result = (|| {
             let file = out
                 .into_inner()
@@ -260,6 +304,7 @@ impl TempFile {
             before_rename()?;
             dir.rename(&temp, &name)
         })();
+        ended(&temp_path);
         if let Err(err) = result {
             let _ = dir.remove(&temp);
             return Err(err);
@@ -272,9 +317,12 @@ impl TempFile {
 
     /// Removes the temp file.
     pub(crate) fn discard(self, dir: &dyn Dir) {
-        let TempFile { temp, out, .. } = self;
+        let TempFile {
+            temp, out, target, ..
+        } = self;
         drop(out);
         let _ = dir.remove(&temp);
+        ended(&target.with_file_name(&temp));
     }
 }
 
@@ -359,6 +407,7 @@ impl FolderReplacement {
         };
         let temp = parent.join(temp_name(&name.to_string_lossy()));
         create_private_folder(&temp).map_err(|err| naming(err, target))?;
+        begun(temp.clone());
         Ok(FolderReplacement {
             temp: Some(temp),
             target: target.to_owned(),
@@ -380,6 +429,7 @@ impl FolderReplacement {
         before_rename()?;
         super::sys::rename_path(&temp, &self.target)
             .map_err(|err| CoreError::io(&err, "rename", &self.target.to_string_lossy()))?;
+        ended(&temp);
         self.temp = None;
         if let Some(parent) = self.target.parent() {
             sync_folder_path(parent)?;
@@ -391,7 +441,8 @@ impl FolderReplacement {
 impl Drop for FolderReplacement {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
-            let _ = std::fs::remove_dir_all(temp);
+            let _ = std::fs::remove_dir_all(&temp);
+            ended(&temp);
         }
     }
 }
@@ -493,7 +544,7 @@ pub(crate) fn remove_stale_temp_files(folder: &Folder) -> Vec<String> {
         let Some(pid) = temp_pid(&name) else {
             continue;
         };
-        if pid == crate::process_id() || !is_stale(folder, &name, pid) {
+        if pid == crate::process_id() || !is_stale(pid, || folder.age_of(&name)) {
             continue;
         }
         let is_file = matches!(
@@ -507,8 +558,57 @@ pub(crate) fn remove_stale_temp_files(folder: &Folder) -> Vec<String> {
     removed
 }
 
+/// Removes, beside `target` (an output of the archive commands, outside
+/// the store), the temp files and folders of `target` that a run which died
+/// before its rename left (a `backup` or `export` interrupted by a power
+/// cut); returns their paths. Best effort, as the folder's clean-up is.
+pub(crate) fn remove_stale_temps_beside(target: &Path) -> Vec<PathBuf> {
+    let (Some(parent), Some(name)) = (target.parent(), target.file_name()) else {
+        return Vec::new();
+    };
+    let prefix = format!(".{}{TEMP_TAG}", name.to_string_lossy());
+    let Ok(listing) = std::fs::read_dir(if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    }) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in listing.flatten() {
+        let Some(found) = entry.file_name().to_str().map(str::to_owned) else {
+            continue;
+        };
+        let Some(pid) = temp_pid(&found).filter(|_| found.starts_with(&prefix)) else {
+            continue;
+        };
+        let path = entry.path();
+        let age = || {
+            std::fs::symlink_metadata(&path)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|modified| modified.elapsed().ok())
+        };
+        if pid == crate::process_id() || !is_stale(pid, age) {
+            continue;
+        }
+        let gone = match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(&path),
+            Ok(_) => std::fs::remove_file(&path),
+            Err(err) => Err(err),
+        };
+        if gone.is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
+}
+
+/// Whether the process `pid` that made a temp file is gone: asked of the
+/// system on unix; elsewhere (no process to ask) the file is over an hour
+/// old (`age`).
 #[cfg(unix)]
-fn is_stale(_folder: &Folder, _name: &str, pid: u32) -> bool {
+fn is_stale(pid: u32, _age: impl FnOnce() -> Option<std::time::Duration>) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return true;
     };
@@ -518,10 +618,8 @@ fn is_stale(_folder: &Folder, _name: &str, pid: u32) -> bool {
 }
 
 #[cfg(not(unix))]
-fn is_stale(folder: &Folder, name: &str, _pid: u32) -> bool {
-    folder
-        .age_of(name)
-        .is_some_and(|age| age > std::time::Duration::from_secs(3600))
+fn is_stale(_pid: u32, age: impl FnOnce() -> Option<std::time::Duration>) -> bool {
+    age().is_some_and(|age| age > std::time::Duration::from_secs(3600))
 }
 
 #[cfg(test)]
