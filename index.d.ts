@@ -9,6 +9,30 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/** An export read a chunk at a time, made by `ChatStore.openExport`. */
+export declare class ChatLogExport {
+  /**
+   * The next chunk of the export (about 1 MiB of whole entries), read and
+   * masked on the thread pool; `null` once the export is whole.
+   */
+  next(): Promise<Buffer | null>
+  /**
+   * Writes what is left of the export to the file descriptor `fd` (the
+   * command line's stdout, `1`) on the thread pool, a chunk at a time
+   * from one buffer: memory stays bounded whatever the export's size. A
+   * full non-blocking pipe is waited on; a reader that closed it rejects
+   * with code `EPIPE`. The descriptor is not closed. Unix only (elsewhere
+   * a `TypeError`: use `next()`).
+   */
+  writeTo(fd: number): Promise<void>
+  /**
+   * What the export read and wrote so far (all of it once `next()`
+   * resolved to `null`), as `exportLog` reports it, without `out` and
+   * `data`.
+   */
+  get report(): ChatStoreExport
+}
+
 /**
  * A chat's folder and its files: the layout (folder name from the session
  * key, the file names, modes 0700/0600 whatever the umask, an earlier
@@ -88,6 +112,14 @@ export declare class ChatStore {
    * without `out`, the bytes are `data`.
    */
   static exportLog(options: ChatStoreExportOptions): Promise<ChatStoreExport>
+  /**
+   * `exportLog`, a chunk at a time, for an export of any size in bounded
+   * memory (the command line's `export` to stdout): the same options but
+   * `out`, the log opened and its size taken now; `next()` resolves to
+   * the next chunk (about 1 MiB, whole entries) or `null` once the export
+   * is whole, and `report` says what was read and written so far.
+   */
+  static openExport(options: Omit<ChatStoreExportOptions, 'out'>): Promise<ChatLogExport>
   /**
    * A consistent copy of one chat (`sessionKey`) or every chat folder of
    * `stateDir` into `out`: a folder (0700, files 0600), or a tar file

@@ -837,6 +837,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.ChatLogExport = nativeBinding.ChatLogExport
 module.exports.ChatStore = nativeBinding.ChatStore
 module.exports.SecretMasker = nativeBinding.SecretMasker
 module.exports.buildPersistentChatInjectedPrompt = nativeBinding.buildPersistentChatInjectedPrompt

@@ -96,6 +96,7 @@ if (require.main === module) {
   })
   const out = (text) => stdout.line(text)
   out.bytes = stdout.bytes
+  out.closed = stdout.closed
   // Some commands answer with a Promise (they read files on the addon's thread pool).
   Promise.resolve(main(process.argv.slice(2), out)).then((code) => {
     process.exitCode = process.exitCode || code

@@ -224,6 +224,36 @@ impl ChatStore {
         })
     }
 
+    /// `exportLog`, a chunk at a time, for an export of any size in bounded
+    /// memory (the command line's `export` to stdout): the same options but
+    /// `out`, the log opened and its size taken now; `next()` resolves to
+    /// the next chunk (about 1 MiB, whole entries) or `null` once the export
+    /// is whole, and `report` says what was read and written so far.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "options: Omit<ChatStoreExportOptions, 'out'>",
+        ts_return_type = "Promise<ChatLogExport>"
+    )]
+    pub fn open_export<'scope>(
+        env: Env,
+        options: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatLogExport>> {
+        spawn(&env, || {
+            let args = export_args(Js::from(options))?;
+            if args.out.is_some() {
+                return Err(crate::binding::Failure::Type(
+                    "The \"options.out\" property of openExport must be undefined: the chunks are yours to write (exportLog writes a file)".into(),
+                ));
+            }
+            Ok(Job::new(
+                move || archive::Exporter::open(&args.chat, &args.options, args.masker),
+                |exporter| ChatLogExport {
+                    inner: std::sync::Arc::new(std::sync::Mutex::new(exporter)),
+                },
+            ))
+        })
+    }
+
     /// A consistent copy of one chat (`sessionKey`) or every chat folder of
     /// `stateDir` into `out`: a folder (0700, files 0600), or a tar file
     /// when `out` ends in `.tar`, with `manifest.json` (each chat's folder
@@ -774,4 +804,84 @@ pub struct ChatStorePreparedTurn {
     /// (its first reload in a new process), or it is in use by another call:
     /// `warmIndex()` after the turn lets the next reload recall.
     pub index_behind: bool,
+}
+
+/// An export read a chunk at a time, made by `ChatStore.openExport`.
+#[napi]
+pub struct ChatLogExport {
+    inner: std::sync::Arc<std::sync::Mutex<archive::Exporter>>,
+}
+
+/// A chunk of an export: about this many bytes (whole entries).
+const EXPORT_CHUNK_BYTES: usize = 1 << 18;
+
+#[napi]
+impl ChatLogExport {
+    /// The next chunk of the export (about 1 MiB of whole entries), read and
+    /// masked on the thread pool; `null` once the export is whole.
+    #[napi(catch_unwind, ts_return_type = "Promise<Buffer | null>")]
+    pub fn next<'scope>(
+        &self,
+        env: Env,
+    ) -> napi::Result<PromiseRaw<'scope, Option<napi::bindgen_prelude::Buffer>>> {
+        let inner = self.inner.clone();
+        spawn(&env, || {
+            Ok(Job::new(
+                move || {
+                    let mut exporter = inner.lock().unwrap_or_else(|e| e.into_inner());
+                    let mut chunk = Vec::with_capacity(EXPORT_CHUNK_BYTES + (1 << 16));
+                    let more = exporter.fill(&mut chunk, EXPORT_CHUNK_BYTES)?;
+                    Ok((!chunk.is_empty() || more).then_some(chunk))
+                },
+                |chunk| chunk.map(Into::into),
+            ))
+        })
+    }
+
+    /// Writes what is left of the export to the file descriptor `fd` (the
+    /// command line's stdout, `1`) on the thread pool, a chunk at a time
+    /// from one buffer: memory stays bounded whatever the export's size. A
+    /// full non-blocking pipe is waited on; a reader that closed it rejects
+    /// with code `EPIPE`. The descriptor is not closed. Unix only (elsewhere
+    /// a `TypeError`: use `next()`).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "fd: number",
+        ts_return_type = "Promise<void>"
+    )]
+    pub fn write_to<'scope>(
+        &self,
+        env: Env,
+        fd: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ()>> {
+        let inner = self.inner.clone();
+        spawn(&env, || {
+            let fd =
+                crate::binding::search::integer(Js::from(fd), "fd", 1, 0, i32::MAX as u64)? as i32;
+            #[cfg(not(unix))]
+            {
+                let _ = (fd, inner);
+                Err(crate::binding::Failure::Type(
+                    "writeTo needs a POSIX file descriptor; use next() on this platform".into(),
+                ))
+            }
+            #[cfg(unix)]
+            Ok(Job::new(
+                move || {
+                    let mut exporter = inner.lock().unwrap_or_else(|e| e.into_inner());
+                    archive::write_to_fd(&mut exporter, fd)
+                },
+                |()| (),
+            ))
+        })
+    }
+
+    /// What the export read and wrote so far (all of it once `next()`
+    /// resolved to `null`), as `exportLog` reports it, without `out` and
+    /// `data`.
+    #[napi(getter)]
+    pub fn report(&self) -> ChatStoreExport {
+        let exporter = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        ChatStoreExport::new(exporter.report().clone(), None, None)
+    }
 }

@@ -85,16 +85,49 @@ function leftOutNotes(result, params, note) {
   }
 }
 
+/**
+ * The export through ChatStore.openExport in bounded memory; its report. On POSIX the addon
+ * writes it to stdout itself (`writeTo(1)`, one buffer: a chunk handed to JavaScript would
+ * live until a garbage collection), or to /dev/null for a dry run; elsewhere a chunk at a time
+ * through the stream, each once the last was taken. A reader that closed the pipe ends it
+ * quietly, as git and rg do.
+ */
+async function streamed(ChatStore, params, dryRun, out) {
+  const { out: _file, ...options } = params
+  const exporter = await ChatStore.openExport(options)
+  if (process.platform !== 'win32') {
+    const fd = dryRun ? fs.openSync('/dev/null', 'w') : 1
+    try {
+      await exporter.writeTo(fd)
+    } catch (error) {
+      if (error?.code !== 'EPIPE') throw error
+      out.closed?.(true)
+    } finally {
+      if (dryRun) fs.closeSync(fd)
+    }
+    return exporter.report
+  }
+  const write = out.bytes ?? ((chunk) => new Promise((resolve) => process.stdout.write(chunk, resolve)))
+  for (;;) {
+    const chunk = await exporter.next()
+    if (!chunk) break
+    if (!dryRun) await write(chunk)
+    if (out.closed?.()) break
+  }
+  return exporter.report
+}
+
 async function runExport(argv, out, err) {
   const { params, force, dryRun, quiet } = exportParams(argv)
   if (params.out && !force) refuseExisting(params.out)
   const ChatStore = loadChatStore('exportLog', err)
   if (!ChatStore) return 1
-  // A dry run exports into memory, to count, and writes nothing.
-  const call = dryRun ? { ...params, out: undefined } : params
+  // To a file: the addon writes it. To stdout, and a dry run (which counts and writes nothing):
+  // the export a chunk at a time, so memory stays bounded whatever the log's size.
+  const work = params.out && !dryRun ? ChatStore.exportLog(params) : streamed(ChatStore, params, dryRun, out)
   let result
   try {
-    result = await withProgress('exporting', ChatStore.exportLog(call), { stream: progressStream(quiet) })
+    result = await withProgress('exporting', work, { stream: progressStream(quiet) })
   } catch (e) {
     throw usageFromRange(e, { since: '--since', until: '--until', format: '--format' })
   }
@@ -107,7 +140,6 @@ async function runExport(argv, out, err) {
     out('dry run: nothing was written')
     return 0
   }
-  if (result.data) (out.bytes ?? ((data) => process.stdout.write(data)))(result.data)
   if (result.out && !quiet) {
     out(
       `exported ${result.exported} ${what} of ${shown(result.logPath)} to ${shown(result.out)} (${bytes(result.bytes)})`,

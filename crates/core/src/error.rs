@@ -93,6 +93,7 @@ fn io_error_code(err: &io::Error) -> &'static str {
         Kind::IsADirectory => "EISDIR",
         Kind::InvalidFilename => "ENAMETOOLONG",
         Kind::InvalidData => "EINVAL",
+        Kind::BrokenPipe => "EPIPE",
         _ => "EIO",
     }
 }
@@ -115,6 +116,7 @@ fn errno_code(errno: i32) -> Option<&'static str> {
         libc::EDQUOT => "EDQUOT",
         libc::EFBIG => "EFBIG",
         libc::EROFS => "EROFS",
+        libc::EPIPE => "EPIPE",
         _ => return None,
     })
 }
@@ -133,6 +135,7 @@ fn io_error_reason(err: &io::Error, code: &str) -> String {
         "ENAMETOOLONG" => "name too long",
         "EMFILE" => "too many open files",
         "ENXIO" => "no such device or address",
+        "EPIPE" => "broken pipe",
         "EEXIST" => "file already exists",
         "ENOSPC" => "no space left on device",
         "EROFS" => "read-only file system",

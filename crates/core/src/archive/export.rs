@@ -7,8 +7,9 @@
 //! other byte for byte (an export of a masked log imports back as it was);
 //! a line that is not a valid entry is left out (and counted).
 
-use std::io::{BufWriter, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use super::chat::{absolute, open_folder, open_log, Chat};
 use super::out::{refuse_inside, write_file_atomically};
@@ -18,7 +19,6 @@ use crate::persistent_chat::log::{parse_log_line, LogEntry};
 use crate::persistent_chat::status::is_ok_status;
 use crate::persistent_chat::time::{format_iso_utc, parse_timestamp_ms};
 use crate::store::entry_json;
-use crate::store::lines::for_each_line;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum ExportFormat {
@@ -80,72 +80,210 @@ pub fn parse_bound(text: &str) -> Option<f64> {
     parse_timestamp_ms(&text.encode_utf16().collect::<Vec<_>>())
 }
 
-/// Writes the chat's log to `out` in `options.format`, each entry's text
-/// masked by `masker`.
-pub fn export_log(
-    chat: &Chat,
-    options: &ExportOptions,
-    masker: &Masker,
-    out: &mut dyn Write,
-) -> Result<Exported, CoreError> {
-    let log = open_log(chat)?;
-    let mut report = Exported {
-        log_path: log.path.clone(),
-        ..Exported::default()
-    };
-    let out_error = |err: std::io::Error| CoreError::io(&err, "write", "<export output>");
-    let mut out = BufWriter::with_capacity(1 << 16, out);
-    let filtered = options.since.is_some() || options.until.is_some();
-    let mut markdown = Markdown::default();
-    if options.format == ExportFormat::Markdown {
-        markdown.start(&mut out).map_err(out_error)?;
+/// An export under way: the chat's log opened (under the store's rules) and
+/// its size taken once; each [`Exporter::fill`] writes the next entries, so
+/// that a caller streams an export of any size in bounded memory (the
+/// command line's `export` to stdout, chunk by chunk).
+pub struct Exporter {
+    /// The log, read in order; closed once the export is whole (an export
+    /// object a caller keeps holds no descriptor then).
+    reader: Option<BufReader<std::io::Take<std::fs::File>>>,
+    path: PathBuf,
+    options: ExportOptions,
+    masker: Arc<Masker>,
+    markdown: Markdown,
+    report: Exported,
+    line: Vec<u8>,
+    started: bool,
+    done: bool,
+}
+
+impl Exporter {
+    /// Opens `chat`'s log for an export in `options.format`, each entry's
+    /// text masked by `masker`.
+    pub fn open(
+        chat: &Chat,
+        options: &ExportOptions,
+        masker: Arc<Masker>,
+    ) -> Result<Exporter, CoreError> {
+        let log = open_log(chat)?;
+        Ok(Exporter {
+            reader: Some(BufReader::with_capacity(1 << 16, log.file.take(log.size))),
+            report: Exported {
+                log_path: log.path.clone(),
+                ..Exported::default()
+            },
+            path: log.path,
+            options: *options,
+            masker,
+            markdown: Markdown::default(),
+            line: Vec::new(),
+            started: false,
+            done: false,
+        })
     }
-    let end = for_each_line(&log.file, log.size, &log.path, |line| {
+
+    /// What the export read and wrote so far (all of it once `fill` said so).
+    pub fn report(&self) -> &Exported {
+        &self.report
+    }
+
+    /// Appends the next entries to `out` until it holds at least `max`
+    /// bytes or the log's end is reached; `false` once the export is whole
+    /// (nothing more to write).
+    pub fn fill(&mut self, out: &mut Vec<u8>, max: usize) -> Result<bool, CoreError> {
+        if self.done {
+            return Ok(false);
+        }
+        let markdown = self.options.format == ExportFormat::Markdown;
+        if !self.started {
+            self.started = true;
+            if markdown {
+                self.report.bytes += self.markdown.start(out) as u64;
+            }
+        }
+        while out.len() < max {
+            self.line.clear();
+            let Some(reader) = self.reader.as_mut() else {
+                return Ok(false);
+            };
+            let read = reader
+                .read_until(b'\n', &mut self.line)
+                .map_err(|err| CoreError::io(&err, "read", &self.path.to_string_lossy()))?;
+            if read == 0 || self.line.last() != Some(&b'\n') {
+                self.reader = None;
+                // The end, or a torn last line (never part of an export).
+                self.report.torn_bytes = read as u64;
+                if markdown && self.report.exported == 0 {
+                    self.report.bytes += self.markdown.empty(out) as u64;
+                }
+                self.done = true;
+                return Ok(false);
+            }
+            let line = std::mem::take(&mut self.line);
+            self.entry(&line, out);
+            self.line = line;
+        }
+        Ok(true)
+    }
+
+    /// One complete line of the log into `out`, as the options say.
+    fn entry(&mut self, line: &[u8], out: &mut Vec<u8>) {
+        let report = &mut self.report;
+        let options = &self.options;
         report.lines += 1;
         let Some(mut entry) = parse_log_line(line) else {
             report.not_entries += 1;
-            return Ok(());
+            return;
         };
-        let masked = masker.mask(&entry.text);
+        let masked = self.masker.mask(&entry.text);
         let changed = masked != entry.text;
         if changed {
             report.masked += 1;
             entry.text = masked;
         }
         let ms = entry_ms(&entry);
-        if filtered {
+        if options.since.is_some() || options.until.is_some() {
             let Some(ms) = ms else {
                 report.not_entries += 1;
-                return Ok(());
+                return;
             };
             let after = options.since.is_none_or(|since| ms >= since);
             let before = options.until.is_none_or(|until| ms < until);
             if !(after && before) {
                 report.filtered_out += 1;
-                return Ok(());
+                return;
             }
         }
-        let written = match options.format {
+        let before = out.len();
+        match options.format {
             ExportFormat::Jsonl if changed => {
-                let mut masked_line = entry_json(&entry);
-                masked_line.push(b'\n');
-                out.write_all(&masked_line).map(|()| masked_line.len())
+                out.extend_from_slice(&entry_json(&entry));
+                out.push(b'\n');
             }
-            ExportFormat::Jsonl => out.write_all(line).map(|()| line.len()),
-            ExportFormat::Markdown => markdown.entry(&mut out, &entry, ms),
+            ExportFormat::Jsonl => out.extend_from_slice(line),
+            ExportFormat::Markdown => self.markdown.entry(out, &entry, ms),
         }
-        .map_err(out_error)?;
         report.exported += 1;
-        report.bytes += written as u64;
-        Ok(())
-    })?;
-    if options.format == ExportFormat::Markdown && report.exported == 0 {
-        report.bytes += markdown.empty(&mut out).map_err(out_error)? as u64;
+        report.bytes += (out.len() - before) as u64;
     }
-    out.flush().map_err(out_error)?;
-    report.bytes += markdown.header_bytes as u64;
-    report.torn_bytes = end.torn_bytes;
-    Ok(report)
+}
+
+/// Writes the chat's log to `out` in `options.format`, each entry's text
+/// masked by `masker` ([`Exporter`], a chunk at a time).
+pub fn export_log(
+    chat: &Chat,
+    options: &ExportOptions,
+    masker: &Arc<Masker>,
+    out: &mut dyn Write,
+) -> Result<Exported, CoreError> {
+    export_with(Exporter::open(chat, options, masker.clone())?, out)
+}
+
+/// Writes what is left of the export to the descriptor `fd` (the command
+/// line's stdout), a chunk at a time from one buffer: memory stays bounded
+/// whatever the export's size. A descriptor in non-blocking mode (Node sets
+/// its stdout pipe so) is waited on with `poll` when full; a reader that
+/// closed the pipe ends it with `EPIPE` (Node ignores `SIGPIPE`). The
+/// descriptor stays open: it is the caller's.
+#[cfg(unix)]
+pub fn write_to_fd(exporter: &mut Exporter, fd: i32) -> Result<(), CoreError> {
+    let mut chunk = Vec::with_capacity(1 << 17);
+    loop {
+        chunk.clear();
+        let more = exporter.fill(&mut chunk, 1 << 16)?;
+        write_all_fd(fd, &chunk)?;
+        if !more {
+            return Ok(());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn write_all_fd(fd: i32, mut bytes: &[u8]) -> Result<(), CoreError> {
+    let failed = |err: std::io::Error| CoreError::io(&err, "write", "<standard output>");
+    while !bytes.is_empty() {
+        // SAFETY: `bytes` is a live slice; `fd` is a descriptor the caller
+        // owns and keeps open for the call.
+        let written = unsafe { libc::write(fd, bytes.as_ptr().cast(), bytes.len()) };
+        if written >= 0 {
+            bytes = &bytes[written as usize..];
+            continue;
+        }
+        let err = std::io::Error::last_os_error();
+        match err.kind() {
+            std::io::ErrorKind::Interrupted => {}
+            std::io::ErrorKind::WouldBlock => {
+                let mut poll = libc::pollfd {
+                    fd,
+                    events: libc::POLLOUT,
+                    revents: 0,
+                };
+                // SAFETY: one pollfd, waited on until the descriptor can take more.
+                if unsafe { libc::poll(&mut poll, 1, -1) } < 0 {
+                    let err = std::io::Error::last_os_error();
+                    if err.kind() != std::io::ErrorKind::Interrupted {
+                        return Err(failed(err));
+                    }
+                }
+            }
+            _ => return Err(failed(err)),
+        }
+    }
+    Ok(())
+}
+
+fn export_with(mut exporter: Exporter, out: &mut dyn Write) -> Result<Exported, CoreError> {
+    let mut chunk = Vec::with_capacity(1 << 17);
+    loop {
+        chunk.clear();
+        let more = exporter.fill(&mut chunk, 1 << 16)?;
+        out.write_all(&chunk)
+            .map_err(|err| CoreError::io(&err, "write", "<export output>"))?;
+        if !more {
+            return Ok(exporter.report);
+        }
+    }
 }
 
 /// [`export_log`] into the file `out`: a private temp file (0600) beside it,
@@ -156,7 +294,7 @@ pub fn export_log(
 pub fn export_to_file(
     chat: &Chat,
     options: &ExportOptions,
-    masker: &Masker,
+    masker: &Arc<Masker>,
     out: &Path,
 ) -> Result<Exported, CoreError> {
     let out = absolute(out);
@@ -188,30 +326,23 @@ fn entry_ms(entry: &LogEntry) -> Option<f64> {
 #[derive(Default)]
 struct Markdown {
     day: Option<Option<String>>,
-    header_bytes: usize,
 }
 
 impl Markdown {
-    fn start(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+    fn start(&mut self, out: &mut Vec<u8>) -> usize {
         let header =
             "# Chat log\n\nTimes are UTC. Each message is shown as stored, inside a code fence.\n";
-        out.write_all(header.as_bytes())?;
-        self.header_bytes = header.len();
-        Ok(())
+        out.extend_from_slice(header.as_bytes());
+        header.len()
     }
 
-    fn empty(&mut self, out: &mut dyn Write) -> std::io::Result<usize> {
+    fn empty(&mut self, out: &mut Vec<u8>) -> usize {
         let text = "\n(no messages)\n";
-        out.write_all(text.as_bytes())?;
-        Ok(text.len())
+        out.extend_from_slice(text.as_bytes());
+        text.len()
     }
 
-    fn entry(
-        &mut self,
-        out: &mut dyn Write,
-        entry: &LogEntry,
-        ms: Option<f64>,
-    ) -> std::io::Result<usize> {
+    fn entry(&mut self, out: &mut Vec<u8>, entry: &LogEntry, ms: Option<f64>) {
         let iso = ms.and_then(format_iso_utc);
         let day = iso.as_ref().map(|iso| iso[..10].to_owned());
         let mut text = String::new();
@@ -236,8 +367,7 @@ impl Markdown {
         }
         text.push_str(&fence);
         text.push('\n');
-        out.write_all(text.as_bytes())?;
-        Ok(text.len())
+        out.extend_from_slice(text.as_bytes());
     }
 }
 

@@ -118,56 +118,112 @@ pub struct Imported {
     pub forgotten: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum Key {
-    Id(Vec<u16>),
-    Content(Option<String>, Role, [u8; 16]),
-}
+/// An entry's identity, 16 bytes of SHA-256: over its `id` when it has
+/// one, else over its time, role and text. A digest, not the fields, so a
+/// million candidates of a large import cost 16 bytes each.
+type Key = [u8; 16];
 
-fn text_hash(text: &[u16]) -> [u8; 16] {
+fn digest(parts: &[&[u8]]) -> [u8; 16] {
     let mut hasher = Sha256::new();
-    for unit in text {
-        hasher.update(unit.to_le_bytes());
+    for part in parts {
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
     }
     let mut out = [0u8; 16];
     out.copy_from_slice(&hasher.finalize()[..16]);
     out
 }
 
+fn units_le(units: &[u16]) -> Vec<u8> {
+    units.iter().flat_map(|unit| unit.to_le_bytes()).collect()
+}
+
+fn text_hash(text: &[u16]) -> [u8; 16] {
+    digest(&[&units_le(text)])
+}
+
 fn key_of(entry: &LogEntry) -> Key {
     match &entry.id {
-        Some(id) => Key::Id(id.clone()),
-        None => Key::Content(
-            entry
-                .ts
-                .as_ref()
-                .map(|ts| String::from_utf16_lossy(&ts.display())),
-            entry.role,
-            text_hash(&entry.text),
-        ),
+        Some(id) => digest(&[b"id", &units_le(id)]),
+        None => {
+            let ts = entry.ts.as_ref().map(|ts| units_le(&ts.display()));
+            digest(&[
+                b"content",
+                ts.as_deref().unwrap_or(b"-"),
+                entry.role.as_str().as_bytes(),
+                &text_hash(&entry.text),
+            ])
+        }
     }
 }
 
-/// One entry to import: its key, its time, its line (no `\n`).
+/// One entry to import: its key, its time, where its line is (no `\n`). A
+/// million of them for a large export: 64 bytes each, its line's bytes read
+/// again from the source when it is written, never held.
 struct Candidate {
     key: Key,
-    ms: Option<f64>,
-    role: Role,
     hash: [u8; 16],
-    line: Vec<u8>,
+    /// Epoch ms; NaN when it has no readable time.
+    ms: f64,
+    /// The export's byte offset of the line, or (an OpenClaw message) the
+    /// index of its line in [`Source::owned`].
+    at: u64,
+    len: u32,
+    role: Role,
     from_openclaw: bool,
 }
 
 impl Candidate {
-    fn of(entry: &LogEntry, line: Vec<u8>, from_openclaw: bool) -> Self {
+    fn of(entry: &LogEntry, at: u64, len: usize, from_openclaw: bool) -> Self {
         Candidate {
             key: key_of(entry),
-            ms: entry.ts.as_ref().and_then(Timestamp::epoch_ms),
-            role: entry.role,
             hash: text_hash(&entry.text),
-            line,
+            ms: entry
+                .ts
+                .as_ref()
+                .and_then(Timestamp::epoch_ms)
+                .unwrap_or(f64::NAN),
+            at,
+            len: u32::try_from(len).unwrap_or(u32::MAX),
+            role: entry.role,
             from_openclaw,
         }
+    }
+
+    fn ms(&self) -> Option<f64> {
+        (!self.ms.is_nan()).then_some(self.ms)
+    }
+}
+
+/// Where the candidates' lines are: the export file, or the lines made of
+/// OpenClaw's messages.
+#[derive(Default)]
+struct Source {
+    file: Option<(std::fs::File, PathBuf)>,
+    owned: Vec<Vec<u8>>,
+}
+
+impl Source {
+    /// A candidate's line, as it goes through the in door.
+    fn bytes(&self, candidate: &Candidate) -> Result<std::borrow::Cow<'_, [u8]>, CoreError> {
+        if candidate.from_openclaw {
+            let line = usize::try_from(candidate.at)
+                .ok()
+                .and_then(|at| self.owned.get(at));
+            return Ok(std::borrow::Cow::Borrowed(
+                line.map_or(&[][..], Vec::as_slice),
+            ));
+        }
+        let Some((file, path)) = &self.file else {
+            return Ok(std::borrow::Cow::Borrowed(&[]));
+        };
+        let mut line = vec![0u8; candidate.len as usize];
+        let read = crate::persistent_chat::fs::read_full_at(file, &mut line, candidate.at)
+            .map_err(|err| CoreError::io(&err, "read", &shown(path)))?;
+        if read < line.len() {
+            return Err(crate::store::lines::shrank(path));
+        }
+        Ok(std::borrow::Cow::Owned(line))
     }
 }
 
@@ -181,13 +237,24 @@ pub fn import(options: &ImportOptions) -> Result<Imported, CoreError> {
         ..Imported::default()
     };
     let masker = &*options.masker;
-    let candidates = match &options.source {
-        ImportSource::Export(path) => export_candidates(&absolute(path), masker, &mut report)?,
+    // What forget removed from this chat stays out unless forced (the
+    // chat's folder looked up only: nothing is created before the source is
+    // read whole and found good).
+    let forgotten = match (open_target(&options.chat, false)?, options.force) {
+        ((Some(folder), _), false) => Tombstones::read(&folder)?,
+        _ => Tombstones::default(),
+    };
+    // The source is read before the chat is locked: a large one must not
+    // hold the gateway's appends.
+    let (candidates, source) = match &options.source {
+        ImportSource::Export(path) => {
+            export_candidates(&absolute(path), masker, &forgotten, &mut report)?
+        }
         ImportSource::OpenClaw { files, events } => {
-            openclaw_candidates(files, events, masker, &mut report)?
+            openclaw_candidates(files, events, masker, &forgotten, &mut report)?
         }
     };
-    report.read = candidates.len() as u64;
+    report.read = candidates.len() as u64 + report.forgotten;
     let (folder, log_name) = open_target(&options.chat, options.apply)?;
     report.log_path = match &folder {
         Some(folder) => folder.path.join(&log_name),
@@ -199,20 +266,15 @@ pub fn import(options: &ImportOptions) -> Result<Imported, CoreError> {
     };
     let Some(folder) = folder else {
         // Dry run into a chat that does not exist yet: everything is new.
-        let fresh = dedupe(candidates, &Existing::default(), None, &mut report);
+        let fresh = dedupe(candidates, &Existing::default(), &mut report);
         count_added(&fresh, &mut report, None);
         return Ok(report);
     };
     let existing = Existing::read(&folder, &log_name, masker)?;
-    // What forget removed from this chat stays out unless forced.
-    let tombstones = match options.force {
-        true => None,
-        false => Some(Tombstones::read(&folder)?),
-    };
-    let mut fresh = dedupe(candidates, &existing, tombstones.as_ref(), &mut report);
+    let mut fresh = dedupe(candidates, &existing, &mut report);
     if !existing.keys.is_empty() {
         // Stable: entries of one time keep the source's order; no time goes last.
-        fresh.sort_by(|a, b| match (a.ms, b.ms) {
+        fresh.sort_by(|a, b| match (a.ms(), b.ms()) {
             (Some(x), Some(y)) => x.total_cmp(&y),
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
@@ -220,10 +282,11 @@ pub fn import(options: &ImportOptions) -> Result<Imported, CoreError> {
         });
     }
     count_added(&fresh, &mut report, existing.last_ms);
+    drop(existing);
     if fresh.is_empty() || !options.apply {
         return Ok(report);
     }
-    write_merged(&folder, &log_name, &fresh, masker)?;
+    write_merged(&folder, &log_name, &fresh, &source, masker)?;
     if folder.status_of(INDEX_FILE)?.is_some() {
         folder
             .remove(INDEX_FILE)
@@ -237,11 +300,10 @@ fn count_added(fresh: &[Candidate], report: &mut Imported, last_ms: Option<f64>)
     report.imported = fresh.len() as u64;
     report.merged = fresh
         .iter()
-        .filter(|c| matches!((c.ms, last_ms), (Some(ms), Some(last)) if ms < last))
+        .filter(|c| matches!((c.ms(), last_ms), (Some(ms), Some(last)) if ms < last))
         .count() as u64;
-    let times: Vec<f64> = fresh.iter().filter_map(|c| c.ms).collect();
-    let first = times.iter().copied().reduce(f64::min);
-    let last = times.iter().copied().reduce(f64::max);
+    let first = fresh.iter().filter_map(Candidate::ms).reduce(f64::min);
+    let last = fresh.iter().filter_map(Candidate::ms).reduce(f64::max);
     report.first_ts = first.and_then(format_iso_utc);
     report.last_ts = last.and_then(format_iso_utc);
 }
@@ -284,7 +346,7 @@ impl Existing {
     }
 
     fn logged_by_gateway(&self, candidate: &Candidate) -> bool {
-        let (Some(ms), true) = (candidate.ms, candidate.from_openclaw) else {
+        let (Some(ms), true) = (candidate.ms(), candidate.from_openclaw) else {
             return false;
         };
         self.texts
@@ -293,35 +355,24 @@ impl Existing {
     }
 }
 
-/// The candidates the log does not hold and `forgotten` does not name, each
-/// key once.
+/// The candidates the log does not hold, each key once (in place: a large
+/// import holds its candidates once).
 fn dedupe(
-    candidates: Vec<Candidate>,
+    mut candidates: Vec<Candidate>,
     existing: &Existing,
-    forgotten: Option<&Tombstones>,
     report: &mut Imported,
 ) -> Vec<Candidate> {
-    let mut seen = HashSet::new();
-    let mut fresh = Vec::new();
-    let forgotten = forgotten.filter(|tombstones| !tombstones.is_empty());
-    for candidate in candidates {
-        let was_forgotten = forgotten.is_some_and(|tombstones| {
-            parse_log_line(&candidate.line).is_some_and(|entry| tombstones.holds(&entry))
-        });
-        if was_forgotten {
-            report.forgotten += 1;
-            continue;
-        }
-        if existing.keys.contains(&candidate.key)
-            || existing.logged_by_gateway(&candidate)
-            || !seen.insert(candidate.key.clone())
-        {
+    let mut seen: HashSet<Key> = HashSet::new();
+    candidates.retain(|candidate| {
+        let fresh = !existing.keys.contains(&candidate.key)
+            && !existing.logged_by_gateway(candidate)
+            && seen.insert(candidate.key);
+        if !fresh {
             report.already += 1;
-            continue;
         }
-        fresh.push(candidate);
-    }
-    fresh
+        fresh
+    });
+    candidates
 }
 
 /// The chat's folder (created with `apply`) and the log's name in it;
@@ -382,32 +433,42 @@ fn target_path(chat: &Chat) -> PathBuf {
 }
 
 /// An export's lines, each a valid entry, or the file refused naming the
-/// first line that is not; each through the in door.
+/// first line that is not; each through the in door, keyed as the log will
+/// hold it. Only where each line is, is kept (its bytes are read again when
+/// it is written); those `forgotten` names are left out.
 fn export_candidates(
     path: &Path,
     masker: &Masker,
+    forgotten: &Tombstones,
     report: &mut Imported,
-) -> Result<Vec<Candidate>, CoreError> {
+) -> Result<(Vec<Candidate>, Source), CoreError> {
     let (file, metadata) = open_state_file(path, Links::Refuse)?;
     let mut candidates = Vec::new();
     let mut number = 0u64;
+    let mut offset = 0u64;
     let end = for_each_line(&file, metadata.len(), path, |line| {
         number += 1;
+        let at = offset;
+        offset += line.len() as u64;
         let Some(entry) = parse_log_line(line) else {
             return Err(CoreError::Refused {
                 path: shown(path),
                 what: format!("line {number} is not a valid log entry; nothing was imported"),
             });
         };
-        let written = existing_line(line.strip_suffix(b"\n").unwrap_or(line), masker);
-        count_written(&written, report);
-        let line = written.line.into_owned();
+        let bare = line.strip_suffix(b"\n").unwrap_or(line);
+        let written = existing_line(bare, masker);
         // Keyed as the log will hold it: a rerun finds it there.
-        let entry = match parse_log_line(&line) {
-            Some(stored) => stored,
-            None => entry,
+        let stored = match &written.line {
+            std::borrow::Cow::Owned(line) => parse_log_line(line).unwrap_or(entry),
+            std::borrow::Cow::Borrowed(_) => entry,
         };
-        candidates.push(Candidate::of(&entry, line, false));
+        if forgotten.holds(&stored) {
+            report.forgotten += 1;
+            return Ok(());
+        }
+        count_written(&written, report);
+        candidates.push(Candidate::of(&stored, at, bare.len(), false));
         Ok(())
     })?;
     if end.torn_bytes > 0 {
@@ -419,7 +480,13 @@ fn export_candidates(
             ),
         });
     }
-    Ok(candidates)
+    Ok((
+        candidates,
+        Source {
+            file: Some((file, path.to_owned())),
+            owned: Vec::new(),
+        },
+    ))
 }
 
 fn count_written(written: &Written, report: &mut Imported) {
@@ -432,19 +499,28 @@ fn openclaw_candidates(
     files: &[(Vec<u16>, PathBuf)],
     events: &[TranscriptEvent],
     masker: &Masker,
+    forgotten: &Tombstones,
     report: &mut Imported,
-) -> Result<Vec<Candidate>, CoreError> {
+) -> Result<(Vec<Candidate>, Source), CoreError> {
     let mut candidates = Vec::new();
+    let mut source = Source::default();
     let mut take = |event: &TranscriptEvent, report: &mut Imported| match message_entry(event) {
         Some((entry, live)) => {
+            let written = entry_line(&entry, masker);
+            let line = written.line.into_owned();
+            let entry = parse_log_line(&line).unwrap_or(entry);
+            if forgotten.holds(&entry) {
+                report.forgotten += 1;
+                return;
+            }
             if live {
                 report.live_messages += 1;
             }
-            let written = entry_line(&entry, masker);
-            count_written(&written, report);
-            let line = written.line.into_owned();
-            let entry = parse_log_line(&line).unwrap_or(entry);
-            candidates.push(Candidate::of(&entry, line, true));
+            report.masked += u64::from(written.masked);
+            report.cut += u64::from(written.cut);
+            let at = source.owned.len() as u64;
+            candidates.push(Candidate::of(&entry, at, line.len(), true));
+            source.owned.push(line);
         }
         None => report.skipped_events += 1,
     };
@@ -467,7 +543,7 @@ fn openclaw_candidates(
     for event in events {
         take(event, report);
     }
-    Ok(candidates)
+    Ok((candidates, source))
 }
 
 /// One transcript event's JSON as `import` reads it: its entry (`None` for
@@ -569,11 +645,13 @@ fn message_entry(event: &TranscriptEvent) -> Option<(LogEntry, bool)> {
 
 /// The log rewritten with `fresh` merged in, its own lines through the in
 /// door too (the store's rewrite: what a writer without the lock appends
-/// meanwhile is kept, after what is merged).
+/// meanwhile is kept, after what is merged). Each candidate's line is read
+/// from `source` as it is written.
 fn write_merged(
     folder: &Folder,
     log_name: &str,
     fresh: &[Candidate],
+    source: &Source,
     masker: &Masker,
 ) -> Result<(), CoreError> {
     let mut next = 0;
@@ -581,8 +659,8 @@ fn write_merged(
         if let Some(ms) =
             parse_log_line(line).and_then(|entry| entry.ts.as_ref().and_then(Timestamp::epoch_ms))
         {
-            while next < fresh.len() && fresh[next].ms.is_some_and(|new| new < ms) {
-                new.line(&fresh[next].line)?;
+            while next < fresh.len() && fresh[next].ms().is_some_and(|new| new < ms) {
+                new.line(&source.bytes(&fresh[next])?)?;
                 next += 1;
             }
         }
@@ -593,7 +671,7 @@ fn write_merged(
     // The rest is later than every line read: it goes last, but for a torn
     // last line, which stays last.
     for candidate in &fresh[next..] {
-        rewrite.new.line(&candidate.line)?;
+        rewrite.new.line(&source.bytes(candidate)?)?;
     }
     rewrite.commit(&mut |_, _| Ok(Keep::Line), &|_| true)?;
     Ok(())

@@ -39,7 +39,11 @@ pub mod verify;
 
 pub use backup::{backup, Backup, BackupForm, BackupOptions, ChatRecord, FileRecord, Refusal};
 pub use chat::Chat;
-pub use export::{export_log, export_to_file, parse_bound, ExportFormat, ExportOptions, Exported};
+#[cfg(unix)]
+pub use export::write_to_fd;
+pub use export::{
+    export_log, export_to_file, parse_bound, ExportFormat, ExportOptions, Exported, Exporter,
+};
 pub use forget::{forget, ForgetRule, Forgotten, ForgottenEntry};
 pub use import::{import, ImportOptions, ImportSource, Imported, TranscriptEvent};
 pub use restore::{restore, Restore, RestoreAction, RestoreOptions, RestoredChat};
