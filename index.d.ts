@@ -77,6 +77,14 @@ export declare class ChatStore {
    */
   static removeUnfinishedTempFiles(): Array<string>
   /**
+   * How far this process's long work is (an index build, an export, a
+   * backup, a verify, an import, a rewrite of a log): `{ done, total }`
+   * in bytes read, counted since the process started; for a progress
+   * line, read while a call runs on the thread pool (a delta between two
+   * reads is the work in between).
+   */
+  static workProgress(): { done: number, total: number }
+  /**
    * The folder name `open` gives `sessionKey` under a state dir: a slug
    * of it (lower case, `a-z0-9` runs joined by `-`, at most 60) and 32
    * hex digits of SHA-256 over its UTF-16 code units (little-endian).
@@ -1508,4 +1516,10 @@ export interface SecretMaskerRefusal {
   pattern: string
   /** One line, e.g. `look-around, including look-ahead and look-behind, is not supported`. */
   reason: string
+}
+
+/** `ChatStore.workProgress()`'s bytes. */
+export interface WorkProgress {
+  done: number
+  total: number
 }

@@ -227,3 +227,35 @@ describe('--quiet: errors and the result a script needs, no notes', () => {
     expect(lines(imported.out)).toEqual([expect.stringMatching(/^would import 3 of 3 entries/)])
   })
 })
+
+describe('a long command on a terminal shows how far it is, in bytes', () => {
+  const hasScript = spawnSync('script', ['--version']).status === 0
+  const onTerminal = hasScript ? posixTest : test.skip.bind(test)
+  onTerminal(
+    `a chat's first search builds its index with a progress line of bytes read${hasScript ? '' : ' (skipped: no script(1) here to give it a terminal)'}`,
+    async () => {
+      const { chat } = await chatWith(
+        60000,
+        (i) => `entry ${i} ${'about the staging database migration plan '.repeat(8)}`,
+      )
+      // script(1) runs the command on a pseudo-terminal; the line is drawn at once and often.
+      const command = [process.execPath, CLI, 'search', ...chat, 'migration']
+        .map((arg) => `'${arg.replaceAll("'", "'\\''")}'`)
+        .join(' ')
+      const result = spawnSync('script', ['-qfec', command, '/dev/null'], {
+        encoding: 'utf8',
+        env: { ...process.env, OCCN_PROGRESS_FIRST_MS: '0', OCCN_PROGRESS_EVERY_MS: '5' },
+      })
+      expect(result.status).toBe(0)
+      expect(result.stdout).toMatch(/\r\x1b\[2Ksearching \(indexing the log\)… [\d.]+ MB of [\d.]+ MB \(\d+ %\), \d+ s/)
+      // Erased before the hits.
+      expect(result.stdout).toMatch(/\r\x1b\[2K#\d+ /)
+    },
+  )
+  test('a pipe gets no progress line', async () => {
+    const { chat } = await chatWith(2000)
+    const result = runCli(['search', ...chat, 'staging'], { env: { ...process.env, OCCN_PROGRESS_FIRST_MS: '0' } })
+    expect(result.status).toBe(0)
+    expect(result.err).toBe('')
+  })
+})

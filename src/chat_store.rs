@@ -129,6 +129,20 @@ impl ChatStore {
             .collect()
     }
 
+    /// How far this process's long work is (an index build, an export, a
+    /// backup, a verify, an import, a rewrite of a log): `{ done, total }`
+    /// in bytes read, counted since the process started; for a progress
+    /// line, read while a call runs on the thread pool (a delta between two
+    /// reads is the work in between).
+    #[napi(ts_return_type = "{ done: number, total: number }")]
+    pub fn work_progress() -> WorkProgress {
+        let (done, total) = openclaw_context_core::progress::snapshot();
+        WorkProgress {
+            done: done as f64,
+            total: total as f64,
+        }
+    }
+
     /// The folder name `open` gives `sessionKey` under a state dir: a slug
     /// of it (lower case, `a-z0-9` runs joined by `-`, at most 60) and 32
     /// hex digits of SHA-256 over its UTF-16 code units (little-endian).
@@ -884,4 +898,11 @@ impl ChatLogExport {
         let exporter = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         ChatStoreExport::new(exporter.report().clone(), None, None)
     }
+}
+
+/// `ChatStore.workProgress()`'s bytes.
+#[napi(object, object_from_js = false)]
+pub struct WorkProgress {
+    pub done: f64,
+    pub total: f64,
 }

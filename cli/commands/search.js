@@ -10,7 +10,8 @@ const { parseCommandArgs } = require('../../lib/args')
 const { chatFrom } = require('../../lib/chat-args')
 const { UsageError } = require('../../lib/errors')
 const { escapeControl } = require('../../lib/shell-quote')
-const { shown } = require('./chat-store')
+const { withProgress } = require('../../lib/progress')
+const { progressStream, shown } = require('./chat-store')
 const { optionsOf } = require('.')
 
 function searchArgs(argv) {
@@ -46,10 +47,12 @@ async function runSearch(argv, out, err = () => {}) {
     return store.search(query, { limit, timeZone })
   }
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'
-  const hits = await search(zone).catch((error) => {
+  const searching = search(zone).catch((error) => {
     if (error?.name !== 'RangeError' || !String(error.message).includes('timeZone"')) throw error
     return search(-new Date().getTimezoneOffset())
   })
+  // A chat's first search builds its index from the whole log: on a terminal, how far it is.
+  const hits = await withProgress('searching (indexing the log)', searching, { stream: progressStream(quiet) })
   for (const hit of hits) out(json ? JSON.stringify(hit) : hitLine(hit))
   if (hits.length === 0 && !json && !quiet) {
     const where = chat.log

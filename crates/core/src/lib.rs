@@ -13,13 +13,15 @@
 //! - [`search`]: ranked search over a perpetual log and a window read;
 //! - [`utf16`]: JS string semantics (surrogate- and grapheme-safe cuts);
 //! - [`mask`]: secrets and `<private>` spans masked in linear time;
-//! - [`error`]: the errors the binding maps to JS errors with `code`.
+//! - [`error`]: the errors the binding maps to JS errors with `code`;
+//! - [`progress`]: how far the process's long work is, for a progress line.
 
 pub mod archive;
 pub mod compaction;
 pub mod error;
 pub mod mask;
 pub mod persistent_chat;
+pub mod progress;
 pub mod search;
 pub mod store;
 pub mod utf16;

@@ -107,6 +107,7 @@ impl Exporter {
         masker: Arc<Masker>,
     ) -> Result<Exporter, CoreError> {
         let log = open_log(chat)?;
+        crate::progress::expect(log.size);
         Ok(Exporter {
             reader: Some(BufReader::with_capacity(1 << 16, log.file.take(log.size))),
             report: Exported {
@@ -160,6 +161,7 @@ impl Exporter {
                 self.done = true;
                 return Ok(false);
             }
+            crate::progress::advance(read as u64);
             let line = std::mem::take(&mut self.line);
             self.entry(&line, out);
             self.line = line;

@@ -443,11 +443,13 @@ fn export_candidates(
     report: &mut Imported,
 ) -> Result<(Vec<Candidate>, Source), CoreError> {
     let (file, metadata) = open_state_file(path, Links::Refuse)?;
+    crate::progress::expect(metadata.len());
     let mut candidates = Vec::new();
     let mut number = 0u64;
     let mut offset = 0u64;
     let end = for_each_line(&file, metadata.len(), path, |line| {
         number += 1;
+        crate::progress::advance(line.len() as u64);
         let at = offset;
         offset += line.len() as u64;
         let Some(entry) = parse_log_line(line) else {

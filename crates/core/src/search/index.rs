@@ -144,6 +144,7 @@ impl Index {
         let mut carry: Vec<u8> = Vec::new();
         let mut oversized = false;
         let mut pos = self.covered;
+        crate::progress::expect(end - pos);
         while pos < end {
             let want = (end - pos).min(CHUNK_BYTES as u64) as usize;
             let got = read_full_at(log, &mut chunk[..want], pos)?;
@@ -177,6 +178,7 @@ impl Index {
                 }
             }
             pos += got as u64;
+            crate::progress::advance(got as u64);
         }
         if let Some((head, tail)) = fingerprint(log, self.covered)? {
             self.head = head;

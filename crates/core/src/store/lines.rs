@@ -128,7 +128,10 @@ pub struct Tally<R> {
 }
 
 impl<R: Read> Tally<R> {
+    /// A tally of `limit` bytes of `inner` (counted as work to do for the
+    /// progress line, and as done as they are read).
     pub fn new(inner: R, limit: u64, count_lines: bool) -> Self {
+        crate::progress::expect(limit);
         Tally {
             inner,
             left: limit,
@@ -189,6 +192,7 @@ impl<R: Read> Read for Tally<R> {
         }
         self.left -= read as u64;
         self.bytes += read as u64;
+        crate::progress::advance(read as u64);
         self.hasher.update(&buf[..read]);
         self.count(&buf[..read]);
         Ok(read)

@@ -318,9 +318,13 @@ impl OldLog {
             if size <= self.consumed {
                 return Ok(());
             }
+            crate::progress::expect(size - self.consumed);
             file.seek(SeekFrom::Start(self.consumed))
                 .map_err(|err| CoreError::io(&err, "read", &self.shown))?;
-            let end = for_each_line(file, size - self.consumed, &path, |line| each(line))?;
+            let end = for_each_line(file, size - self.consumed, &path, |line| {
+                crate::progress::advance(line.len() as u64);
+                each(line)
+            })?;
             if end.whole_bytes == 0 {
                 return Ok(());
             }
