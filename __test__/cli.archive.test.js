@@ -7,7 +7,7 @@ const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 const { ChatStore } = require('../index.js')
-const { ROOT, tempDirs, runCli } = require('./fixtures/cli.js')
+const { CLI, ROOT, tempDirs, runCli } = require('./fixtures/cli.js')
 const { onWasi, onWindows, posixTest: posixTestFor } = require('./fixtures/platform.js')
 
 const KEY = 'agent:codex:acp:archive'
@@ -302,6 +302,54 @@ describe('backup and verify', () => {
       expect(backup.out).toMatch(/^backed up 1 chat\(s\)/)
       expect(backup.err).toContain(`refused ${path.join(fifoChat, 'perpetual-log.jsonl')}: not a regular file (FIFO)`)
       expect(run(['verify', path.join(dir, 'b')]).status).toBe(0)
+    },
+  )
+})
+
+describe('verify says only what it checked', () => {
+  test('the folder that holds the backups, an empty folder: an error, never clean', async () => {
+    const dir = tempDir()
+    const state = path.join(dir, 'state')
+    await chat(state)
+    const backups = path.join(dir, 'backups')
+    fs.mkdirSync(backups)
+    expect(run(['backup', '--state-dir', state, '--out', path.join(backups, 'monday')]).status).toBe(0)
+    expect(run(['backup', '--state-dir', state, '--out', path.join(backups, 'tuesday.tar')]).status).toBe(0)
+    const held = run(['verify', backups])
+    expect(held.status).toBe(1)
+    expect(held.err).toMatch(
+      /neither a backup nor a state dir with a chat folder; it holds 2 backup\(s\): verify each on its own/,
+    )
+    expect(held.out).toBe('')
+    const empty = path.join(dir, 'empty')
+    fs.mkdirSync(empty, { mode: 0o700 })
+    const nothing = run(['verify', empty])
+    expect(nothing.status).toBe(1)
+    expect(nothing.err).toMatch(/neither a backup nor a state dir with a chat folder/)
+  })
+
+  require('./fixtures/platform.js').rootTest('runs verify as another user')(
+    'a chat folder this user cannot read (mode 000, as another uid): a problem, exit 1',
+    async () => {
+      const dir = tempDir()
+      fs.chmodSync(dir, 0o755)
+      const state = path.join(dir, 'state')
+      const folder = await chat(state)
+      await chat(state, LINES[0], 'agent:other')
+      fs.chmodSync(state, 0o755)
+      fs.chmodSync(folder, 0o000)
+      // The other user: the state dir is root's (allowed), the chat folders are not theirs.
+      const result = spawnSync(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'verify', state, '--json'],
+        { encoding: 'utf8' },
+      )
+      fs.chmodSync(folder, 0o700)
+      expect(result.status).toBe(1)
+      const report = JSON.parse(result.stdout)
+      const named = report.problems.filter((problem) => problem.path === folder)
+      expect(named.map((problem) => problem.kind)).toEqual(expect.arrayContaining(['unreadable']))
+      expect(report.chats).toBe(2)
     },
   )
 })

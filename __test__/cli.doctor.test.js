@@ -11,7 +11,8 @@ const { writeFakeInstall, FAKE_WRAPPER } = require('./fixtures/fake-openclaw-dis
 const { posixTest } = require('./fixtures/platform.js')
 const { quoteArg } = require('../lib/shell-quote')
 
-const CLI = path.join(__dirname, '..', 'cli', 'openclaw-context.js')
+const ROOT = path.join(__dirname, '..')
+const CLI = path.join(ROOT, 'cli', 'openclaw-context.js')
 const PLUGIN_ID = 'openclaw-context-native'
 const temps = []
 afterAll(() => {
@@ -33,6 +34,11 @@ function writeState({ installed = true, enabled = true, chats = {}, installDir =
     fs.mkdirSync(path.join(state, ...installDir), { recursive: true })
     fs.writeFileSync(path.join(state, ...installDir, 'package.json'), '{}')
     fs.writeFileSync(path.join(state, ...installDir, 'openclaw.plugin.json'), '{}')
+    // Its entry point loads this checkout's addon, as an install with its platform package does.
+    fs.writeFileSync(
+      path.join(state, ...installDir, 'index.js'),
+      `module.exports = require(${JSON.stringify(path.join(ROOT, 'index.js'))})\n`,
+    )
   }
   const stateDir = path.join(state, PLUGIN_ID)
   fs.mkdirSync(stateDir, { mode: 0o700 })
@@ -301,3 +307,47 @@ describe('the chat-log tools: the plugin-tools bridge and the tool policy', () =
     )
   })
 })
+
+test('an installed plugin that cannot load its addon (no platform package): a problem, with the npm install that fixes it', () => {
+  const install = writeFakeInstall(tempDir('occn-doctor-install-'), FAKE_WRAPPER)
+  const state = writeState({ chats: { 'agent-a-0123456789': line(1) } })
+  const folder = path.join(state.state, 'extensions', PLUGIN_ID)
+  // What the installer left where it added no platform package: the package's loader finds no binding.
+  fs.writeFileSync(
+    path.join(folder, 'index.js'),
+    "throw new Error('Cannot find native binding. npm has a bug related to optional dependencies')\n",
+  )
+  const { code, err } = doctor(install, state)
+  expect(code).toBe(1)
+  expect(err).toContain(
+    `problem: the installed plugin cannot load its addon from ${folder} (Cannot find native binding. npm has a bug related to optional dependencies): every turn passes through untouched\n  fix: cd ${quoteArg(folder)} && npm install --omit=dev --ignore-scripts (then restart the gateway)`,
+  )
+})
+
+require('./fixtures/platform.js').rootTest('runs doctor as another user')(
+  'a chat folder this user cannot enter is never "no log yet": a problem, with how to look',
+  () => {
+    const install = writeFakeInstall(tempDir('occn-doctor-install-'), FAKE_WRAPPER)
+    const state = writeState({ chats: { 'agent-a-0123456789': line(1) } })
+    for (const dir of [path.dirname(state.state), state.state, state.stateDir]) fs.chmodSync(dir, 0o755)
+    const folder = path.join(state.stateDir, 'agent-a-0123456789')
+    fs.chmodSync(folder, 0o000)
+    const result = spawnSync(
+      'setpriv',
+      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'doctor', install.pkg, '--json'],
+      { encoding: 'utf8', env: { ...process.env, OPENCLAW_STATE_DIR: state.state, OPENCLAW_CONFIG_PATH: '' } },
+    )
+    fs.chmodSync(folder, 0o700)
+    expect(result.status).toBe(1)
+    const report = JSON.parse(result.stdout)
+    const chat = report.facts.find((fact) => fact.topic === 'chat' && fact.text.includes(folder))
+    expect(chat.text).not.toContain('no log yet')
+    expect(report.problems.map((p) => p.what)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(
+          /agent-a-0123456789 cannot be read \(.*permission denied.*\): its files were not checked/,
+        ),
+      ]),
+    )
+  },
+)

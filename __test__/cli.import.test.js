@@ -223,3 +223,13 @@ testUnless(onWasi, 'on WASI: no advisory locks in WASI preview 1')(
   },
   60000,
 )
+
+test('--from-openclaw with nothing for the session key: said, exit 1, nothing created', () => {
+  const openclaw = tempDir()
+  const target = tempDir()
+  const result = run(['import', '--state-dir', target, '--session-key', KEY, '--from-openclaw', openclaw, '--apply'])
+  expect(result.status).toBe(1)
+  expect(result.err).toMatch(/holds nothing for the session key .*: nothing imported\n$/)
+  expect(result.out).toBe('')
+  expect(fs.readdirSync(target)).toEqual([])
+})

@@ -3,10 +3,12 @@
 // on any release: the OpenClaw release and what of this package it supports, the compaction cap,
 // the plugin (installed, enabled, its settings), and each chat folder (modes, log health, the
 // last backend session), with the command that fixes each problem. Exit 0 when nothing needs
-// doing, 1 otherwise. Nothing is written, no process is started, no addon but this package's is
-// loaded. The rules come from where they live: the release boundaries from openclaw-release.js,
+// doing, 1 otherwise. Nothing is written, and no addon but this package's is loaded in this
+// process: one child process loads the installed plugin's, from its folder, as the gateway
+// will. The rules come from where they live: the release boundaries from openclaw-release.js,
 // the cap's state from compaction-status.js, the plugin's settings from the manifest
 // (plugin-settings.js), each chat folder's files from the addon's ChatStore.inspectFolder.
+const { spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 
@@ -93,8 +95,10 @@ function chatProblem(problem, report) {
       }
     default:
       return {
-        what: `${problem.path} cannot be read (${problem.message})`,
-        fix: `check its owner and mode: ls -l ${where}`,
+        what: problem.message.includes(' cannot be read ')
+          ? problem.message
+          : `${problem.path} cannot be read (${problem.message})`,
+        fix: `check its owner and mode: ls -ld ${where}`,
       }
   }
 }
@@ -109,7 +113,8 @@ async function inspectChat(dir, native, summaryFile) {
   const problems = report.problems.map((problem) => chatProblem(problem, report))
   const { log } = report
   if (!log) {
-    if (!report.problems.some((problem) => problem.kind === 'type' || problem.kind === 'unreadable'))
+    // Only a folder whose files were all looked at can say it has no log.
+    if (!report.problems.some((problem) => ['type', 'unreadable', 'owner'].includes(problem.kind)))
       facts.push('no log yet')
     return { facts, problems }
   }
@@ -126,7 +131,35 @@ async function inspectChat(dir, native, summaryFile) {
   return { facts, problems }
 }
 
-/** The whole report, as lines, and the problems found. */
+/**
+ * Whether the installed plugin's own folder loads its addon, as the gateway will (its
+ * index.js, from there: OpenClaw's installer may have added no platform package). In a child
+ * process, so that this command loads no addon but its own.
+ */
+function installedAddonProblems(installedAt) {
+  const entry = path.join(installedAt, 'index.js')
+  const child = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const { ChatStore } = require(${JSON.stringify(entry)}); if (typeof ChatStore !== 'function') throw new Error('no ChatStore in it')`,
+    ],
+    { encoding: 'utf8', timeout: 30000 },
+  )
+  if (child.status === 0) return []
+  const why = child.error
+    ? oneLine(child.error)
+    : (/^(?:Error|TypeError): (.*)$/m.exec(child.stderr)?.[1] ??
+      child.stderr.trim().split('\n')[0] ??
+      `exit ${child.status}`)
+  return [
+    {
+      what: `the installed plugin cannot load its addon from ${installedAt} (${why}): every turn passes through untouched`,
+      fix: `cd ${quoteArg(installedAt)} && npm install --omit=dev --ignore-scripts (then restart the gateway)`,
+    },
+  ]
+}
+
 /**
  * The masking patterns of the config (OpenClaw's `logging.redactPatterns`, the plugin's
  * `redactPatterns`) that the addon's masker refuses, each as a problem with its reason.
@@ -242,6 +275,7 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
     })
   else if (!enabled)
     problems.push({ what: 'the plugin is installed but disabled', fix: `openclaw plugins enable ${PLUGIN_ID}` })
+  if (installed) problems.push(...installedAddonProblems(installedAt))
   problems.push(...refusedMaskPatterns(config, entry.config, configFile, native))
   const tools = toolsReport(config, version, installed && enabled)
   lines.push(...tools.lines)

@@ -71,6 +71,14 @@ async function runImport(argv, out, err) {
       err(`openclaw-context: cannot read OpenClaw's store under ${shown(openclawDir)}: ${inWords(e)}`)
       return 1
     }
+    // Nothing of this key in OpenClaw's store: a typo'd key or folder must not read as success.
+    if (found.store === 'none') {
+      err(
+        `openclaw-context: OpenClaw's store under ${shown(openclawDir)} holds nothing for the session key ` +
+          `${JSON.stringify(params.sessionKey)} (no transcript file, no SQLite store of its agent): nothing imported`,
+      )
+      return 1
+    }
     params.fromOpenclaw = { files: found.files, events: found.events }
   }
   const result = await withProgress('importing', ChatStore.importLog(params), { stream: progressStream(quiet) })
@@ -85,7 +93,7 @@ async function runImport(argv, out, err) {
     return 0
   }
   const source = found
-    ? `OpenClaw's ${found.store === 'sqlite' ? 'SQLite store' : found.store === 'jsonl' ? 'transcript file' : 'store (nothing found for this key)'} under ${shown(openclawDir)}`
+    ? `OpenClaw's ${found.store === 'sqlite' ? 'SQLite store' : 'transcript file'} under ${shown(openclawDir)}`
     : shown(params.fromExport)
   const verb = result.applied ? 'imported' : 'would import'
   const span = result.firstTs ? ` (${result.firstTs} … ${result.lastTs})` : ''

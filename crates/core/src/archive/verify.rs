@@ -27,7 +27,7 @@ use crate::persistent_chat::fs::open_state_file;
 use crate::persistent_chat::log::parse_log_line;
 use crate::persistent_chat::Links;
 use crate::store::inspect::inspect_folder;
-use crate::store::layout::LOG_FILE;
+use crate::store::layout::{looks_like_folder_name, LOG_FILE};
 use crate::store::lines::{for_each_line, Tallied, Tally};
 use crate::store::rules::Kind;
 use crate::store::sys::{Access, StateDir};
@@ -434,26 +434,74 @@ fn compare(found: Found, report: &mut Verification, at: &dyn Fn(&[&str]) -> Stri
     }
 }
 
+/// What a folder of a state dir is, to `verify`.
+enum FolderKind {
+    /// A chat folder: it holds a file of the store's, or has a chat
+    /// folder's name (then, unreadable, it is one that cannot be checked).
+    Chat,
+    /// A backup (it holds `manifest.json`): verified on its own, not here.
+    Backup,
+    /// Something else.
+    Other,
+}
+
+fn what_folder_is(path: &Path, name: &str) -> FolderKind {
+    let holds = |file: &str| {
+        std::fs::symlink_metadata(path.join(file))
+            .map(|_| true)
+            .unwrap_or_else(|err| err.kind() != io::ErrorKind::NotFound)
+    };
+    if holds(MANIFEST_FILE) && !holds(LOG_FILE) {
+        return FolderKind::Backup;
+    }
+    if looks_like_folder_name(name) || BACKED_UP_FILES.iter().any(|file| holds(file)) {
+        return FolderKind::Chat;
+    }
+    FolderKind::Other
+}
+
 fn verify_state_dir(path: &Path, report: &mut Verification) -> Result<(), CoreError> {
     let state = StateDir::open(path, false)?;
     let listing =
         std::fs::read_dir(path).map_err(|err| CoreError::io(&err, "scandir", &shown(path)))?;
     let mut names: Vec<String> = Vec::new();
+    let mut backups = 0u64;
     for entry in listing {
         let entry = entry.map_err(|err| CoreError::io(&err, "scandir", &shown(path)))?;
         if let Ok(name) = entry.file_name().into_string() {
-            if !name.starts_with('.') {
+            if name.ends_with(".tar") {
+                backups += 1;
+            } else if !name.starts_with('.') {
                 names.push(name);
             }
         }
     }
     names.sort();
     let mut seen = BTreeSet::new();
+    let mut others = Vec::new();
     for name in names {
         let folder_path = path.join(&name);
         match state.status_of(&name)? {
             Some(status) if status.kind == Kind::Folder || status.kind == Kind::Symlink => {}
             _ => continue,
+        }
+        match what_folder_is(&folder_path, &name) {
+            FolderKind::Chat => {}
+            FolderKind::Backup => {
+                backups += 1;
+                others.push((
+                    folder_path,
+                    "a backup, not a chat folder: verify it on its own",
+                ));
+                continue;
+            }
+            FolderKind::Other => {
+                others.push((
+                    folder_path,
+                    "not a chat folder (no file of a chat's, nor a chat folder's name)",
+                ));
+                continue;
+            }
         }
         report.chats += 1;
         let inspection = inspect_folder(&folder_path, None, 0);
@@ -468,8 +516,20 @@ fn verify_state_dir(path: &Path, report: &mut Verification) -> Result<(), CoreEr
                 problem(report, shown(&found.path), found.kind.as_str(), found.what);
             }
         }
-        let Ok((folder, _)) = state.folder(&name, false) else {
-            continue;
+        let folder = match state.folder(&name, false) {
+            Ok((folder, _)) => folder,
+            Err(err) => {
+                // Refused by the rules (named above) or not to be opened at all:
+                // either way not checked, and never counted as clean.
+                if !report
+                    .problems
+                    .iter()
+                    .any(|p| p.path == shown(&folder_path))
+                {
+                    problem(report, shown(&folder_path), "unreadable", err.to_string());
+                }
+                continue;
+            }
         };
         for file_name in BACKED_UP_FILES {
             let file_path = folder_path.join(file_name);
@@ -489,6 +549,21 @@ fn verify_state_dir(path: &Path, report: &mut Verification) -> Result<(), CoreEr
                 check_log(&file, status.size, &file_path, report);
             }
         }
+    }
+    if report.chats == 0 {
+        // Nothing was checked: no answer here may read as clean.
+        let held = if backups > 0 {
+            format!("; it holds {backups} backup(s): verify each on its own (openclaw-context verify PATH/NAME)")
+        } else {
+            String::new()
+        };
+        return Err(CoreError::Refused {
+            path: shown(path),
+            what: format!("neither a backup nor a state dir with a chat folder{held}"),
+        });
+    }
+    for (path, what) in others {
+        problem(report, shown(&path), "extra", what.into());
     }
     Ok(())
 }

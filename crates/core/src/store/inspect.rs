@@ -142,8 +142,23 @@ pub fn inspect_folder(folder: &Path, summary_name: Option<&str>, window: usize) 
         MEMORY_STATE_FILE,
     ] {
         let path = folder.join(name);
-        let Some(status) = lstat(&path) else {
-            continue;
+        let status = match std::fs::symlink_metadata(&path) {
+            Ok(metadata) => super::sys::status(&metadata),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => continue,
+            // A folder this process cannot enter (mode 000, another user's):
+            // its files are not looked at, and it says so, never "no log".
+            Err(err) => {
+                report.problems.push(Problem {
+                    path: folder.to_owned(),
+                    kind: ProblemKind::Unreadable,
+                    what: format!(
+                        "{} cannot be read ({}): its files were not checked",
+                        shown(folder),
+                        CoreError::io(&err, "lstat", &shown(&path))
+                    ),
+                });
+                return report;
+            }
         };
         report.judge(&path, rules::check_file(&status, &shown(&path)), &status);
         report.items.push(Item {

@@ -47,6 +47,16 @@ pub fn owned_name(name: &str) -> bool {
         || super::replace::is_temp_name(name)
 }
 
+/// Whether `name` has the shape of a chat folder's name ([`folder_name`]
+/// or an earlier release's: a slug and 32 or 10 hex digits, or the digits
+/// alone), for a reader that must tell a state dir's chat folders from the
+/// rest (`verify`).
+pub fn looks_like_folder_name(name: &str) -> bool {
+    let hash = name.rsplit_once('-').map_or(name, |(_, hash)| hash);
+    (hash.len() == 32 || hash.len() == 10)
+        && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// Folders are created with this mode, whatever the umask.
 pub const FOLDER_MODE: u32 = 0o700;
 /// Files are created with this mode, whatever the umask.
