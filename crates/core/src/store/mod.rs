@@ -15,7 +15,8 @@
 //!   removed when a folder is opened;
 //! - [`inspect`]: what `doctor` shows of a folder, read-only;
 //! - [`turn`]: the reload decision; [`prepare`]: a turn's prompt from the
-//!   folder's files in one call;
+//!   folder's files in one call; [`refresh`]: the mark a compaction leaves
+//!   for the next turn;
 //! - `search`: the search index as one more file of the folder, opened and
 //!   replaced under these rules ([`ChatStore::search`]).
 //!
@@ -28,6 +29,7 @@ pub mod inspect;
 pub mod layout;
 pub(crate) mod lock;
 pub mod prepare;
+pub mod refresh;
 pub(crate) mod replace;
 pub mod rules;
 mod search;

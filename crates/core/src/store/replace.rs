@@ -21,6 +21,22 @@ const TEMP_END: &str = ".tmp";
 /// Replaces `name` in `folder` with `bytes`. Not synced: what these files
 /// hold is rebuilt at the next turn.
 pub(crate) fn replace_file(folder: &Folder, name: &str, bytes: &[u8]) -> Result<(), CoreError> {
+    replace(folder, name, bytes, false)
+}
+
+/// [`replace_file`] that survives a power cut: the temp file synced before
+/// the rename, the folder after it (the refresh mark: lost, a compaction
+/// would go unsaid).
+pub(crate) fn replace_file_synced(
+    folder: &Folder,
+    name: &str,
+    bytes: &[u8],
+) -> Result<(), CoreError> {
+    replace(folder, name, bytes, true)?;
+    folder.sync()
+}
+
+fn replace(folder: &Folder, name: &str, bytes: &[u8], synced: bool) -> Result<(), CoreError> {
     let mut attempts = 0;
     let (temp, mut file) = loop {
         let temp = temp_name(name);
@@ -33,6 +49,7 @@ pub(crate) fn replace_file(folder: &Folder, name: &str, bytes: &[u8]) -> Result<
     let temp_path = folder.path.join(&temp);
     let written = file
         .write_all(bytes)
+        .and_then(|()| if synced { file.sync_all() } else { Ok(()) })
         .map_err(|err| CoreError::io(&err, "write", &temp_path.to_string_lossy()));
     drop(file);
     let result = written.and_then(|()| folder.rename(&temp, name));
