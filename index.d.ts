@@ -277,6 +277,15 @@ export declare class ChatStore {
    * is `mark` in the result. `used` must be a finite number `>= 0`.
    */
   noteUsage(session: string, used: number): Promise<ChatStoreUsageNote>
+  /**
+   * Records what identifies OpenClaw's session row of the chat (`row`:
+   * its id and start time, as the caller renders them) in the folder
+   * (`openclaw-session.json`, written and synced only when it changed),
+   * and resolves to the one recorded before (`undefined` at the chat's
+   * first call): a row started anew since the last turn is a session the
+   * user (or the gateway's reset policy) started.
+   */
+  noteSessionRow(row: string): Promise<string | undefined>
   /** `ChatStore.inspectFolder` of this chat's folder. */
   inspect(options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
 }

@@ -790,6 +790,32 @@ impl ChatStore {
         })
     }
 
+    /// Records what identifies OpenClaw's session row of the chat (`row`:
+    /// its id and start time, as the caller renders them) in the folder
+    /// (`openclaw-session.json`, written and synced only when it changed),
+    /// and resolves to the one recorded before (`undefined` at the chat's
+    /// first call): a row started anew since the last turn is a session the
+    /// user (or the gateway's reset policy) started.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "row: string",
+        ts_return_type = "Promise<string | undefined>"
+    )]
+    pub fn note_session_row<'scope>(
+        &self,
+        env: Env,
+        row: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, Option<Utf16String>>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let row = Js::from(row).string("row")?;
+            Ok(Job::new(
+                move || store.note_session_row(&row),
+                |previous| previous.map(Utf16String::from),
+            ))
+        })
+    }
+
     /// `ChatStore.inspectFolder` of this chat's folder.
     #[napi(
         catch_unwind,

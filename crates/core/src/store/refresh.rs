@@ -38,7 +38,11 @@ use crate::persistent_chat::log::LogEntry;
 pub const REFRESH_FILE: &str = "refresh-pending.json";
 /// The last reported context size of the chat's backend session.
 pub const USAGE_FILE: &str = "backend-usage.json";
-/// Either file is a few hundred bytes; a larger one is not ours.
+/// OpenClaw's session row as the last turn saw it (its id and start):
+/// a row started anew since is a session the user (or the gateway's reset
+/// policy) started, not one the backend lost.
+pub const SESSION_ROW_FILE: &str = "openclaw-session.json";
+/// Each of these files is a few hundred bytes; a larger one is not ours.
 const MAX_MARK_BYTES: u64 = 64 * 1024;
 
 /// A compaction the plugin saw, not yet restated to the backend.
@@ -247,6 +251,22 @@ impl ChatStore {
         Ok(UsageNote { previous, mark })
     }
 
+    /// Records `row`, what identifies OpenClaw's session row of the chat
+    /// (its id and start time, as the caller renders them), and returns the
+    /// one recorded before (`None` at a chat's first turn). Written (synced)
+    /// only when it changed.
+    pub fn note_session_row(&self, row: &[u16]) -> Result<Option<Vec<u16>>, CoreError> {
+        let previous = self
+            .read_mark(SESSION_ROW_FILE)?
+            .and_then(|value| value.get("row").and_then(Json::as_text).map(<[u16]>::to_vec));
+        if previous.as_deref() != Some(row) {
+            let mut bytes = Vec::new();
+            value_json(&mut bytes, &Json::Object(vec![(key("row"), text(row))]));
+            self.write_mark(SESSION_ROW_FILE, &bytes)?;
+        }
+        Ok(previous)
+    }
+
     fn path_of(&self, name: &str) -> String {
         self.folder.join(name).to_string_lossy().into_owned()
     }
@@ -272,6 +292,18 @@ impl ChatStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_session_row_is_compared_with_the_last_one() {
+        let dir = std::env::temp_dir().join(format!("occn-row-{}", crate::process_id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = ChatStore::open_folder(&dir, None).unwrap();
+        let u = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+        assert_eq!(store.note_session_row(&u("a|1")).unwrap(), None);
+        assert_eq!(store.note_session_row(&u("a|1")).unwrap(), Some(u("a|1")));
+        assert_eq!(store.note_session_row(&u("a|2")).unwrap(), Some(u("a|1")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn a_mark_round_trips_and_a_signal_name_is_kept_plain() {
