@@ -26,10 +26,9 @@ const { UsageError, oneLine } = require('../../lib/errors')
 const { chatFolders, settingProblems } = require('../../lib/plugin-settings')
 const { escapeControl, quoteArg } = require('../../lib/shell-quote')
 const { BRIDGE_SETTING, TOOL_NAMES, toolsVisibility } = require('../../lib/tools-policy')
+const { compactionSignalLine } = require('../../lib/compaction-signals')
 
 const PLUGIN_ID = require('../../openclaw.plugin.json').id
-/** Log lines read per chat folder: the window the plugin reads to tell a reload. */
-const LOG_WINDOW = 50
 /** Chat folders listed at most (a state folder may hold many). */
 const MAX_FOLDERS = 200
 
@@ -116,6 +115,8 @@ function chatProblem(problem, report) {
 
 /** One chat folder (ChatStore.inspectFolder): its log's size, entries, skipped lines, torn end, last session, and problems. */
 async function inspectChat(dir, native, summaryFile) {
+  // Log lines read per chat folder: the window the plugin reads to tell a reload.
+  const LOG_WINDOW = native.TURN_WINDOW
   const report = await native.ChatStore.inspectFolder(dir, {
     entries: LOG_WINDOW,
     ...(summaryFile ? { summaryFile: path.basename(summaryFile) } : {}),
@@ -261,6 +262,13 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
   const tools = toolsReport(config, version, installed && enabled)
   lines.push(...tools.lines)
   problems.push(...tools.problems)
+  // The compaction signals this release and config pass the plugin (compactionRefresh on).
+  if (entry.config?.compactionRefresh !== false && version !== undefined) {
+    const signals = compactionSignalLine(PLUGIN_ID, version, config)
+    note(
+      `refresh: ${signals ? signals.slice(PLUGIN_ID.length + 2) : "the backend's tool calls or usage reports reach the plugin: a compaction refreshes the next turn"}`,
+    )
+  }
 
   // Each chat folder.
   for (const problem of settingProblems(entry.config))
