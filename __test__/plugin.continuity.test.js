@@ -29,7 +29,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }))
  * the tool payload texts the dispatch sends, the reply it sends, the backend session it
  * reports. Returns per turn the prompt's kind, what the person saw, and the log after.
  */
-function turns(list, { config = {}, restartAfter = [] } = {}) {
+function turns(list, { config = {}, restartAfter = [], search } = {}) {
   return runPlugin(`
     const { resolveConfig } = await u.importPlugin('config.mjs')
     const { createPersistentChat } = await u.importPlugin('persistent-chat.mjs')
@@ -71,7 +71,10 @@ function turns(list, { config = {}, restartAfter = [] } = {}) {
     const log = u.readLines(files.log).map((line) => JSON.parse(line))
     const { default: nodePath } = await import('node:path')
     const { default: nodeFs } = await import('node:fs')
-    return { out, log, lines: logger.lines, folderFiles: nodeFs.readdirSync(nodePath.dirname(files.log)) }
+    const { ChatStore } = await u.importPlugin('native.mjs')
+    const query = ${JSON.stringify(search ?? null)}
+    const hits = query ? await (await ChatStore.open({ folder: nodePath.dirname(files.log) })).search(query) : []
+    return { out, log, hits, lines: logger.lines, folderFiles: nodeFs.readdirSync(nodePath.dirname(files.log)) }
   `)
 }
 
@@ -180,7 +183,9 @@ describe('the reload notice', () => {
 describe("the backend's tool summaries in the log", () => {
   test('logged as tool entries (masked), never in an excerpt; off: not logged', () => {
     const tools = [TOOL('Read src/main.rs'), TOOL('Run cargo test with token ghp_abcdefghijklmnopqrstuvwxyz0123')]
-    const on = turns([{ text: 'a', tools }, { text: 'b' }, { text: 'c', session: 'be-2' }])
+    const on = turns([{ text: 'a', tools }, { text: 'b' }, { text: 'c', session: 'be-2' }], { search: 'main.rs' })
+    // Searchable (chat_log_search and a reload's recall search the same index).
+    expect(on.hits.map((hit) => hit.role)).toContain('tool')
     const entries = on.log.filter((e) => e.role === 'tool')
     expect(entries.map((e) => e.text)).toEqual([TOOL('Read src/main.rs'), expect.stringContaining('[redacted:')])
     expect(entries.every((e) => e.session === 'be-1' && /:tool:\d+$/.test(e.id))).toBe(true)

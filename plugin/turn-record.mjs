@@ -56,8 +56,13 @@ async function sessionRowRestarted(acp, store, { cfg, sessionKey }) {
   }
   if (!row?.sessionId) return undefined
   const signature = `${row.sessionId}|${row.sessionStartedAt ?? ''}`
-  const previous = await store.noteSessionRow(signature)
-  return previous !== undefined && previous !== signature
+  try {
+    const previous = await store.noteSessionRow(signature)
+    return previous !== undefined && previous !== signature
+  } catch {
+    // Not known: the turn goes on (a notice may show once more than asked for).
+    return undefined
+  }
 }
 
 /**

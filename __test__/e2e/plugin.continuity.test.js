@@ -84,7 +84,7 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
       ['after the update', 'refresh:compaction_update'],
       ['last', 'continuous'],
     ]
-    const steps = (sessionKey) => story.map(([text]) => ({ op: 'turn', sessionKey, text }))
+    const steps = (sessionKey) => [{ op: 'gatewayStart' }, ...story.map(([text]) => ({ op: 'turn', sessionKey, text }))]
     const shown = runGateway(world, steps(SHOWN_KEY), { pluginConfig: config(), configPatch: SHOWN })
     const plain = runGateway(world, steps(PLAIN_KEY), { pluginConfig: config() })
 
@@ -136,9 +136,21 @@ describe.each(RELEASES)('OpenClaw $name', (release) => {
     for (const turn of turnsOf(SHOWN_KEY))
       expect(parsePrompt(turn.text).excerpt.map((e) => e.role)).not.toContain('tool')
     expect(logOf(PLAIN_KEY).filter((entry) => entry.role === 'tool')).toEqual([])
-    // One line per marked compaction, and the start-up line is the code's (checked in unit tests).
+    // The start-up line once where no current backend's signal reaches the plugin, never where one does.
+    const startLine = (out) => out.pluginLines.filter((line) => line.includes('passes plugins no compaction signal'))
+    expect(new Set(startLine(plain)).size).toBe(1)
+    expect(startLine(shown)).toEqual([])
+    // One line per marked compaction.
     expect(shown.pluginLines.filter((line) => line.includes('compacted (')).length).toBeGreaterThanOrEqual(2)
     expect(plain.pluginLines.filter((line) => line.includes('compacted (agent_text)'))).toHaveLength(1)
+    // Every reload or refresh prompt carries the placeholder line exactly once, a continuous one never.
+    for (const turn of [...turnsOf(SHOWN_KEY), ...turnsOf(PLAIN_KEY)]) {
+      const restores = kindOf(turn.text) !== 'continuous'
+      expect([kindOf(turn.text), structureLines(turn.text, PLACEHOLDER).length]).toEqual([
+        kindOf(turn.text),
+        restores ? 1 : 0,
+      ])
+    }
   })
 
   test('a compaction seen before a gateway restart refreshes the first turn after it, once', () => {
