@@ -256,9 +256,12 @@ impl ChatStore {
     /// one recorded before (`None` at a chat's first turn). Written (synced)
     /// only when it changed.
     pub fn note_session_row(&self, row: &[u16]) -> Result<Option<Vec<u16>>, CoreError> {
-        let previous = self
-            .read_mark(SESSION_ROW_FILE)?
-            .and_then(|value| value.get("row").and_then(Json::as_text).map(<[u16]>::to_vec));
+        let previous = self.read_mark(SESSION_ROW_FILE)?.and_then(|value| {
+            value
+                .get("row")
+                .and_then(Json::as_text)
+                .map(<[u16]>::to_vec)
+        });
         if previous.as_deref() != Some(row) {
             let mut bytes = Vec::new();
             value_json(&mut bytes, &Json::Object(vec![(key("row"), text(row))]));
