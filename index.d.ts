@@ -307,6 +307,38 @@ export declare class ChatStore {
    * `reload`.
    */
   prepareTurn(params: Omit<InjectedPromptParams, 'reload' | 'logEntries' | 'logPath' | 'continuitySummary' | 'recalledEntries'> & ChatStoreTurnFiles): Promise<ChatStorePreparedTurn>
+  /**
+   * Marks a compaction of the backend session `session` (`signal` names
+   * what showed it: letters, digits and `_`, at most 32): the next
+   * `prepareTurn` to that session with a `refreshEntryId` is a refresh.
+   * The mark is a file of the folder (`refresh-pending.json`), replaced
+   * whole and synced: it survives a restart or a power cut. A mark
+   * already there is replaced. Resolves to the mark's id.
+   */
+  markRefresh(session: string, signal: string): Promise<string>
+  /**
+   * Removes the refresh mark if it is still `id` (a later mark stays).
+   * Resolves to whether it did. A tidy-up: the turn's user entry with the
+   * mark's `turn` id consumes it already.
+   */
+  clearRefresh(id: string): Promise<boolean>
+  /**
+   * Records the context size (`usage_update.used`) that `session`
+   * reported in a turn (its last report). When the same session
+   * reported more than twice as much before, its context was compacted:
+   * a refresh is marked (`markRefresh`, signal `usage_drop`) and its id
+   * is `mark` in the result. `used` must be a finite number `>= 0`.
+   */
+  noteUsage(session: string, used: number): Promise<ChatStoreUsageNote>
+  /**
+   * Records what identifies OpenClaw's session row of the chat (`row`:
+   * its id and start time, as the caller renders them) in the folder
+   * (`openclaw-session.json`, written and synced only when it changed),
+   * and resolves to the one recorded before (`undefined` at the chat's
+   * first call): a row started anew since the last turn is a session the
+   * user (or the gateway's reset policy) started.
+   */
+  noteSessionRow(row: string): Promise<string | undefined>
   /** `ChatStore.inspectFolder` of this chat's folder. */
   inspect(options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
 }
@@ -865,6 +897,20 @@ export interface ChatStorePreparedTurn {
    */
   reload: boolean
   /**
+   * The turn restates the summary and the last entries because its
+   * backend session compacted (`params.refreshEntryId` given and a mark
+   * pending): the mark's id, for `clearRefresh` once the turn's user
+   * entry (with that id) is appended. Absent otherwise.
+   */
+  refresh?: string
+  /**
+   * On a reload: the newest backend session named by an entry of the
+   * window (the chat had one before this turn's). Absent on a continuous
+   * turn or a refresh, and on a reload of a chat whose entries name no
+   * session (its first turn, an import).
+   */
+  previousSession?: string
+  /**
    * The reload recalled nothing because the chat's search index lags its
    * log by more than 4 MiB (its first reload after an import or an
    * upgrade, with a large log), its index file is larger than 32 MiB
@@ -1006,8 +1052,21 @@ export interface ChatStoreTranscriptFile {
  * folder).
  */
 export interface ChatStoreTurnFiles {
-  /** Log entries read for the reload decision and the summary; default 50. */
+  /**
+   * Log entries read for the reload decision and the summary: default
+   * and at least `TURN_WINDOW` (50), and at least the entries the prompt
+   * may show (`reloadEntries`, `refreshEntries`).
+   */
   window?: number
+  /**
+   * The `id` of the user entry the caller appends next for this turn.
+   * Given, a refresh marked for `currentSession` (`markRefresh`,
+   * `noteUsage`) that no entry consumed yet makes the turn a refresh
+   * (`refresh` in the result): the summary and the last `refreshEntries`
+   * entries under the refresh separator; the mark records this id, and
+   * the entry appended with it consumes the mark. Absent: no refresh.
+   */
+  refreshEntryId?: string
   /** The summary's budget, as `ContinuitySummaryParams.maxChars`. */
   summaryMaxChars?: number
   /**
@@ -1039,6 +1098,14 @@ export interface ChatStoreTurnWindow {
   reload: boolean
   /** Lines skipped while reading (garbage, torn, oversized). */
   skippedLines: number
+}
+
+/** What `ChatStore#noteUsage` resolves to. */
+export interface ChatStoreUsageNote {
+  /** The size the same session reported last, if any. */
+  previous?: number
+  /** It dropped by more than half: the refresh mark's id. */
+  mark?: string
 }
 
 /** What `verify` checked and found. */
@@ -1145,6 +1212,15 @@ export interface InjectedPromptParams {
   continuousEntries?: number
   /** Entries on a reload: default 25 (also for `NaN`), at least 0. */
   reloadEntries?: number
+  /**
+   * A refresh: not a reload, but the backend session compacted its
+   * context since its last turn; the summary and the last
+   * `refreshEntries` entries under `--- REFRESH CONTEXT (…) ---` (no
+   * recall). Ignored on a reload.
+   */
+  refresh?: boolean
+  /** Entries on a refresh: default 10 (also for `NaN`), at least 0. */
+  refreshEntries?: number
   /**
    * Cap on the prompt's length: the oldest entries go first, then the
    * summary shrinks; metadata and the live turn stay whole. Default (also
@@ -1277,8 +1353,11 @@ export interface PersistentChatMemoryState {
 export interface PersistentChatPromptReport {
   /** The injected prompt: exactly what `buildPersistentChatInjectedPrompt` returns. */
   prompt: string
-  /** `'reload'` (bootstrap context injected) or `'continuous'`. */
-  mode: 'continuous' | 'reload'
+  /**
+   * `'reload'` (bootstrap context injected), `'refresh'` (the same after
+   * a compaction, to a session that goes on) or `'continuous'`.
+   */
+  mode: 'continuous' | 'reload' | 'refresh'
   /** Log entries in the prompt. */
   entriesInjected: number
   /** Entries chosen for the excerpt but left out to fit `maxChars`. */
@@ -1517,6 +1596,13 @@ export interface SecretMaskerRefusal {
   /** One line, e.g. `look-around, including look-ahead and look-behind, is not supported`. */
   reason: string
 }
+
+/**
+ * The log entries a turn reads (at least) to tell a reload: a backend
+ * session with no entry among the chat's last 50 is new to it
+ * (`prepareTurn`'s and `inspect`'s default window).
+ */
+export declare const TURN_WINDOW: number
 
 /** `ChatStore.workProgress()`'s bytes. */
 export interface WorkProgress {

@@ -853,3 +853,4 @@ module.exports.readPersistentChatLogWindow = nativeBinding.readPersistentChatLog
 module.exports.rebuildPersistentChatContinuitySummary = nativeBinding.rebuildPersistentChatContinuitySummary
 module.exports.rebuildPersistentChatContinuitySummaryAsync = nativeBinding.rebuildPersistentChatContinuitySummaryAsync
 module.exports.searchPersistentChatLog = nativeBinding.searchPersistentChatLog
+module.exports.TURN_WINDOW = nativeBinding.TURN_WINDOW

@@ -313,7 +313,8 @@ describe('damaged and unusual bytes', () => {
     expect(readLog(logPath, 3)).toEqual(expected.slice(-3))
     const report = buildReport({ userMessage: 'x', reload: true, logPath, reloadEntries: 100 })
     expect(report.skippedLogLines).toBe(bad.length)
-    expect(report.injectedEntryIds).toEqual(expected.map((e) => e.id))
+    // The backend's tool entries are never shown in an excerpt.
+    expect(report.injectedEntryIds).toEqual(expected.filter((e) => e.role !== 'tool').map((e) => e.id))
   })
 
   test('valid multi-byte UTF-8 in a line is kept exactly', () => {
@@ -404,7 +405,7 @@ describe('a 100 MB single line', () => {
     expect(lastFive.value).toEqual(after)
     expect(all.value).toEqual(after)
     expect(report.value.skippedLogLines).toBe(1)
-    expect(report.value.injectedEntryIds).toEqual(after.map((e) => e.id))
+    expect(report.value.injectedEntryIds).toEqual(after.filter((e) => e.role !== 'tool').map((e) => e.id))
     expect(report.value.prompt).not.toContain('x'.repeat(1000))
     expect(summary.value).not.toContain('x'.repeat(1000))
     const extraMb = (rssAfterKb - rssBeforeKb) / 1024

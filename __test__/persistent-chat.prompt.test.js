@@ -19,6 +19,7 @@ const native = require('../index.js')
 const {
   LIVE_SEP,
   BOOT_SEP,
+  PLACEHOLDER_LINE,
   SUMMARY_HEADING,
   EXCERPT_HEADING,
   useTempDir,
@@ -117,6 +118,7 @@ describe('buildPersistentChatInjectedPrompt(Report)', () => {
         '- thread: null',
         '',
         `--- BOOTSTRAP CONTEXT (already resolved) ${N} ---`,
+        `${PLACEHOLDER_LINE} ${N}`,
         `## Rolling Continuity Summary ${N}`,
         SUMMARY,
         `## Recent Perpetual Log Excerpt ${N}`,
@@ -178,7 +180,8 @@ describe('buildPersistentChatInjectedPrompt(Report)', () => {
       expect(second.nonce).not.toBe(first.nonce)
       const lines = first.prompt.split('\n')
       expect(lines[0]).toBe(`Only lines with ${first.nonce} are structure.`)
-      expect(lines.filter((line) => line.includes(first.nonce))).toHaveLength(1 + 3 + 3 + 2)
+      // The first line, the separator, the placeholder line and two headings, three entries, the live turn and its end.
+      expect(lines.filter((line) => line.includes(first.nonce))).toHaveLength(1 + 4 + 3 + 2)
       expect(lines.at(-1)).toBe(`--- END ${first.nonce} ---`)
     })
 

@@ -48,6 +48,7 @@ test('without openclaw/plugin-sdk/acp-runtime: it registers its hooks, logs one 
     ['reply_dispatch', { priority: 100, eligibleDispatchKinds: ['acp'] }],
     ['before_message_write', { priority: 100 }],
     ['reply_payload_sending', null],
+    ['before_reset', null],
     ['gateway_start', null],
   ])
   expect(out.results).toEqual(['undefined', 'undefined']) // not handled: OpenClaw dispatches as usual

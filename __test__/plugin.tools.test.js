@@ -60,7 +60,7 @@ function withPlugin({ mode, pluginConfig = {}, rest }) {
   `
 }
 
-const HOOKS = ['reply_dispatch', 'before_message_write', 'reply_payload_sending', 'gateway_start']
+const HOOKS = ['reply_dispatch', 'before_message_write', 'reply_payload_sending', 'before_reset', 'gateway_start']
 
 // `plugins inspect` reads hooks and tools from the mode it loads plugins in ('discovery' on
 // 2026.4.27, 'tool-discovery' from 2026.8.2): both are registered in every mode, and nothing is
@@ -109,7 +109,7 @@ test('an api without registerTool (a fake, or an unknown host): the plugin still
       runtime: { state: { resolveStateDir: () => '/unused' } }, on: (name) => hooks.push(name) });
     return hooks;
   `)
-  expect(out).toHaveLength(4)
+  expect(out).toEqual(HOOKS)
 })
 
 test.each([['full'], ['tool-discovery']])(

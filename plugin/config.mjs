@@ -35,7 +35,13 @@ export const DEFAULT_PROMPT_MAX_CHARS = SCHEMA.promptMaxChars.default
 
 // Settings whose default is the addon's own (the schema's `default` says what it is, and a
 // spec holds the two together): unset, the plugin passes nothing and the addon decides.
-const ADDON_DEFAULTS = new Set(['reloadEntries', 'continuousEntries', 'summaryMaxChars', 'reloadRecall'])
+const ADDON_DEFAULTS = new Set([
+  'reloadEntries',
+  'continuousEntries',
+  'summaryMaxChars',
+  'reloadRecall',
+  'refreshEntries',
+])
 
 class ConfigError extends Error {
   constructor(key, expected) {
@@ -55,6 +61,14 @@ function integer(raw, key) {
   return value
 }
 
+/** A boolean setting; its schema's `default` when unset. */
+function boolean(raw, key) {
+  const value = raw[key]
+  if (value === undefined) return SCHEMA[key].default
+  if (typeof value !== 'boolean') throw new ConfigError(key, 'true or false')
+  return value
+}
+
 function stringList(raw, key) {
   const value = raw[key]
   if (value === undefined) return undefined
@@ -70,8 +84,8 @@ function absolutePath(value, key) {
 }
 
 /**
- * The settings with their defaults (`reloadEntries`, `continuousEntries`, `summaryMaxChars` and
- * `reloadRecall` stay undefined when unset: the addon's defaults apply).
+ * The settings with their defaults (`reloadEntries`, `continuousEntries`, `summaryMaxChars`,
+ * `reloadRecall` and `refreshEntries` stay undefined when unset: the addon's defaults apply).
  *
  * @param {unknown} raw `api.pluginConfig`
  * @param {string} openclawStateDir OpenClaw's state folder (the default lives under it)
@@ -115,6 +129,10 @@ export function resolveConfig(raw, openclawStateDir, env = process.env) {
     reloadEntries: integer(config, 'reloadEntries'),
     continuousEntries: integer(config, 'continuousEntries'),
     reloadRecall: integer(config, 'reloadRecall'),
+    refreshEntries: integer(config, 'refreshEntries'),
+    compactionRefresh: boolean(config, 'compactionRefresh'),
+    reloadNotice: boolean(config, 'reloadNotice'),
+    toolEntries: boolean(config, 'toolEntries'),
     retentionDays: integer(config, 'retentionDays'),
     promptMaxChars: integer(config, 'promptMaxChars'),
     summaryMaxChars: integer(config, 'summaryMaxChars'),

@@ -3,6 +3,7 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import { compactionSignalLine } from './backend-signals.mjs'
 import { reportCompactionStatus, runningOpenclawDir } from './compaction-status.mjs'
 import { PLUGIN_DESCRIPTION, PLUGIN_ID, PLUGIN_NAME, resolveConfig } from './config.mjs'
 import { escapeControl, oneLine, openclawVersion, quoteArg } from './lib.mjs'
@@ -108,6 +109,56 @@ function reportToolsRelease(logger, version, openclawConfig) {
 }
 
 /**
+ * One line at gateway start when this release, with this config, passes the plugin no signal of
+ * a backend's compaction (`compactionRefresh` on): what OpenClaw and acpx would need, and what the
+ * operator can set.
+ */
+function reportCompactionSignals(logger, version, openclawConfig, config) {
+  if (!config.compactionRefresh) return
+  const line = compactionSignalLine(PLUGIN_ID, version, openclawConfig)
+  if (line) logger.info(line)
+}
+
+/** The masker: it loads the addon (a missing binary leaves it rejected: no turn is taken then). */
+function startMasker(config, openclawConfig, logger) {
+  const redactor = createRedactor({ patterns: config.redactPatterns, openclawConfig })
+  redactor.then(
+    ({ refused }) => {
+      const line = refusedPatternsLine(PLUGIN_ID, refused)
+      if (line) logger.warn(line)
+    },
+    () => {},
+  )
+  return redactor
+}
+
+/**
+ * The turn logic, once the ACP runtime and the addon are loaded: `{ ready, chat }`. OpenClaw
+ * ignores a promise from register(): the hooks pass every turn through until then (before the
+ * first turn, in practice: the first reply_dispatch waits for `ready`), and for good on a release
+ * without the runtime or a machine without the addon's binary.
+ */
+function startChat({ config, logger, redactor, onFirstTurn, logSearchTool }) {
+  const started = { chat: null }
+  started.ready = loadAcpRuntime()
+    .then(async ({ acp, missing }) => {
+      if (missing) {
+        logger.warn(missingSeamLine(missing))
+        return null
+      }
+      const createPersistentChat = await loadPersistentChat(logger)
+      if (createPersistentChat)
+        started.chat = createPersistentChat({ config, acp, logger, redactor, onFirstTurn, logSearchTool })
+      return started.chat
+    })
+    .catch((error) => {
+      logger.warn(`${PLUGIN_ID}: not started (${oneLine(error)}); every turn passes through untouched`)
+      return null
+    })
+  return started
+}
+
+/**
  * The plugin's start-up: the masker (which loads the addon), the ACP runtime and the turn logic,
  * and its lines. Returns what the hooks call.
  */
@@ -131,15 +182,7 @@ function startPlugin(api, toolsRefused) {
     )
   }
   const config = resolveConfig(api.pluginConfig, api.runtime.state.resolveStateDir(process.env))
-  // The masker loads the addon: a missing binary leaves it rejected (no turn is taken then).
-  const redactor = createRedactor({ patterns: config.redactPatterns, openclawConfig: api.config })
-  redactor.then(
-    ({ refused }) => {
-      const line = refusedPatternsLine(PLUGIN_ID, refused)
-      if (line) logger.warn(line)
-    },
-    () => {},
-  )
+  const redactor = startMasker(config, api.config, logger)
   // Once per process: at gateway start, or at the first turn where nothing ran it.
   let modesChecked = false
   const checkModes = () => {
@@ -159,35 +202,17 @@ function startPlugin(api, toolsRefused) {
       () => {},
     )
   }
-  // OpenClaw ignores a promise from register(): the hooks pass every turn through until the
-  // ACP runtime and the addon are loaded (before the first turn, in practice: the first
-  // reply_dispatch waits for them), and for good on a release without the runtime or a machine
-  // without the addon's binary.
-  let chat = null
-  const ready = loadAcpRuntime()
-    .then(async ({ acp, missing }) => {
-      if (missing) {
-        logger.warn(missingSeamLine(missing))
-        return null
-      }
-      const createPersistentChat = await loadPersistentChat(logger)
-      if (createPersistentChat)
-        chat = createPersistentChat({ config, acp, logger, redactor, onFirstTurn, logSearchTool })
-      return chat
-    })
-    .catch((error) => {
-      logger.warn(`${PLUGIN_ID}: not started (${oneLine(error)}); every turn passes through untouched`)
-      return null
-    })
+  const started = startChat({ config, logger, redactor, onFirstTurn, logSearchTool })
   const warning = hookTimeoutWarning(api.config)
   if (warning) logger.warn(warning)
   return {
-    ready,
-    chat: () => chat,
+    ready: started.ready,
+    chat: () => started.chat,
     // Not awaited: the check runs in a worker and start-up does not wait for its answer.
     onGatewayStart: () => {
       reportCompactionStatus(logger, PLUGIN_ID)
       reportToolsRelease(logger, readVersion(), api.config)
+      reportCompactionSignals(logger, readVersion(), api.config, config)
       checkModes()
     },
   }
@@ -214,6 +239,9 @@ export default {
       priority: REPLY_DISPATCH_PRIORITY,
     })
     api.on('reply_payload_sending', (event, ctx) => plugin().chat()?.onReplyPayloadSending(event, ctx))
+    // Awaits the start-up as reply_dispatch does: a reset right after a gateway start is still
+    // noted before the next turn reads it.
+    api.on('before_reset', async (event, ctx) => (await plugin().ready)?.onBeforeReset(event, ctx))
     api.on('gateway_start', () => plugin().onGatewayStart())
   },
 }

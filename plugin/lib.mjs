@@ -15,3 +15,5 @@ export const {
 export const { openclawVersion } = requireLib('../lib/find-openclaw.js')
 export const { quoteArg, escapeControl } = requireLib('../lib/shell-quote.js')
 export const { toolsVisibility } = requireLib('../lib/tools-policy.js')
+export const { CODEX_COMPACTED_TEXT, COMPACT_TOOL_TITLE, SEAMS, SIGNALS, SIGNAL_SEAMS, compactionSignalLine } =
+  requireLib('../lib/compaction-signals.js')

@@ -20,86 +20,250 @@
 //   anything moves: one log line naming the path, and the plain message goes to the backend.
 // - Every byte of a chat's files is the store's (ChatStore: crates/core/src/store/): this
 //   file decides and wires, it never opens a chat file.
+//
+// The turn's steps are functions of their own, each given what it uses: the chat's state (`chat`,
+// made once by createPersistentChat), the turn's arguments and a list of problems to report.
+// The context helpers are in turn-context.mjs, the store's side in turn-record.mjs, the upkeep
+// in chat-upkeep.mjs, the backend's signals in backend-signals.mjs, the notice in
+// reload-notice.mjs.
 import crypto from 'node:crypto'
 
-import { appliesTo, ignored, PLUGIN_ID, TURN_METADATA_FIELDS } from './config.mjs'
+import { createUpkeep, scheduleRetention, warmIndexAfter, warnMasked } from './chat-upkeep.mjs'
+import { appliesTo, ignored, PLUGIN_ID } from './config.mjs'
 import { createKeyedQueue } from './keyed-queue.mjs'
 import { oneLine, quoteArg } from './lib.mjs'
 import { createRedactor } from './redact.mjs'
+import { reloadNoticeFor } from './reload-notice.mjs'
 import { openSessionFolder } from './state-files.mjs'
-import { userTimeZone, withTimeZone } from './time-zone.mjs'
 import { createTranscriptFix } from './transcript-fix.mjs'
 import { createTurnCapture } from './turn-capture.mjs'
+import { asksForNewSession, claimed, liveMessage, looksLikeCommand, withPrompt } from './turn-context.mjs'
+import {
+  backendWork,
+  markCompaction,
+  prepareTurn,
+  recordOutcome,
+  recordRequest,
+  recordToolEntries,
+  sessionAfter,
+} from './turn-record.mjs'
 
-const DAY_MS = 24 * 60 * 60 * 1000
+export { backendSessionOf } from './turn-context.mjs'
 
-/** Entries read from the log per turn: enough to find the current backend session in it. */
-const MIN_LOG_WINDOW = 50
-
-/** OpenClaw's inbound context fields holding the user's text, in the order it reads them. */
-const COMMAND_TEXT_FIELDS = ['BodyForCommands', 'CommandBody', 'RawBody', 'Body']
-/** The same, with the text for the agent first (`agentText` from 2026.8 on, `BodyForAgent` the one before). */
-const AGENT_TEXT_FIELDS = ['agentText', 'BodyForAgent', ...COMMAND_TEXT_FIELDS]
-
-/** The text OpenClaw would send the backend: the first of its fields that holds one. */
-function liveMessage(ctx) {
-  for (const key of AGENT_TEXT_FIELDS) {
-    const value = ctx?.[key]
-    if (typeof value === 'string' && value.trim()) return value.trim()
+/**
+ * The chat's folder, opened and checked before anything is read or written: a symlink, FIFO,
+ * device, hard link or someone else's file there leaves this turn to the plain message, with
+ * nothing read, written or logged.
+ */
+async function openStore(chat, sessionKey, maskPatterns, problems) {
+  try {
+    const opened = await openSessionFolder(chat.config, sessionKey, { maskPatterns })
+    scheduleRetention(chat.upkeep, sessionKey, opened.store)
+    if (opened.migratedFrom)
+      chat.logger.info(
+        `${PLUGIN_ID}: ${sessionKey}: history moved from ${quoteArg(opened.migratedFrom)} to ${quoteArg(opened.store.folder)}`,
+      )
+    return opened.store
+  } catch (error) {
+    const unsafe = error?.code === 'ENOTREGULAR'
+    problems.push(
+      `${unsafe ? 'state refused' : 'state folder unusable'}, sent the plain message, the turn not logged (${oneLine(error)})`,
+    )
+    return undefined
   }
-  return ''
+}
+
+/** The prompt and the user's line in the log, each failure a problem (the plain message then goes). */
+async function prepareAndLog(chat, { event, ctx, sessionKey, live, store, turn }, problems) {
+  let prepared
+  try {
+    prepared = await prepareTurn(chat, { cfg: ctx.cfg, sessionKey, store, live, ctx: event.ctx, turn })
+  } catch (error) {
+    problems.push(`prompt not built, sent the plain message (${oneLine(error)})`)
+  }
+  let requestLogged = false
+  try {
+    await recordRequest({ store, live, turn, prepared })
+    requestLogged = true
+  } catch (error) {
+    problems.push(`message not written to ${quoteArg(store.logPath)} (${oneLine(error)})`)
+  }
+  return { prepared, requestLogged }
 }
 
 /**
- * A message OpenClaw may treat as a command (`/new`, `/acp …`, `/stop`, `!cmd`, aliases):
- * left alone, so the command runs exactly as without the plugin and nothing waits on a turn.
+ * The turn through OpenClaw's ACP dispatch, with the prompt (when there is one) and the
+ * notice. `undefined` when the dispatch failed before OpenClaw took the turn: acpx, next in
+ * line, sends the original message (the logged request stands; its reply is acpx's).
  */
-function looksLikeCommand(ctx) {
-  for (const key of COMMAND_TEXT_FIELDS) {
-    const value = ctx?.[key]
-    if (typeof value === 'string') {
-      const text = value.trim()
-      return text.startsWith('/') || text.startsWith('!')
+async function dispatch(chat, { event, ctx, sessionKey, progress, prepared, notice }, problems) {
+  const capture = createTurnCapture({ notice })
+  const dispatchEvent = prepared ? { ...event, ctx: withPrompt(event.ctx, prepared.prompt) } : event
+  const untrack = prepared ? chat.transcript.expect(prepared.prompt, liveMessage(event.ctx)) : () => {}
+  const routed = Boolean(event.shouldRouteToOriginating && event.originatingChannel && event.originatingTo)
+  const routedKeys = routed ? [...new Set([sessionKey, event.sessionKey, event.ctx?.SessionKey].filter(Boolean))] : []
+  for (const key of routedKeys) chat.inFlight.set(key, capture)
+  try {
+    progress.dispatched = true
+    return { capture, result: await chat.acp.tryDispatchAcpReplyHook(dispatchEvent, capture.wrapContext(ctx)) }
+  } catch (error) {
+    if (!capture.reachedDispatch) {
+      problems.push(`dispatch failed before the turn started, left to acpx (${oneLine(error)})`)
+      return undefined
+    }
+    problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${oneLine(error)})`)
+    return { capture, result: claimed(ctx) }
+  } finally {
+    untrack()
+    for (const key of routedKeys) if (chat.inFlight.get(key) === capture) chat.inFlight.delete(key)
+  }
+}
+
+/**
+ * After a turn OpenClaw took: the backend's tool summaries (`toolEntries`) and the reply in the
+ * log, a compaction it showed marked (`compactionRefresh`), the refresh mark this turn consumed
+ * tidied away. Each failure is a problem; none changes the turn.
+ */
+async function recordTurn(chat, { ctx, sessionKey, store, turn, prepared, capture }, problems) {
+  const session = sessionAfter(chat.acp, { cfg: ctx.cfg, sessionKey, prepared })
+  const work = backendWork(capture)
+  const steps = [
+    ['tool entries', () => chat.config.toolEntries && recordToolEntries({ store, turn, session }, work.tools)],
+    ['reply', () => recordOutcome({ store, turn, session, capture })],
+    ['refresh mark', () => prepared?.refresh && store.clearRefresh(prepared.refresh)],
+    ['compaction', () => chat.config.compactionRefresh && markSeen(chat, { store, session, sessionKey }, work)],
+  ]
+  for (const [what, step] of steps) {
+    try {
+      await step()
+    } catch (error) {
+      problems.push(`${what} not written to ${quoteArg(store.folder)} (${oneLine(error)})`)
     }
   }
-  return false
 }
 
 /**
- * A copy of the inbound context whose text for the agent is the prompt. The hook's own
- * context is left as it is: the next handler (acpx) must see the original turn.
+ * A refresh the logged request consumed, but whose prompt OpenClaw did not send (the turn left
+ * to acpx, which sends the plain message): marked again for the next turn.
  */
-function withPrompt(ctx, prompt) {
-  return { ...ctx, BodyForAgent: prompt, ...(typeof ctx.agentText === 'string' ? { agentText: prompt } : {}) }
-}
-
-/** The backend session an ACP identity names: the id OpenClaw resumes (agent's first). */
-export function backendSessionOf(identity) {
-  return identity?.agentSessionId || identity?.acpxSessionId || undefined
-}
-
-/** The hook result for a turn OpenClaw took whose own result is not known. */
-function claimed(ctx) {
-  let counts = { tool: 0, block: 0, final: 0 }
+async function markAgain(store, prepared, problems) {
   try {
-    counts = ctx.dispatcher?.getQueuedCounts?.() ?? counts
+    await store.markRefresh(prepared.currentSession, 'refresh_not_sent')
+  } catch (error) {
+    problems.push(`refresh not marked again in ${quoteArg(store.folder)} (${oneLine(error)})`)
+  }
+}
+
+/** Marks what the turn showed of a compaction, and says so in one line. */
+async function markSeen(chat, { store, session, sessionKey }, work) {
+  const marked = await markCompaction({ store, session }, work)
+  if (marked.length > 0)
+    chat.logger.info(
+      `${PLUGIN_ID}: ${sessionKey}: backend session ${session} compacted (${marked.join(', ')}): its next turn refreshes`,
+    )
+}
+
+/** The turn's one line: reload and refresh at info, continuous at debug; problems as a warning. */
+async function reportTurn(chat, { sessionKey, result, prepared, capture }, problems, redact) {
+  if (result?.handled && prepared && problems.length === 0) {
+    const { report, reload, refresh, currentSession } = prepared
+    const kind = reload ? 'reload' : refresh ? 'refresh' : 'continuous'
+    const line =
+      `${PLUGIN_ID}: ${sessionKey}: ${kind} turn to backend session ${currentSession ?? '(new)'}: ` +
+      `${report.entriesInjected} entries, ${report.chars} chars${capture?.noticeShown ? ', notice shown' : ''}`
+    if (kind === 'continuous') chat.logger.debug?.(line)
+    else chat.logger.info(line)
+  }
+  if (problems.length > 0) chat.logger.warn(await redact(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`))
+}
+
+async function runTurn(chat, { event, ctx, sessionKey, live, progress }) {
+  const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() }
+  const problems = []
+  const { redact, maskPatterns } = await chat.redactorReady
+  const store = await openStore(chat, sessionKey, maskPatterns, problems)
+  const { prepared, requestLogged } = store
+    ? await prepareAndLog(chat, { event, ctx, sessionKey, live, store, turn }, problems)
+    : {}
+  const noted = [sessionKey, event.sessionKey].map((key) => chat.userResets.delete(key)).includes(true)
+  const askedForNew = noted || prepared?.rowRestarted === true
+  const notice = reloadNoticeFor(chat.config, prepared, askedForNew)
+  const dispatched = await dispatch(chat, { event, ctx, sessionKey, progress, prepared, notice }, problems)
+  if (!dispatched?.result?.handled && prepared?.refresh && requestLogged) await markAgain(store, prepared, problems)
+  if (!dispatched) {
+    chat.logger.warn(await redact(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`))
+    return undefined
+  }
+  const { result, capture } = dispatched
+  if (result?.handled && requestLogged)
+    await recordTurn(chat, { ctx, sessionKey, store, turn, prepared, capture }, problems)
+  if (prepared?.indexBehind) warmIndexAfter(chat.upkeep, sessionKey, store)
+  if (result?.handled && prepared) {
+    const unrestored = await chat.transcript.restoreWritten({ cfg: ctx.cfg, sessionKey, prompt: prepared.prompt, live })
+    if (unrestored) problems.push(unrestored)
+  }
+  await reportTurn(chat, { sessionKey, result, prepared, capture }, problems, redact)
+  return result
+}
+
+/**
+ * The ACP session a `reply_dispatch` event is for and its live message, or undefined for a
+ * turn the plugin leaves alone: a command (`/new` noted first), a denied send, an ignored
+ * key, a session that is not ACP or is stale, a key or agent the settings do not name, no text.
+ */
+function turnOf(chat, event, ctx) {
+  if (!event?.sessionKey || !event.ctx || event.sendPolicy === 'deny') return undefined
+  if (looksLikeCommand(event.ctx)) {
+    if (asksForNewSession(event.ctx)) chat.userResets.add(event.sessionKey)
+    return undefined
+  }
+  if (ignored(chat.config, event.sessionKey)) return undefined
+  let resolution
+  try {
+    resolution = chat.acp.getAcpSessionManager().resolveSession({ cfg: ctx.cfg, sessionKey: event.sessionKey })
   } catch {
-    // The zero counts stand.
+    return undefined
   }
-  return { handled: true, queuedFinal: false, counts }
+  if (resolution?.kind !== 'ready') return undefined
+  const sessionKey = resolution.sessionKey ?? event.sessionKey
+  if (ignored(chat.config, sessionKey) || !appliesTo(chat.config, { sessionKey, agent: resolution.meta?.agent }))
+    return undefined
+  const live = liveMessage(event.ctx)
+  return live ? { sessionKey, live } : undefined
 }
 
-function turnMetadata(config, ctx, turn) {
-  const fields = {}
-  for (const field of config.turnMetadata) {
-    const value = TURN_METADATA_FIELDS[field](ctx, turn)
-    if (value !== undefined && value !== null && String(value).trim()) fields[field] = String(value)
+/** The `reply_dispatch` handler. */
+function onReplyDispatch(chat, event, ctx) {
+  const taken = turnOf(chat, event, ctx)
+  if (!taken) return undefined
+  if (!chat.firstTurnSeen) {
+    chat.firstTurnSeen = true
+    chat.onFirstTurn?.()
   }
-  return Object.keys(fields).length > 0 ? fields : undefined
+  // Whatever goes wrong in here, a turn OpenClaw already took is claimed: an error thrown
+  // to the hook runner would hand the turn to acpx, which would send it again.
+  const progress = { dispatched: false }
+  const { sessionKey, live } = taken
+  return chat.queue.run(sessionKey, () =>
+    runTurn(chat, { event, ctx, sessionKey, live, progress }).catch(async (error) => {
+      await warnMasked(chat, `${PLUGIN_ID}: ${sessionKey}: ${oneLine(error)}`)
+      return progress.dispatched ? claimed(ctx) : undefined
+    }),
+  )
 }
 
-/** What last-injected-preprompt.txt keeps of a live message beyond the prompt cap. */
-const LAST_PROMPT_LIVE_SLACK = 64 * 1024
+/** The `reply_payload_sending` handler: observes routed replies (and their tool payloads), changes nothing. */
+function onReplyPayloadSending(chat, event) {
+  const capture = event?.sessionKey ? chat.inFlight.get(event.sessionKey) : undefined
+  if (capture && ['block', 'final', 'tool'].includes(event.kind)) capture.keepRouted(event.kind, event.payload)
+  return undefined
+}
+
+/** The `before_reset` handler: `/new` or a reset the user asked for; its next reload says nothing. */
+function onBeforeReset(chat, _event, ctx) {
+  if (typeof ctx?.sessionKey === 'string') chat.userResets.add(ctx.sessionKey)
+  return undefined
+}
 
 /**
  * @param {object} deps
@@ -113,265 +277,27 @@ const LAST_PROMPT_LIVE_SLACK = 64 * 1024
  */
 export function createPersistentChat({ config, acp, logger, redactor, onFirstTurn, logSearchTool = false }) {
   const queue = createKeyedQueue()
-  const transcript = createTranscriptFix()
-  /** session key -> the capture of its turn in flight, for replies routed past the dispatcher */
-  const inFlight = new Map()
   const redactorReady = Promise.resolve(redactor ?? createRedactor({ patterns: config.redactPatterns }))
-  let firstTurnSeen = false
-  /** chat folder -> the UTC day its `retentionDays` rule last ran (once a day a chat, per gateway run) */
-  const retainedOn = new Map()
-  /** chat folders whose search index is being caught up (ChatStore#warmIndex) */
-  const warming = new Set()
-
-  /**
-   * A reload whose recall found the chat's search index far behind its log (its first reload
-   * after an import or an upgrade, with a large log: `indexBehind`) recalled nothing rather
-   * than hold the prompt for the build. The index is caught up after the turn, on the thread
-   * pool and outside the chat's queue: the next turn neither waits for it nor builds it twice
-   * (its recall passes while the build runs), and the reload after it recalls.
-   */
-  function warmIndexAfter(sessionKey, store) {
-    if (warming.has(store.folder)) return
-    warming.add(store.folder)
-    store
-      .warmIndex()
-      .catch(async (error) => {
-        const line = `${PLUGIN_ID}: ${sessionKey}: search index not built (${oneLine(error)})`
-        logger.warn(await redactorReady.then(({ redact }) => redact(line)).catch(() => line))
-      })
-      .finally(() => warming.delete(store.folder))
+  const chat = {
+    config,
+    acp,
+    logger,
+    logSearchTool,
+    queue,
+    redactorReady,
+    onFirstTurn,
+    firstTurnSeen: false,
+    transcript: createTranscriptFix(),
+    /** session key -> the capture of its turn in flight, for replies routed past the dispatcher */
+    inFlight: new Map(),
+    /** session keys whose user asked for a new backend session (`/new`, a reset) since their last turn */
+    userResets: new Set(),
+    upkeep: createUpkeep({ config, queue, logger, redactorReady }),
   }
-
-  /**
-   * `retentionDays`: at a chat's first turn of a day, its entries older than that many days
-   * removed (ChatStore#forget: the log rewritten under the folder's lock, derived files with
-   * it). Queued behind the turn, never awaited by it: the reply is not held up, and the next
-   * turn of the chat waits for the rewrite as it waits for any earlier turn.
-   */
-  function scheduleRetention(sessionKey, store) {
-    const days = config.retentionDays
-    const today = new Date().toISOString().slice(0, 10)
-    if (!days || retainedOn.get(store.folder) === today) return
-    retainedOn.set(store.folder, today)
-    queue
-      .run(sessionKey, async () => {
-        const result = await store.forget({ before: Date.now() - days * DAY_MS, apply: true })
-        if (result.removedLines > 0)
-          logger.info(
-            `${PLUGIN_ID}: ${sessionKey}: retentionDays ${days}: removed ${result.removedLines} log entries older than ${days} day(s)`,
-          )
-      })
-      .catch(async (error) => {
-        const line = `${PLUGIN_ID}: ${sessionKey}: retentionDays: nothing removed (${oneLine(error)})`
-        logger.warn(await redactorReady.then(({ redact }) => redact(line)).catch(() => line))
-      })
-  }
-
-  /** Reads the log, tells a reload from a continuous turn, builds and saves the prompt. */
-  async function prepare({ cfg, sessionKey, store, live, ctx, turn }) {
-    // Ensures OpenClaw's runtime handle first: after a gateway restart that is the resume,
-    // and a failed resume shows up here as a new backend session, before the prompt is built.
-    const status = await acp.getAcpSessionManager().getSessionStatus({ cfg, sessionKey })
-    const currentSession = backendSessionOf(status?.identity)
-    // One call on the pool (ChatStore#prepareTurn): what the backend holds decides reload or
-    // continuous (a session with no entry in the log window is new to it: first turn, failed
-    // resume, /new, reset, backend restarted without resume); the entries masked again as read
-    // (a log of an earlier release holds <private> spans and its own masks); on a reload the
-    // summary rebuilt, masked and stored; on a reload the log searched for the live message
-    // (the recall block, `reloadRecall`); the prompt built; its debug copy written.
-    // The recall reads the live message's time words ("what did we decide yesterday?") at the
-    // turn's time in the user's zone (plugin/time-zone.mjs).
-    const now = Date.parse(turn.startedAt)
-    const { report, reload, indexBehind } = await withTimeZone(userTimeZone(cfg), now, (timeZone) =>
-      store.prepareTurn({
-        userMessage: live,
-        ...(currentSession ? { currentSession } : {}),
-        turnMetadata: turnMetadata(config, ctx, turn),
-        continuousEntries: config.continuousEntries,
-        reloadEntries: config.reloadEntries,
-        recallEntries: config.reloadRecall,
-        logSearchTool,
-        maxChars: config.promptMaxChars,
-        window: Math.max(config.reloadEntries ?? 0, MIN_LOG_WINDOW),
-        summaryMaxChars: config.summaryMaxChars,
-        lastPromptMaxChars: config.promptMaxChars + LAST_PROMPT_LIVE_SLACK,
-        now,
-        timeZone,
-      }),
-    )
-    return { prompt: report.prompt, report, reload, currentSession, indexBehind }
-  }
-
-  /**
-   * The user's message, in the log before the turn is dispatched: a gateway that dies
-   * while the backend works still has it (the next reload shows it, awaiting its reply).
-   */
-  async function recordRequest({ store, live, turn, prepared }) {
-    // Masked by the store as it writes it.
-    await store.appendEntry({
-      ts: turn.startedAt,
-      role: 'user',
-      text: live,
-      session: prepared?.currentSession,
-      id: `${turn.id}:user`,
-    })
-  }
-
-  /** The reply and the turn's status, as their own line after the turn: append-only. */
-  async function recordOutcome({ cfg, sessionKey, store, turn, prepared, capture }) {
-    let session
-    try {
-      session = backendSessionOf(acp.readAcpSessionEntry({ cfg, sessionKey })?.acp?.identity)
-    } catch {
-      // The pre-turn identity below is the next best answer.
-    }
-    session ??= prepared?.currentSession
-    await store.appendEntry({
-      ts: new Date().toISOString(),
-      role: 'assistant',
-      text: capture.replyText || '(no reply text)',
-      session,
-      status: capture.status ?? 'unknown',
-      id: `${turn.id}:assistant`,
-    })
-  }
-
-  async function runTurn({ event, ctx, sessionKey, live, progress }) {
-    const turn = { id: crypto.randomUUID(), startedAt: new Date().toISOString() }
-    const problems = []
-    const { redact, maskPatterns } = await redactorReady
-
-    // The folder and every state file are checked before anything is read or written: a
-    // symlink, FIFO, device, hard link or someone else's file there leaves this turn to the
-    // plain message, with nothing read, written or logged.
-    let store
-    try {
-      const opened = await openSessionFolder(config, sessionKey, { maskPatterns })
-      store = opened.store
-      scheduleRetention(sessionKey, store)
-      if (opened.migratedFrom)
-        logger.info(
-          `${PLUGIN_ID}: ${sessionKey}: history moved from ${quoteArg(opened.migratedFrom)} to ${quoteArg(store.folder)}`,
-        )
-    } catch (error) {
-      const unsafe = error?.code === 'ENOTREGULAR'
-      problems.push(
-        `${unsafe ? 'state refused' : 'state folder unusable'}, sent the plain message, the turn not logged (${oneLine(error)})`,
-      )
-    }
-
-    let prepared
-    if (store) {
-      try {
-        prepared = await prepare({ cfg: ctx.cfg, sessionKey, store, live, ctx: event.ctx, turn })
-      } catch (error) {
-        problems.push(`prompt not built, sent the plain message (${oneLine(error)})`)
-      }
-    }
-    let requestLogged = false
-    if (store) {
-      try {
-        await recordRequest({ store, live, turn, prepared })
-        requestLogged = true
-      } catch (error) {
-        problems.push(`message not written to ${quoteArg(store.logPath)} (${oneLine(error)})`)
-      }
-    }
-
-    const capture = createTurnCapture()
-    const dispatchEvent = prepared ? { ...event, ctx: withPrompt(event.ctx, prepared.prompt) } : event
-    const untrack = prepared ? transcript.expect(prepared.prompt, live) : () => {}
-    const routed = Boolean(event.shouldRouteToOriginating && event.originatingChannel && event.originatingTo)
-    const routedKeys = routed ? [...new Set([sessionKey, event.sessionKey, event.ctx?.SessionKey].filter(Boolean))] : []
-    for (const key of routedKeys) inFlight.set(key, capture)
-
-    let result
-    try {
-      progress.dispatched = true
-      result = await acp.tryDispatchAcpReplyHook(dispatchEvent, capture.wrapContext(ctx))
-    } catch (error) {
-      if (!capture.reachedDispatch) {
-        // acpx, next in line, sends the original message: the logged request stands (the
-        // backend gets it), its reply is acpx's to deliver and is not in this log.
-        problems.push(`dispatch failed before the turn started, left to acpx (${oneLine(error)})`)
-        logger.warn(await redact(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`))
-        return undefined
-      }
-      problems.push(`dispatch failed after OpenClaw took the turn, not sent again (${oneLine(error)})`)
-      result = claimed(ctx)
-    } finally {
-      untrack()
-      for (const key of routedKeys) if (inFlight.get(key) === capture) inFlight.delete(key)
-    }
-
-    if (result?.handled && requestLogged) {
-      try {
-        await recordOutcome({ cfg: ctx.cfg, sessionKey, store, turn, prepared, capture })
-      } catch (error) {
-        problems.push(`reply not written to ${quoteArg(store.logPath)} (${oneLine(error)})`)
-      }
-    }
-    if (prepared?.indexBehind) warmIndexAfter(sessionKey, store)
-    if (result?.handled && prepared) {
-      const unrestored = await transcript.restoreWritten({ cfg: ctx.cfg, sessionKey, prompt: prepared.prompt, live })
-      if (unrestored) problems.push(unrestored)
-    }
-    if (result?.handled && prepared && problems.length === 0) {
-      const { report, reload, currentSession } = prepared
-      const line =
-        `${PLUGIN_ID}: ${sessionKey}: ${reload ? 'reload' : 'continuous'} turn to backend session ` +
-        `${currentSession ?? '(new)'}: ${report.entriesInjected} entries, ${report.chars} chars`
-      if (reload) logger.info(line)
-      else logger.debug?.(line)
-    }
-    if (problems.length > 0) logger.warn(await redact(`${PLUGIN_ID}: ${sessionKey}: ${problems.join('; ')}`))
-    return result
-  }
-
   return {
-    /** The `reply_dispatch` handler. */
-    async onReplyDispatch(event, ctx) {
-      if (!event?.sessionKey || !event.ctx || event.sendPolicy === 'deny' || looksLikeCommand(event.ctx))
-        return undefined
-      // An ignored session passes through untouched: acpx dispatches it as without the plugin.
-      if (ignored(config, event.sessionKey)) return undefined
-      let resolution
-      try {
-        resolution = acp.getAcpSessionManager().resolveSession({ cfg: ctx.cfg, sessionKey: event.sessionKey })
-      } catch {
-        return undefined
-      }
-      // Not an ACP session, or one OpenClaw reports as stale: nothing to add.
-      if (resolution?.kind !== 'ready') return undefined
-      const sessionKey = resolution.sessionKey ?? event.sessionKey
-      if (ignored(config, sessionKey) || !appliesTo(config, { sessionKey, agent: resolution.meta?.agent }))
-        return undefined
-      const live = liveMessage(event.ctx)
-      if (!live) return undefined
-      if (!firstTurnSeen) {
-        firstTurnSeen = true
-        onFirstTurn?.()
-      }
-      // Whatever goes wrong in here, a turn OpenClaw already took is claimed: an error thrown
-      // to the hook runner would hand the turn to acpx, which would send it again.
-      const progress = { dispatched: false }
-      return queue.run(sessionKey, () =>
-        runTurn({ event, ctx, sessionKey, live, progress }).catch(async (error) => {
-          const line = `${PLUGIN_ID}: ${sessionKey}: ${oneLine(error)}`
-          logger.warn(await redactorReady.then(({ redact }) => redact(line)).catch(() => line))
-          return progress.dispatched ? claimed(ctx) : undefined
-        }),
-      )
-    },
-
-    /** The `before_message_write` handler. */
-    onBeforeMessageWrite: transcript.onBeforeMessageWrite,
-
-    /** The `reply_payload_sending` handler: observes routed replies, changes nothing. */
-    onReplyPayloadSending(event) {
-      const capture = event?.sessionKey ? inFlight.get(event.sessionKey) : undefined
-      if (capture && (event.kind === 'block' || event.kind === 'final')) capture.keepRouted(event.kind, event.payload)
-      return undefined
-    },
+    onReplyDispatch: (event, ctx) => onReplyDispatch(chat, event, ctx),
+    onBeforeMessageWrite: chat.transcript.onBeforeMessageWrite,
+    onReplyPayloadSending: (event) => onReplyPayloadSending(chat, event),
+    onBeforeReset: (event, ctx) => onBeforeReset(chat, event, ctx),
   }
 }

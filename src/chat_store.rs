@@ -11,7 +11,7 @@ use openclaw_context_core::archive;
 use openclaw_context_core::mask::masker_for;
 use openclaw_context_core::persistent_chat::request::SummaryRequest;
 use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
-use openclaw_context_core::store::{inspect_folder, ChatStore as Store};
+use openclaw_context_core::store::{inspect_folder, turn, ChatStore as Store};
 
 use crate::binding::archive::{
     backup_args, export_args, forget_args, import_args, restore_args, ChatStoreBackup,
@@ -33,7 +33,14 @@ use crate::binding::{count, Js};
 
 /// Log entries `inspect` reads from the end by default: the window the
 /// plugin reads to tell a reload.
-const INSPECT_WINDOW: usize = 50;
+const INSPECT_WINDOW: usize = turn::TURN_WINDOW;
+
+/// The log entries a turn reads (at least) to tell a reload: a backend
+/// session with no entry among the chat's last 50 is new to it
+/// (`prepareTurn`'s and `inspect`'s default window).
+#[allow(dead_code)] // read by JavaScript only
+#[napi]
+pub const TURN_WINDOW: u32 = turn::TURN_WINDOW as u32;
 
 /// A chat's folder and its files: the layout (folder name from the session
 /// key, the file names, modes 0700/0600 whatever the umask, an earlier
@@ -755,9 +762,118 @@ impl ChatStore {
                 move || store.prepare_turn(request, &files),
                 |prepared| ChatStorePreparedTurn {
                     reload: prepared.reload,
+                    refresh: prepared.refresh,
+                    previous_session: prepared.previous_session.map(Utf16String::from),
                     index_behind: prepared.index_behind,
                     report: prepared.report.into(),
                 },
+            ))
+        })
+    }
+
+    /// Marks a compaction of the backend session `session` (`signal` names
+    /// what showed it: letters, digits and `_`, at most 32): the next
+    /// `prepareTurn` to that session with a `refreshEntryId` is a refresh.
+    /// The mark is a file of the folder (`refresh-pending.json`), replaced
+    /// whole and synced: it survives a restart or a power cut. A mark
+    /// already there is replaced. Resolves to the mark's id.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "session: string, signal: string",
+        ts_return_type = "Promise<string>"
+    )]
+    pub fn mark_refresh<'scope>(
+        &self,
+        env: Env,
+        session: Unknown<'scope>,
+        signal: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, String>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let session = Js::from(session).string("session")?;
+            let signal = String::from_utf16_lossy(&Js::from(signal).string("signal")?);
+            Ok(Job::new(
+                move || store.mark_refresh(&session, &signal),
+                |id| id,
+            ))
+        })
+    }
+
+    /// Removes the refresh mark if it is still `id` (a later mark stays).
+    /// Resolves to whether it did. A tidy-up: the turn's user entry with the
+    /// mark's `turn` id consumes it already.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "id: string",
+        ts_return_type = "Promise<boolean>"
+    )]
+    pub fn clear_refresh<'scope>(
+        &self,
+        env: Env,
+        id: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, bool>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let id = String::from_utf16_lossy(&Js::from(id).string("id")?);
+            Ok(Job::new(
+                move || store.clear_refresh(&id),
+                |cleared| cleared,
+            ))
+        })
+    }
+
+    /// Records the context size (`usage_update.used`) that `session`
+    /// reported in a turn (its last report). When the same session
+    /// reported more than twice as much before, its context was compacted:
+    /// a refresh is marked (`markRefresh`, signal `usage_drop`) and its id
+    /// is `mark` in the result. `used` must be a finite number `>= 0`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "session: string, used: number",
+        ts_return_type = "Promise<ChatStoreUsageNote>"
+    )]
+    pub fn note_usage<'scope>(
+        &self,
+        env: Env,
+        session: Unknown<'scope>,
+        used: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, ChatStoreUsageNote>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let session = Js::from(session).string("session")?;
+            let used = Js::from(used).number("used")?;
+            Ok(Job::new(
+                move || store.note_usage(&session, used),
+                |note| ChatStoreUsageNote {
+                    previous: note.previous,
+                    mark: note.mark,
+                },
+            ))
+        })
+    }
+
+    /// Records what identifies OpenClaw's session row of the chat (`row`:
+    /// its id and start time, as the caller renders them) in the folder
+    /// (`openclaw-session.json`, written and synced only when it changed),
+    /// and resolves to the one recorded before (`undefined` at the chat's
+    /// first call): a row started anew since the last turn is a session the
+    /// user (or the gateway's reset policy) started.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "row: string",
+        ts_return_type = "Promise<string | undefined>"
+    )]
+    pub fn note_session_row<'scope>(
+        &self,
+        env: Env,
+        row: Unknown<'scope>,
+    ) -> napi::Result<PromiseRaw<'scope, Option<Utf16String>>> {
+        let store = self.inner.clone();
+        spawn(&env, || {
+            let row = Js::from(row).string("row")?;
+            Ok(Job::new(
+                move || store.note_session_row(&row),
+                |previous| previous.map(Utf16String::from),
             ))
         })
     }
@@ -803,6 +919,15 @@ fn inspect_options(
     Ok((summary_file, window))
 }
 
+/// What `ChatStore#noteUsage` resolves to.
+#[napi(object, object_from_js = false)]
+pub struct ChatStoreUsageNote {
+    /// The size the same session reported last, if any.
+    pub previous: Option<f64>,
+    /// It dropped by more than half: the refresh mark's id.
+    pub mark: Option<String>,
+}
+
 /// What `ChatStore#prepareTurn` resolves to.
 #[napi(object, object_from_js = false)]
 pub struct ChatStorePreparedTurn {
@@ -812,6 +937,17 @@ pub struct ChatStorePreparedTurn {
     /// Whether the turn is a reload (no entry of `currentSession` in the
     /// window).
     pub reload: bool,
+    /// The turn restates the summary and the last entries because its
+    /// backend session compacted (`params.refreshEntryId` given and a mark
+    /// pending): the mark's id, for `clearRefresh` once the turn's user
+    /// entry (with that id) is appended. Absent otherwise.
+    pub refresh: Option<String>,
+    /// On a reload: the newest backend session named by an entry of the
+    /// window (the chat had one before this turn's). Absent on a continuous
+    /// turn or a refresh, and on a reload of a chat whose entries name no
+    /// session (its first turn, an import).
+    #[napi(ts_type = "string")]
+    pub previous_session: Option<Utf16String>,
     /// The reload recalled nothing because the chat's search index lags its
     /// log by more than 4 MiB (its first reload after an import or an
     /// upgrade, with a large log), its index file is larger than 32 MiB

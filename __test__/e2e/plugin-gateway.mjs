@@ -6,7 +6,9 @@
 //
 //   node plugin-gateway.mjs <job.json>
 //
-// job: { openclawDir, workspaceDir, pluginDirs: [..], pluginConfig, steps: [...] }
+// job: { openclawDir, workspaceDir, pluginDirs: [..], pluginConfig, configPatch?, steps: [...] }
+// (configPatch: merged into the gateway's config, objects key by key: e.g. the ACP stream's
+// tag visibility and a verbose default, which show the backend's tool calls to the dispatcher)
 // steps, run in order in this one process (a new process is a gateway restart: OpenClaw's
 // ACP runtime handles live in the process):
 //   { op: "create", sessionKey, acp?: boolean }   a session row (+ an ACP session)
@@ -100,6 +102,16 @@ const cfg = {
   // (a CI run at 04:00 UTC once found the transcript of the session it created empty).
   session: { reset: { mode: 'idle', idleMinutes: 525600 } },
 }
+
+/** `patch` merged into `target`, objects key by key, anything else replaced. */
+function merge(target, patch) {
+  for (const [key, value] of Object.entries(patch ?? {})) {
+    const both = value && typeof value === 'object' && !Array.isArray(value) && typeof target[key] === 'object'
+    target[key] = both ? merge({ ...target[key] }, value) : value
+  }
+  return target
+}
+merge(cfg, job.configPatch)
 
 // The same config as the gateway's config file: code paths such as /new's session reset
 // read the runtime config (getRuntimeConfig), not the one passed down a call.

@@ -310,6 +310,7 @@ function writeJob(
     pluginDirs = [world.pluginDir, world.fakeAcpxDir],
     openclawDir = world.release.openclawDir,
     umask,
+    configPatch,
   } = {},
 ) {
   world.processes += 1
@@ -327,6 +328,7 @@ function writeJob(
       outFile,
       steps,
       ...(umask === undefined ? {} : { umask }),
+      ...(configPatch === undefined ? {} : { configPatch }),
     }),
   )
   if (failResume) fs.writeFileSync(world.failResumeFile, '')
@@ -497,6 +499,16 @@ function entryOfExcerptLine(log, line) {
   )
 }
 
+/**
+ * Exports of one of the plugin's ES modules (`plugin/<file>`), as JSON: jest runs CommonJS, so
+ * a child Node imports it.
+ */
+function pluginExports(file, names) {
+  const url = require('node:url').pathToFileURL(path.join(ROOT, 'plugin', file)).href
+  const source = `const m = await import(${JSON.stringify(url)}); console.log(JSON.stringify(Object.fromEntries(${JSON.stringify(names)}.map((n) => [n, m[n]]))))`
+  return JSON.parse(run(process.execPath, ['--input-type=module', '-e', source], ROOT))
+}
+
 module.exports = {
   BOOTSTRAP,
   RELEASES,
@@ -509,6 +521,7 @@ module.exports = {
   packedPackage,
   packedTarballs,
   parsePrompt,
+  pluginExports,
   nonceOf,
   readLog,
   readRecord,

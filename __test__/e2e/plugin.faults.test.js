@@ -84,7 +84,7 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
       )
     })
 
-    test('the state folder and the chat folder are 0700; the log, summary, last prompt and lock 0600', () => {
+    test('the state folder and the chat folder are 0700; the log, summary, last prompt, session row and lock 0600', () => {
       const chat = folderOf(world, MODES)
       expect(mode(path.join(world.stateDir, PLUGIN_ID))).toBe('700')
       expect(mode(chat)).toBe('700')
@@ -92,6 +92,7 @@ const mode = (file) => (fs.lstatSync(file).mode & 0o777).toString(8)
         'chat.lock',
         'continuity-summary.txt',
         'last-injected-preprompt.txt',
+        'openclaw-session.json',
         'perpetual-log.jsonl',
       ])
       for (const name of fs.readdirSync(chat)) expect([name, mode(path.join(chat, name))]).toEqual([name, '600'])

@@ -4,11 +4,11 @@
 // the plugin (installed, enabled, its settings), and each chat folder (modes, log health, the
 // last backend session), with the command that fixes each problem. Exit 0 when nothing needs
 // doing, 1 otherwise. Nothing is written, and no addon but this package's is loaded in this
-// process: one child process loads the installed plugin's, from its folder, as the gateway
-// will. The rules come from where they live: the release boundaries from openclaw-release.js,
-// the cap's state from compaction-status.js, the plugin's settings from the manifest
-// (plugin-settings.js), each chat folder's files from the addon's ChatStore.inspectFolder.
-const { spawnSync } = require('node:child_process')
+// process's own module cache: a worker thread loads the installed plugin's, from its folder,
+// as the gateway will. The rules come from where they live: the release boundaries from
+// openclaw-release.js, the cap's state from compaction-status.js, the plugin's settings from
+// the manifest (plugin-settings.js), each chat folder's files from the addon's
+// ChatStore.inspectFolder.
 const fs = require('node:fs')
 const path = require('node:path')
 
@@ -28,10 +28,9 @@ const { openclawStateDir, readOpenclawConfig } = require('../../lib/openclaw-con
 const { chatFolders, settingProblems } = require('../../lib/plugin-settings')
 const { escapeControl, quoteArg } = require('../../lib/shell-quote')
 const { BRIDGE_SETTING, TOOL_NAMES, toolsVisibility } = require('../../lib/tools-policy')
+const { compactionSignalLine } = require('../../lib/compaction-signals')
 
 const PLUGIN_ID = require('../../openclaw.plugin.json').id
-/** Log lines read per chat folder: the window the plugin reads to tell a reload. */
-const LOG_WINDOW = 50
 /** Chat folders listed at most (a state folder may hold many). */
 const MAX_FOLDERS = 200
 
@@ -105,6 +104,8 @@ function chatProblem(problem, report) {
 
 /** One chat folder (ChatStore.inspectFolder): its log's size, entries, skipped lines, torn end, last session, and problems. */
 async function inspectChat(dir, native, summaryFile) {
+  // Log lines read per chat folder: the window the plugin reads to tell a reload.
+  const LOG_WINDOW = native.TURN_WINDOW
   const report = await native.ChatStore.inspectFolder(dir, {
     entries: LOG_WINDOW,
     ...(summaryFile ? { summaryFile: path.basename(summaryFile) } : {}),
@@ -133,28 +134,26 @@ async function inspectChat(dir, native, summaryFile) {
 
 /**
  * Whether the installed plugin's own folder loads its addon, as the gateway will (its
- * index.js, from there: OpenClaw's installer may have added no platform package). In a child
- * process, so that this command loads no addon but its own.
+ * index.js, from there: OpenClaw's installer may have added no platform package). In a worker
+ * thread with a module cache of its own (cli/installed-addon-worker.cjs).
  */
-function installedAddonProblems(installedAt) {
-  const entry = path.join(installedAt, 'index.js')
-  const child = spawnSync(
-    process.execPath,
-    [
-      '-e',
-      `const { ChatStore } = require(${JSON.stringify(entry)}); if (typeof ChatStore !== 'function') throw new Error('no ChatStore in it')`,
-    ],
-    { encoding: 'utf8', timeout: 30000 },
-  )
-  if (child.status === 0) return []
-  const why = child.error
-    ? oneLine(child.error)
-    : (/^(?:Error|TypeError): (.*)$/m.exec(child.stderr)?.[1] ??
-      child.stderr.trim().split('\n')[0] ??
-      `exit ${child.status}`)
+async function installedAddonProblems(installedAt) {
+  const { Worker } = require('node:worker_threads')
+  const worker = new Worker(path.join(__dirname, '..', 'installed-addon-worker.cjs'), {
+    workerData: { entry: path.join(installedAt, 'index.js') },
+    stderr: true,
+    stdout: true,
+  })
+  const answer = await new Promise((resolve) => {
+    worker.once('message', resolve)
+    worker.once('error', (error) => resolve({ ok: false, why: oneLine(error) }))
+    worker.once('exit', (code) => resolve({ ok: false, why: `the check ended (exit ${code})` }))
+  })
+  await worker.terminate()
+  if (answer.ok) return []
   return [
     {
-      what: `the installed plugin cannot load its addon from ${installedAt} (${why}): every turn passes through untouched`,
+      what: `the installed plugin cannot load its addon from ${installedAt} (${answer.why}): every turn passes through untouched`,
       fix: `cd ${quoteArg(installedAt)} && npm install --omit=dev --ignore-scripts (then restart the gateway)`,
     },
   ]
@@ -275,11 +274,18 @@ async function diagnose({ dir, stateDir: stateDirOption, env = process.env, nati
     })
   else if (!enabled)
     problems.push({ what: 'the plugin is installed but disabled', fix: `openclaw plugins enable ${PLUGIN_ID}` })
-  if (installed) problems.push(...installedAddonProblems(installedAt))
+  if (installed) problems.push(...(await installedAddonProblems(installedAt)))
   problems.push(...refusedMaskPatterns(config, entry.config, configFile, native))
   const tools = toolsReport(config, version, installed && enabled)
   lines.push(...tools.lines)
   problems.push(...tools.problems)
+  // The compaction signals this release and config pass the plugin (compactionRefresh on).
+  if (entry.config?.compactionRefresh !== false && version !== undefined) {
+    const signals = compactionSignalLine(PLUGIN_ID, version, config)
+    note(
+      `refresh: ${signals ? signals.slice(PLUGIN_ID.length + 2) : "the backend's tool calls or usage reports reach the plugin: a compaction refreshes the next turn"}`,
+    )
+  }
 
   // Each chat folder.
   for (const problem of settingProblems(entry.config))

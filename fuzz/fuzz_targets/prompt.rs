@@ -84,6 +84,8 @@ pub fn run(input: Input) {
         skipped_log_lines: 0,
         continuous_entries: usize::from(input.continuous_entries),
         reload_entries: usize::from(input.reload_entries),
+        refresh: false,
+        refresh_entries: 10,
         max_chars: input.max_chars.map(usize::from),
         max_entry_chars: input.max_entry_chars.map(usize::from),
         fence: Fence::Legacy,

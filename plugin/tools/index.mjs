@@ -81,56 +81,161 @@ export function entryLines(entry, body) {
   return `#${entry.line}${ts} ${one(entry.role ?? '?')}: ${lines.map(one).join('\n    ')}`
 }
 
+/** The session's chat store, or `{ refusal }`: one sentence saying why there is none. */
+async function chatStoreOf({ sessionKey, load }, tool) {
+  const refuse = (why) => ({ refusal: `${tool}: ${why}` })
+  if (typeof sessionKey !== 'string' || sessionKey === '') {
+    return refuse(
+      'no chat for this session: no session key reached the tool (the plugin-tools bridge passes it ' +
+        'from OpenClaw 2026.7.2-beta.4; a custom MCP server entry passes none)',
+    )
+  }
+  let loaded
+  try {
+    loaded = await load()
+  } catch (error) {
+    return refuse(`not available (${oneLine(error)})`)
+  }
+  const { config, openSessionFolder } = loaded
+  if (ignored(config, sessionKey)) {
+    return refuse(`no chat for this session: ${PLUGIN_ID} ignores its key (ignoreSessionKeys), nothing is logged`)
+  }
+  // The ACP agent (`agents`) is not known here (ctx.agentId is OpenClaw's agent, not the
+  // backend): with `agents` set, the folder decides (the plugin makes one only for a chat it
+  // takes); with only `sessionKeys`, the key does.
+  if (!config.agents && !appliesTo(config, { sessionKey })) {
+    return refuse(`no chat for this session: ${PLUGIN_ID} does not apply to it (its sessionKeys setting)`)
+  }
+  try {
+    // The store masks what it returns (each entry whole, then cut) with the gateway's patterns.
+    const { store } = await openSessionFolder(config, sessionKey, {
+      create: false,
+      maskPatterns: loaded.redactor?.maskPatterns ?? [],
+    })
+    return { store, timeZone: loaded.timeZone ?? 'UTC' }
+  } catch (error) {
+    if (error?.code === 'ENOENT') return refuse('no chat for this session yet (nothing is logged under its key)')
+    return refuse(`the chat's files could not be read (${oneLine(error)})`)
+  }
+}
+
+// The log is masked as it is written, but a folder the plugin took over (sessionStateDirs,
+// the runtime's PERSISTENT_CHAT_CONTINUITY_PATH files) holds lines an earlier writer stored
+// unmasked, and patterns may have been added since: the store masks each entry it returns
+// whole, with the gateway's patterns, before it cuts the excerpt or the window's text (a cut
+// first could drop the opening tag of a <private> span it keeps, or split a secret).
+
+/** `chat_log_search`'s answer to `raw` (its parameters as the backend sent them). */
+async function runSearch(session, raw) {
+  const checked = checkParams(SEARCH_PARAMETERS, raw)
+  if (checked.error) return text(`${SEARCH_TOOL}: bad parameters: ${checked.error}`)
+  const { query, limit, page } = checked.params
+  if (page * limit > MAX_DEPTH) {
+    return text(
+      `${SEARCH_TOOL}: bad parameters: "page" × "limit" must be at most ${MAX_DEPTH} (got ${page} × ${limit})`,
+    )
+  }
+  const chat = await chatStoreOf(session, SEARCH_TOOL)
+  if (chat.refusal) return text(chat.refusal)
+  let hits
+  try {
+    // One hit more than the page, to tell whether a next page exists. Time words in the query
+    // ("last week") are read now, in the user's zone.
+    const now = Date.now()
+    hits = await withTimeZone(chat.timeZone, now, (timeZone) =>
+      chat.store.search(query, {
+        limit: Math.min(MAX_DEPTH, page * limit + 1),
+        excerptChars: excerptChars(limit),
+        now,
+        timeZone,
+      }),
+    )
+  } catch (error) {
+    return text(`${SEARCH_TOOL}: the search failed (${oneLine(error)})`)
+  }
+  const shownQuery = escapeControl(query.length > 100 ? `${query.slice(0, 100)}…` : query, { backslashes: false })
+  const first = (page - 1) * limit
+  const onPage = hits.slice(first, first + limit)
+  const more = hits.length > first + limit
+  if (onPage.length === 0) {
+    return text(
+      page === 1
+        ? `${SEARCH_TOOL}: no entry of this chat matches "${shownQuery}"`
+        : `${SEARCH_TOOL}: no more hits for "${shownQuery}" (page ${page}: the hits ended on an earlier page)`,
+    )
+  }
+  const bodies = onPage.map((hit) => hit.text ?? '')
+  const header = `${SEARCH_TOOL} "${shownQuery}": hits ${first + 1}–${first + onPage.length}, best first (page ${page})`
+  const next = more ? `More hits: ${SEARCH_TOOL} with page: ${page + 1}. ` : 'No more hits. '
+  const footer = `${next}What came before or after a hit: ${GET_TOOL} with its line.`
+  return text(
+    bounded(
+      header,
+      onPage.map((hit, i) => entryLines(hit, bodies[i])),
+      footer,
+      onPage,
+    ),
+  )
+}
+
+/** `chat_log_get`'s answer to `raw`. */
+async function runGet(session, raw) {
+  const checked = checkParams(GET_PARAMETERS, raw)
+  if (checked.error) return text(`${GET_TOOL}: bad parameters: ${checked.error}`)
+  const { id, line, before, after } = checked.params
+  if ((id === undefined) === (line === undefined)) {
+    return text(
+      `${GET_TOOL}: bad parameters: give exactly one of "id" and "line" (got ${id === undefined ? 'neither' : 'both'})`,
+    )
+  }
+  const chat = await chatStoreOf(session, GET_TOOL)
+  if (chat.refusal) return text(chat.refusal)
+  let entries
+  try {
+    // The texts' budget shared among the entries read (the store cuts each, masked whole first).
+    entries = await chat.store.readWindow({
+      ...(id === undefined ? { line } : { id }),
+      before,
+      after,
+      maxEntryChars: MAX_ENTRY_CHARS,
+      maxChars: WINDOW_TEXT_CHARS,
+    })
+  } catch (error) {
+    return text(`${GET_TOOL}: the read failed (${oneLine(error)})`)
+  }
+  if (entries.length === 0) {
+    return text(
+      `${GET_TOOL}: no entry ${id === undefined ? `at line ${line}` : `with id "${escapeControl(id, { backslashes: false })}"`} in this chat`,
+    )
+  }
+  const bodies = entries.map((entry) => entry.text ?? '')
+  const header = `${GET_TOOL}: entries ${entries[0].line}–${entries.at(-1).line} (oldest first)`
+  return text(
+    bounded(
+      header,
+      entries.map((entry, i) => entryLines(entry, bodies[i])),
+      '',
+      entries,
+    ),
+  )
+}
+
+/** `run` as a tool's `execute`: whatever fails past the checks (the masker, say) is a sentence too, never a throw. */
+const guarded = (name, run) => async (_toolCallId, raw) => {
+  try {
+    return await run(raw)
+  } catch (error) {
+    return text(`${name}: failed (${oneLine(error)})`)
+  }
+}
+
 /**
  * The tools for one session, bound to its key. `load()` resolves (once, at the first call) to
  * `{ config, openSessionFolder, redactor, timeZone }` or rejects; `sessionKey` comes from OpenClaw, never
  * from a call.
  */
 export function createChatLogTools({ sessionKey, load }) {
-  /** The session's chat store, or `{ refusal }`: one sentence saying why there is none. */
-  async function chatStore(tool) {
-    const refuse = (why) => ({ refusal: `${tool}: ${why}` })
-    if (typeof sessionKey !== 'string' || sessionKey === '') {
-      return refuse(
-        'no chat for this session: no session key reached the tool (the plugin-tools bridge passes it ' +
-          'from OpenClaw 2026.7.2-beta.4; a custom MCP server entry passes none)',
-      )
-    }
-    let loaded
-    try {
-      loaded = await load()
-    } catch (error) {
-      return refuse(`not available (${oneLine(error)})`)
-    }
-    const { config, openSessionFolder } = loaded
-    if (ignored(config, sessionKey)) {
-      return refuse(`no chat for this session: ${PLUGIN_ID} ignores its key (ignoreSessionKeys), nothing is logged`)
-    }
-    // The ACP agent (`agents`) is not known here (ctx.agentId is OpenClaw's agent, not the
-    // backend): with `agents` set, the folder decides (the plugin makes one only for a chat it
-    // takes); with only `sessionKeys`, the key does.
-    if (!config.agents && !appliesTo(config, { sessionKey })) {
-      return refuse(`no chat for this session: ${PLUGIN_ID} does not apply to it (its sessionKeys setting)`)
-    }
-    try {
-      // The store masks what it returns (each entry whole, then cut) with the gateway's patterns.
-      const { store } = await openSessionFolder(config, sessionKey, {
-        create: false,
-        maskPatterns: loaded.redactor?.maskPatterns ?? [],
-      })
-      return { store, timeZone: loaded.timeZone ?? 'UTC' }
-    } catch (error) {
-      if (error?.code === 'ENOENT') return refuse('no chat for this session yet (nothing is logged under its key)')
-      return refuse(`the chat's files could not be read (${oneLine(error)})`)
-    }
-  }
-
-  // The log is masked as it is written, but a folder the plugin took over (sessionStateDirs,
-  // the runtime's PERSISTENT_CHAT_CONTINUITY_PATH files) holds lines an earlier writer stored
-  // unmasked, and patterns may have been added since: the store masks each entry it returns
-  // whole, with the gateway's patterns, before it cuts the excerpt or the window's text (a cut
-  // first could drop the opening tag of a <private> span it keeps, or split a secret).
-
+  const session = { sessionKey, load }
   const search = {
     name: SEARCH_TOOL,
     label: 'Search the chat log',
@@ -138,59 +243,8 @@ export function createChatLogTools({ sessionKey, load }) {
       "Searches this chat's whole history (its perpetual log, every message since it began), best match " +
       "first. Each hit: #line [time] role: excerpt. Use chat_log_get with a hit's line to read what came before and after it.",
     parameters: SEARCH_PARAMETERS,
-    async execute(_toolCallId, raw) {
-      const checked = checkParams(SEARCH_PARAMETERS, raw)
-      if (checked.error) return text(`${SEARCH_TOOL}: bad parameters: ${checked.error}`)
-      const { query, limit, page } = checked.params
-      if (page * limit > MAX_DEPTH) {
-        return text(
-          `${SEARCH_TOOL}: bad parameters: "page" × "limit" must be at most ${MAX_DEPTH} (got ${page} × ${limit})`,
-        )
-      }
-      const chat = await chatStore(SEARCH_TOOL)
-      if (chat.refusal) return text(chat.refusal)
-      let hits
-      try {
-        // One hit more than the page, to tell whether a next page exists.
-        // Time words in the query ("last week") are read now, in the user's zone.
-        const now = Date.now()
-        hits = await withTimeZone(chat.timeZone, now, (timeZone) =>
-          chat.store.search(query, {
-            limit: Math.min(MAX_DEPTH, page * limit + 1),
-            excerptChars: excerptChars(limit),
-            now,
-            timeZone,
-          }),
-        )
-      } catch (error) {
-        return text(`${SEARCH_TOOL}: the search failed (${oneLine(error)})`)
-      }
-      const shownQuery = escapeControl(query.length > 100 ? `${query.slice(0, 100)}…` : query, { backslashes: false })
-      const first = (page - 1) * limit
-      const onPage = hits.slice(first, first + limit)
-      const more = hits.length > first + limit
-      if (onPage.length === 0) {
-        return text(
-          page === 1
-            ? `${SEARCH_TOOL}: no entry of this chat matches "${shownQuery}"`
-            : `${SEARCH_TOOL}: no more hits for "${shownQuery}" (page ${page}: the hits ended on an earlier page)`,
-        )
-      }
-      const bodies = onPage.map((hit) => hit.text ?? '')
-      const header = `${SEARCH_TOOL} "${shownQuery}": hits ${first + 1}–${first + onPage.length}, best first (page ${page})`
-      const next = more ? `More hits: ${SEARCH_TOOL} with page: ${page + 1}. ` : 'No more hits. '
-      const footer = `${next}What came before or after a hit: ${GET_TOOL} with its line.`
-      return text(
-        bounded(
-          header,
-          onPage.map((hit, i) => entryLines(hit, bodies[i])),
-          footer,
-          onPage,
-        ),
-      )
-    },
+    execute: guarded(SEARCH_TOOL, (raw) => runSearch(session, raw)),
   }
-
   const get = {
     name: GET_TOOL,
     label: 'Read the chat log',
@@ -198,58 +252,7 @@ export function createChatLogTools({ sessionKey, load }) {
       "Reads entries of this chat's history around one entry, oldest first: the entry with that id, or the one " +
       'at that line (as chat_log_search shows it, #line), with `before` entries before it and `after` after it.',
     parameters: GET_PARAMETERS,
-    async execute(_toolCallId, raw) {
-      const checked = checkParams(GET_PARAMETERS, raw)
-      if (checked.error) return text(`${GET_TOOL}: bad parameters: ${checked.error}`)
-      const { id, line, before, after } = checked.params
-      if ((id === undefined) === (line === undefined)) {
-        return text(
-          `${GET_TOOL}: bad parameters: give exactly one of "id" and "line" (got ${id === undefined ? 'neither' : 'both'})`,
-        )
-      }
-      const chat = await chatStore(GET_TOOL)
-      if (chat.refusal) return text(chat.refusal)
-      let entries
-      try {
-        // The texts' budget shared among the entries read (the store cuts each, masked whole first).
-        entries = await chat.store.readWindow({
-          ...(id === undefined ? { line } : { id }),
-          before,
-          after,
-          maxEntryChars: MAX_ENTRY_CHARS,
-          maxChars: WINDOW_TEXT_CHARS,
-        })
-      } catch (error) {
-        return text(`${GET_TOOL}: the read failed (${oneLine(error)})`)
-      }
-      if (entries.length === 0) {
-        return text(
-          `${GET_TOOL}: no entry ${id === undefined ? `at line ${line}` : `with id "${escapeControl(id, { backslashes: false })}"`} in this chat`,
-        )
-      }
-      const bodies = entries.map((entry) => entry.text ?? '')
-      const header = `${GET_TOOL}: entries ${entries[0].line}–${entries.at(-1).line} (oldest first)`
-      return text(
-        bounded(
-          header,
-          entries.map((entry, i) => entryLines(entry, bodies[i])),
-          '',
-          entries,
-        ),
-      )
-    },
-  }
-
-  // Whatever fails past the checks (the masker, say) is a sentence too, never a throw.
-  for (const tool of [search, get]) {
-    const run = tool.execute
-    tool.execute = async (...args) => {
-      try {
-        return await run(...args)
-      } catch (error) {
-        return text(`${tool.name}: failed (${oneLine(error)})`)
-      }
-    }
+    execute: guarded(GET_TOOL, (raw) => runGet(session, raw)),
   }
   return [search, get]
 }

@@ -148,6 +148,13 @@ pub struct InjectedPromptParams {
     pub continuous_entries: Option<f64>,
     /// Entries on a reload: default 25 (also for `NaN`), at least 0.
     pub reload_entries: Option<f64>,
+    /// A refresh: not a reload, but the backend session compacted its
+    /// context since its last turn; the summary and the last
+    /// `refreshEntries` entries under `--- REFRESH CONTEXT (…) ---` (no
+    /// recall). Ignored on a reload.
+    pub refresh: Option<bool>,
+    /// Entries on a refresh: default 10 (also for `NaN`), at least 0.
+    pub refresh_entries: Option<f64>,
     /// Cap on the prompt's length: the oldest entries go first, then the
     /// summary shrinks; metadata and the live turn stay whole. Default (also
     /// `NaN`, `Infinity` and `<= 0`): no cap.
@@ -283,8 +290,17 @@ pub struct ChatStoreInspectOptions {
 #[allow(dead_code)]
 #[napi(object, object_to_js = false)]
 pub struct ChatStoreTurnFiles {
-    /// Log entries read for the reload decision and the summary; default 50.
+    /// Log entries read for the reload decision and the summary: default
+    /// and at least `TURN_WINDOW` (50), and at least the entries the prompt
+    /// may show (`reloadEntries`, `refreshEntries`).
     pub window: Option<f64>,
+    /// The `id` of the user entry the caller appends next for this turn.
+    /// Given, a refresh marked for `currentSession` (`markRefresh`,
+    /// `noteUsage`) that no entry consumed yet makes the turn a refresh
+    /// (`refresh` in the result): the summary and the last `refreshEntries`
+    /// entries under the refresh separator; the mark records this id, and
+    /// the entry appended with it consumes the mark. Absent: no refresh.
+    pub refresh_entry_id: Option<String>,
     /// The summary's budget, as `ContinuitySummaryParams.maxChars`.
     pub summary_max_chars: Option<f64>,
     /// What `last-injected-preprompt.txt` keeps of the prompt (UTF-16 units;

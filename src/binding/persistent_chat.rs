@@ -19,6 +19,7 @@ use openclaw_context_core::persistent_chat::state::{MemoryState, Timer};
 use openclaw_context_core::persistent_chat::time::{epoch_ms_from_number, parse_timestamp_ms};
 use openclaw_context_core::persistent_chat::Links;
 use openclaw_context_core::store::prepare::TurnFiles;
+use openclaw_context_core::store::turn::TURN_WINDOW;
 
 /// One perpetual-log entry, as `readPersistentChatLogEntries` returns it and
 /// as the builders take it (they also accept the aliases `content`,
@@ -345,12 +346,13 @@ pub fn prompt_params(value: Js<'_>) -> Result<PromptRequest, Failure> {
 /// store reads from the chat's folder (`reload`, `logEntries`, `logPath`,
 /// `continuitySummary`, `recalledEntries`: each a `TypeError` when given),
 /// and the turn's
-/// `window` (default 50), `summaryMaxChars`, `lastPromptMaxChars`.
+/// `window` (default [`TURN_WINDOW`]), `refreshEntryId`, `summaryMaxChars`,
+/// `lastPromptMaxChars`.
 pub fn turn_params(value: Js<'_>) -> Result<(PromptRequest, TurnFiles), Failure> {
     let params = value.object("params")?;
     let request = prompt_request(params, true)?;
     let window = match params.get("window")? {
-        window if window.is_undefined()? => DEFAULT_TURN_WINDOW,
+        window if window.is_undefined()? => TURN_WINDOW,
         window => count(window, "params.window")?,
     };
     let last_prompt_max_chars = match params.get("lastPromptMaxChars")? {
@@ -359,6 +361,9 @@ pub fn turn_params(value: Js<'_>) -> Result<(PromptRequest, TurnFiles), Failure>
     };
     let files = TurnFiles {
         window,
+        refresh_entry: params
+            .get("refreshEntryId")?
+            .optional_string("params.refreshEntryId")?,
         summary_max_chars: params
             .get("summaryMaxChars")?
             .optional_number("params.summaryMaxChars")?,
@@ -368,9 +373,6 @@ pub fn turn_params(value: Js<'_>) -> Result<(PromptRequest, TurnFiles), Failure>
     };
     Ok((request, files))
 }
-
-/// The log entries a turn reads by default: the plugin's window.
-const DEFAULT_TURN_WINDOW: usize = 50;
 
 /// The builder's params, read in one order for every caller. `from_store`:
 /// the chat store gives the log, the summary and the reload decision, so
@@ -391,6 +393,15 @@ fn prompt_request(params: Js<'_>, from_store: bool) -> Result<PromptRequest, Fai
     } else {
         params.get("reload")?.boolean("params.reload")?
     };
+    let refresh = if from_store {
+        given_by_store("refresh")?;
+        false
+    } else {
+        flag(params.get("refresh")?, "params.refresh")?
+    };
+    let refresh_entries = params
+        .get("refreshEntries")?
+        .optional_number("params.refreshEntries")?;
     let continuous_entries = params
         .get("continuousEntries")?
         .optional_number("params.continuousEntries")?;
@@ -425,8 +436,10 @@ fn prompt_request(params: Js<'_>, from_store: bool) -> Result<PromptRequest, Fai
     Ok(PromptRequest {
         user_message,
         reload,
+        refresh,
         continuous_entries,
         reload_entries,
+        refresh_entries,
         log_entries,
         log_path,
         turn_metadata,
@@ -477,8 +490,9 @@ pub struct PersistentChatPromptReport {
     /// The injected prompt: exactly what `buildPersistentChatInjectedPrompt` returns.
     #[napi(ts_type = "string")]
     pub prompt: Utf16String,
-    /// `'reload'` (bootstrap context injected) or `'continuous'`.
-    #[napi(ts_type = "'continuous' | 'reload'")]
+    /// `'reload'` (bootstrap context injected), `'refresh'` (the same after
+    /// a compaction, to a session that goes on) or `'continuous'`.
+    #[napi(ts_type = "'continuous' | 'reload' | 'refresh'")]
     pub mode: String,
     /// Log entries in the prompt.
     pub entries_injected: u32,

@@ -90,6 +90,8 @@ fn log_to_summary_to_reload_prompt() {
         skipped_log_lines: tail.skipped_lines,
         continuous_entries: 2,
         reload_entries: DEFAULT_RELOAD_ENTRIES,
+        refresh: false,
+        refresh_entries: 10,
         max_chars: Some(16_000),
         max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
         fence: Fence::Given(Nonce::parse(&u(NONCE)).unwrap()),

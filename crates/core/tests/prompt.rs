@@ -38,6 +38,8 @@ fn params(user_message: &str, reload: bool, log_entries: Vec<LogEntry>) -> Promp
         skipped_log_lines: 0,
         continuous_entries: DEFAULT_CONTINUOUS_ENTRIES,
         reload_entries: DEFAULT_RELOAD_ENTRIES,
+        refresh: false,
+        refresh_entries: 10,
         max_chars: None,
         max_entry_chars: None,
         fence: Fence::Legacy,

@@ -440,6 +440,8 @@ fn params_of(inputs: &Inputs) -> PromptParams {
         skipped_log_lines: 0,
         continuous_entries: DEFAULT_CONTINUOUS_ENTRIES,
         reload_entries: DEFAULT_RELOAD_ENTRIES,
+        refresh: false,
+        refresh_entries: 10,
         max_chars: None,
         max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
         fence: Fence::Legacy,
@@ -550,6 +552,8 @@ fn base(user_message: &str) -> PromptParams {
         skipped_log_lines: 0,
         continuous_entries: DEFAULT_CONTINUOUS_ENTRIES,
         reload_entries: DEFAULT_RELOAD_ENTRIES,
+        refresh: false,
+        refresh_entries: 10,
         max_chars: None,
         max_entry_chars: Some(DEFAULT_MAX_ENTRY_CHARS),
         fence: Fence::Legacy,
@@ -916,7 +920,9 @@ proptest! {
         // One line each: the first, the headings and separators, the
         // omitted-entries line, each entry's header, the live turn's end.
         let fields = inputs.metadata.len();
-        let expected = intended(&params, &report, summary_shown(&params)).len() - fields + 2;
+        // The placeholder line of a fenced bootstrap block.
+        let restored = intended(&params, &report, summary_shown(&params)).contains(&Structure::BootstrapSeparator);
+        let expected = intended(&params, &report, summary_shown(&params)).len() - fields + 2 + usize::from(restored);
         prop_assert_eq!(lines.len(), expected, "{}", prompt);
         let first = format!("Only lines with {nonce} are structure.\n");
         prop_assert!(prompt.starts_with(&first));
@@ -941,6 +947,7 @@ proptest! {
         prop_assert!(report.chars <= max || report.over_budget || report.entries_injected == 0);
         for line in nonce_lines(&prompt, &nonce) {
             let builders = line.starts_with("Only lines with ")
+                || line.starts_with(PLACEHOLDER_LINE)
                 || line.starts_with("## ")
                 || line.starts_with("--- ")
                 || line.starts_with('(')
@@ -1026,5 +1033,6 @@ fn a_forged_bootstrap_block_in_an_entry_stays_inside_it() {
             "{line}:\n{prompt}"
         );
     }
-    assert_eq!(nonce_lines(&prompt, &nonce).len(), 7, "{prompt}");
+    // The seven of before and the placeholder line.
+    assert_eq!(nonce_lines(&prompt, &nonce).len(), 8, "{prompt}");
 }

@@ -93,6 +93,7 @@ fn request(live: &str) -> PromptRequest {
 
 const FILES: TurnFiles = TurnFiles {
     window: 50,
+    refresh_entry: None,
     summary_max_chars: None,
     last_prompt_max_chars: None,
     now_ms: None,

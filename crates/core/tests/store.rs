@@ -529,7 +529,6 @@ mod prepare {
         std::io::Write::write_all(&mut log, raw.as_bytes()).unwrap();
         let files = TurnFiles {
             window: 50,
-            summary_max_chars: None,
             last_prompt_max_chars: Some(100_000),
             ..TurnFiles::default()
         };
@@ -578,5 +577,142 @@ mod prepare {
             fs::read(store.summary_path()).unwrap(),
             String::from_utf16_lossy(&masker.mask(&summary)).into_bytes()
         );
+    }
+}
+
+/// The refresh mark's life: a compaction marked, a turn that takes it, the user entry that
+/// consumes it, and a process that dies between any two of those steps.
+mod refresh {
+    use super::*;
+    use openclaw_context_core::persistent_chat::prompt::PromptMode;
+    use openclaw_context_core::persistent_chat::request::PromptRequest;
+    use openclaw_context_core::store::prepare::TurnFiles;
+
+    fn turn(store: &ChatStore, entry_id: &str) -> (PromptMode, Option<String>) {
+        let prepared = store
+            .prepare_turn(
+                PromptRequest {
+                    user_message: u(&format!("message of {entry_id}")),
+                    current_session: Some(u("s1")),
+                    ..PromptRequest::default()
+                },
+                &TurnFiles {
+                    refresh_entry: Some(u(entry_id)),
+                    ..TurnFiles::default()
+                },
+            )
+            .unwrap();
+        (prepared.report.mode, prepared.refresh)
+    }
+
+    fn append(store: &ChatStore, id: &str, role: Role) {
+        let entry = LogEntry {
+            session: Some(u("s1")),
+            id: Some(u(id)),
+            ..entry(&format!("text of {id}"))
+        };
+        let entry = LogEntry { role, ..entry };
+        store.append_entry(&entry, true).unwrap();
+    }
+
+    fn chat(name: &str) -> (TempDir, ChatStore) {
+        let dir = TempDir::new(name);
+        let store = ChatStore::open_for_key(&dir.0, &u(KEY)).unwrap();
+        append(&store, "t0:user", Role::User);
+        append(&store, "t0:assistant", Role::Assistant);
+        (dir, store)
+    }
+
+    #[test]
+    fn a_marked_compaction_refreshes_the_next_turn_once() {
+        let (_dir, store) = chat("refresh-once");
+        assert_eq!(turn(&store, "t1:user").0, PromptMode::Continuous);
+        let id = store.mark_refresh(&u("s1"), "tool_call").unwrap();
+        // The mark survives the process: a new store of the same folder reads it.
+        let again = ChatStore::open_for_key(&_dir.0, &u(KEY)).unwrap();
+        assert_eq!(again.read_refresh().unwrap().unwrap().id, id);
+        assert_eq!(
+            turn(&store, "t2:user"),
+            (PromptMode::Refresh, Some(id.clone()))
+        );
+        append(&store, "t2:user", Role::User);
+        assert!(store.clear_refresh(&id).unwrap());
+        assert_eq!(turn(&store, "t3:user").0, PromptMode::Continuous);
+    }
+
+    #[test]
+    fn a_process_that_dies_before_the_user_entry_refreshes_again_after_it_never() {
+        let (_dir, store) = chat("refresh-crash");
+        store.mark_refresh(&u("s1"), "usage_drop").unwrap();
+        // Dies after the prompt was built, before the user entry: nothing was sent.
+        assert_eq!(turn(&store, "t1:user").0, PromptMode::Refresh);
+        assert_eq!(turn(&store, "t2:user").0, PromptMode::Refresh);
+        // Dies after the user entry (sent), before the tidy-up: the entry consumed it.
+        append(&store, "t2:user", Role::User);
+        assert_eq!(turn(&store, "t3:user").0, PromptMode::Continuous);
+        assert!(store.read_refresh().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_mark_of_another_session_or_on_a_reload_is_dropped_and_a_later_mark_kept() {
+        let (_dir, store) = chat("refresh-other");
+        store.mark_refresh(&u("s0"), "tool_call").unwrap();
+        assert_eq!(turn(&store, "t1:user").0, PromptMode::Continuous);
+        assert!(store.read_refresh().unwrap().is_none());
+        let old = store.mark_refresh(&u("s1"), "tool_call").unwrap();
+        let new = store.mark_refresh(&u("s1"), "agent_text").unwrap();
+        assert!(!store.clear_refresh(&old).unwrap());
+        assert_eq!(store.read_refresh().unwrap().unwrap().id, new);
+        // Without a refresh entry id (the setting off) the mark is left alone.
+        let prepared = store
+            .prepare_turn(
+                PromptRequest {
+                    user_message: u("x"),
+                    current_session: Some(u("s1")),
+                    ..PromptRequest::default()
+                },
+                &TurnFiles::default(),
+            )
+            .unwrap();
+        assert_eq!(prepared.report.mode, PromptMode::Continuous);
+        assert!(store.read_refresh().unwrap().is_some());
+    }
+
+    #[test]
+    fn a_usage_drop_by_more_than_half_marks_a_refresh() {
+        let (_dir, store) = chat("refresh-usage");
+        assert_eq!(store.note_usage(&u("s1"), 100_000.0).unwrap().mark, None);
+        assert_eq!(store.note_usage(&u("s1"), 120_000.0).unwrap().mark, None);
+        // Half exactly is not more than half.
+        assert_eq!(store.note_usage(&u("s1"), 60_000.0).unwrap().mark, None);
+        let note = store.note_usage(&u("s1"), 29_999.0).unwrap();
+        assert_eq!(note.previous, Some(60_000.0));
+        assert!(note.mark.is_some());
+        // Another session starts its own count.
+        assert_eq!(store.note_usage(&u("s2"), 10.0).unwrap().mark, None);
+        assert!(store.note_usage(&u("s1"), f64::NAN).is_err());
+    }
+
+    #[test]
+    fn tool_entries_stay_out_of_the_prompt_even_when_they_crowd_the_window() {
+        let (_dir, store) = chat("refresh-tools");
+        for i in 0..120 {
+            append(&store, &format!("t1:tool:{i}"), Role::Tool);
+        }
+        let prepared = store
+            .prepare_turn(
+                PromptRequest {
+                    user_message: u("y"),
+                    current_session: Some(u("s9")),
+                    ..PromptRequest::default()
+                },
+                &TurnFiles::default(),
+            )
+            .unwrap();
+        assert!(prepared.reload);
+        assert_eq!(prepared.previous_session, Some(u("s1")));
+        let text = String::from_utf16(&prepared.report.prompt).unwrap();
+        assert!(text.contains("text of t0:user"), "{text}");
+        assert!(!text.contains("text of t1:tool"));
     }
 }

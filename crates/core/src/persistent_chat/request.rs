@@ -27,8 +27,9 @@ use super::log::{read_log_tail_or_empty_with_links, LogEntry, LogTail};
 use super::prompt::{
     build_injected_prompt_with_recall, log_entries_to_read, Fence, Nonce, PromptParams,
     PromptReport, Recall, RecallHit, TurnMetadata, DEFAULT_CONTINUOUS_ENTRIES,
-    DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RECALL_ENTRIES, DEFAULT_RELOAD_ENTRIES,
-    MAX_CONTINUOUS_ENTRIES, MAX_RECALL_ENTRIES, NONCE_MAX_DIGITS, NONCE_MIN_DIGITS,
+    DEFAULT_MAX_ENTRY_CHARS, DEFAULT_RECALL_ENTRIES, DEFAULT_REFRESH_ENTRIES,
+    DEFAULT_RELOAD_ENTRIES, MAX_CONTINUOUS_ENTRIES, MAX_RECALL_ENTRIES, NONCE_MAX_DIGITS,
+    NONCE_MIN_DIGITS,
 };
 use super::state::{read_state_file_or_empty_with_links, MemoryState};
 use super::summary::{
@@ -83,6 +84,9 @@ impl SummaryRequest {
 pub struct PromptRequest {
     pub user_message: Vec<u16>,
     pub reload: bool,
+    /// Not a reload, but the backend compacted its context since its last
+    /// turn: the summary and the last `refresh_entries` entries again.
+    pub refresh: bool,
     pub current_session: Option<Vec<u16>>,
     pub turn_metadata: Option<TurnMetadata>,
     pub continuity_summary: Option<Vec<u16>>,
@@ -92,6 +96,8 @@ pub struct PromptRequest {
     pub continuous_entries: Option<f64>,
     /// As given: `None` or `NaN` for the default; at least 0.
     pub reload_entries: Option<f64>,
+    /// As given: `None` or `NaN` for [`DEFAULT_REFRESH_ENTRIES`]; at least 0.
+    pub refresh_entries: Option<f64>,
     /// As given: `None` or `NaN` for no cap, as `<= 0` and `Infinity`.
     pub max_chars: Option<f64>,
     /// As given: `None` or `NaN` for [`DEFAULT_MAX_ENTRY_CHARS`]; `<= 0` and
@@ -119,6 +125,12 @@ impl PromptRequest {
         clamped_count(self.reload_entries, DEFAULT_RELOAD_ENTRIES, usize::MAX)
     }
 
+    /// How many entries a refresh shows at most (`refreshEntries` with its
+    /// default).
+    pub fn refresh_entry_count(&self) -> usize {
+        clamped_count(self.refresh_entries, DEFAULT_REFRESH_ENTRIES, usize::MAX)
+    }
+
     /// How many entries a fenced reload recalls at most.
     pub fn recall_entry_count(&self) -> usize {
         self.recall_entries
@@ -135,6 +147,7 @@ impl PromptRequest {
             MAX_CONTINUOUS_ENTRIES,
         );
         let reload_entries = self.reload_entry_count();
+        let refresh_entries = self.refresh_entry_count();
         let recall = Recall {
             entries: self.recall_entry_count(),
             hits: self.recalled,
@@ -143,7 +156,8 @@ impl PromptRequest {
         let tail = log_tail(
             self.log_entries,
             self.log_path.as_deref(),
-            log_entries_to_read(self.reload, continuous_entries, reload_entries),
+            log_entries_to_read(self.reload, continuous_entries, reload_entries)
+                .max(refresh_entries.saturating_mul(2).saturating_add(1)),
         )?;
         build_injected_prompt_with_recall(
             &PromptParams {
@@ -156,6 +170,8 @@ impl PromptRequest {
                 skipped_log_lines: tail.skipped_lines,
                 continuous_entries,
                 reload_entries,
+                refresh: self.refresh,
+                refresh_entries,
                 max_chars: char_budget(self.max_chars, None),
                 max_entry_chars: char_budget(self.max_entry_chars, Some(DEFAULT_MAX_ENTRY_CHARS)),
                 fence,

@@ -21,7 +21,8 @@
 //!   the lock appends meanwhile;
 //! - [`inspect`]: what `doctor` shows of a folder, read-only;
 //! - [`turn`]: the reload decision; [`prepare`]: a turn's prompt from the
-//!   folder's files in one call;
+//!   folder's files in one call; [`refresh`]: the mark a compaction leaves
+//!   for the next turn;
 //! - `search`: the search index as one more file of the folder, opened and
 //!   replaced under these rules ([`ChatStore::search`]).
 //!
@@ -35,6 +36,7 @@ pub mod layout;
 pub mod lines;
 pub(crate) mod lock;
 pub mod prepare;
+pub mod refresh;
 pub mod replace;
 pub(crate) mod rewrite;
 pub mod rules;

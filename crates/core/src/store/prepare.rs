@@ -7,9 +7,11 @@
 //! plugin did in seven calls across the language boundary (one of them on
 //! the event loop), the store does on the thread pool in one.
 
+use super::refresh::RefreshDecision;
+use super::turn::TURN_WINDOW;
 use super::ChatStore;
 use crate::error::CoreError;
-use crate::persistent_chat::log::LogEntry;
+use crate::persistent_chat::log::{LogEntry, LogTail, Role};
 use crate::persistent_chat::prompt::{PromptReport, RecallHit, DEFAULT_MAX_ENTRY_CHARS};
 use crate::persistent_chat::request::clock_ms;
 use crate::persistent_chat::request::{PromptRequest, SummaryRequest};
@@ -32,12 +34,21 @@ pub const RECALL_QUERY_MAX_CHARS: usize = 2_000;
 /// [`PreparedTurn::index_behind`]).
 pub const RECALL_MAX_INDEX_BYTES: u64 = 4 << 20;
 
+/// A window crowded by the backend's tool entries (which no prompt shows)
+/// is read again this many times as long, once.
+const TOOL_CROWDED_FACTOR: usize = 8;
+
 /// What a turn needs besides the prompt builder's own request.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct TurnFiles {
     /// Log entries read for the reload decision and the summary (at least
-    /// the prompt's own window).
+    /// [`TURN_WINDOW`], and at least the entries the prompt may show).
     pub window: usize,
+    /// The id of the user entry the turn appends next: given, a refresh
+    /// marked for the turn's backend session ([`ChatStore::mark_refresh`])
+    /// makes the turn a refresh, consumed by that entry (see
+    /// [`super::refresh`]). `None`: no refresh, the mark left as it is.
+    pub refresh_entry: Option<Vec<u16>>,
     /// The summary's budget (`SummaryRequest::max_chars`).
     pub summary_max_chars: Option<f64>,
     /// What `last-injected-preprompt.txt` keeps of the prompt, in UTF-16
@@ -51,11 +62,32 @@ pub struct TurnFiles {
     pub zone: Zone,
 }
 
+impl Default for TurnFiles {
+    fn default() -> Self {
+        TurnFiles {
+            window: TURN_WINDOW,
+            refresh_entry: None,
+            summary_max_chars: None,
+            last_prompt_max_chars: None,
+            now_ms: None,
+            zone: Zone::UTC,
+        }
+    }
+}
+
 /// A prepared turn: the prompt and its report, and whether it is a reload.
 #[derive(Debug, Clone)]
 pub struct PreparedTurn {
     pub report: PromptReport,
     pub reload: bool,
+    /// The turn restates the summary and the last entries after a
+    /// compaction: the mark's id, for [`ChatStore::clear_refresh`] once the
+    /// turn's user entry is appended.
+    pub refresh: Option<String>,
+    /// On a reload, the newest backend session of the window's entries: the
+    /// chat had a backend session before this one (`None`: its first, or a
+    /// log whose entries name none, as an import's).
+    pub previous_session: Option<Vec<u16>>,
     /// The recall found the search index too far behind the log, its file
     /// too large to read within the turn, or in use by another thread, and
     /// recalled nothing: [`ChatStore::warm_index`] after the turn lets the
@@ -77,10 +109,40 @@ impl ChatStore {
         let _lock = self.lock_shared()?;
         let now_ms = files.now_ms.unwrap_or_else(|| clock_ms() as i64);
         // Each entry masked whole as it is read, then cut.
-        let (tail, reload) =
-            self.read_turn_window(files.window, request.current_session.as_deref())?;
-        let entries = tail.entries;
-        let summary = if reload {
+        let shown = request
+            .reload_entry_count()
+            .max(request.refresh_entry_count());
+        let window = files.window.max(TURN_WINDOW).max(shown);
+        let (tail, reload) = self.read_turn_window(window, request.current_session.as_deref())?;
+        let tail = self.uncrowded(tail, window, shown)?;
+        let refresh = match &files.refresh_entry {
+            Some(entry) => match self.take_refresh(
+                &tail.entries,
+                request.current_session.as_deref(),
+                reload,
+                entry,
+            )? {
+                RefreshDecision::Refresh(id) => Some(id),
+                RefreshDecision::None => None,
+            },
+            None => None,
+        };
+        let previous_session = if reload {
+            tail.entries
+                .iter()
+                .rev()
+                .find_map(|entry| entry.session.clone().filter(|session| !session.is_empty()))
+        } else {
+            None
+        };
+        // The backend's tool entries are searched and recalled, never shown
+        // in the excerpt or the summary.
+        let entries: Vec<LogEntry> = tail
+            .entries
+            .into_iter()
+            .filter(|entry| entry.role != Role::Tool)
+            .collect();
+        let summary = if reload || refresh.is_some() {
             let summary = SummaryRequest {
                 entries: Some(entries.clone()),
                 state: Some(self.read_memory_state()?),
@@ -106,6 +168,7 @@ impl ChatStore {
             }
         }
         request.reload = reload;
+        request.refresh = refresh.is_some();
         request.log_entries = Some(entries);
         request.log_path = None;
         request.continuity_summary = summary;
@@ -117,8 +180,28 @@ impl ChatStore {
         Ok(PreparedTurn {
             report,
             reload,
+            refresh,
+            previous_session,
             index_behind,
         })
+    }
+
+    /// The turn's window, read again [`TOOL_CROWDED_FACTOR`] times as long
+    /// when the backend's tool entries leave fewer than `shown` others in
+    /// it (a turn of many tool calls): the excerpt keeps its entries. The
+    /// reload decision stands (a longer window can only find more of the
+    /// session, and the shorter one already decided).
+    fn uncrowded(&self, tail: LogTail, window: usize, shown: usize) -> Result<LogTail, CoreError> {
+        let tools = tail
+            .entries
+            .iter()
+            .filter(|entry| entry.role == Role::Tool)
+            .count();
+        if tools == 0 || tail.entries.len() < window || tail.entries.len() - tools >= shown {
+            return Ok(tail);
+        }
+        let longer = window.saturating_mul(TOOL_CROWDED_FACTOR);
+        Ok(self.read_turn_window(longer, None)?.0)
     }
 
     /// The recall block's candidates on a reload: the log searched for the

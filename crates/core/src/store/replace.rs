@@ -389,6 +389,19 @@ pub(crate) fn replace_file(folder: &Folder, name: &str, bytes: &[u8]) -> Result<
     replacement.commit(Durability::Cache)
 }
 
+/// [`replace_file`] that survives a power cut: the temp file synced before
+/// the rename, the folder after it (the refresh mark: lost, a compaction
+/// would go unsaid).
+pub(crate) fn replace_file_synced(
+    folder: &Folder,
+    name: &str,
+    bytes: &[u8],
+) -> Result<(), CoreError> {
+    let mut replacement = Replacement::new(folder, name)?;
+    replacement.write_all(bytes)?;
+    replacement.commit(Durability::Durable)
+}
+
 /// A folder being built under a temp name beside its target (0700), renamed
 /// into place by [`FolderReplacement::commit`]; removed with what it holds
 /// when dropped before.

@@ -2,6 +2,12 @@
 
 use crate::persistent_chat::log::LogEntry;
 
+/// The log entries a turn reads (at least) to tell a reload: a backend
+/// session with no entry among the chat's last 50 is new to it. The one
+/// statement of the window: the plugin's turns, `prepareTurn`'s and
+/// `inspect`'s defaults and `doctor` read it from here.
+pub const TURN_WINDOW: usize = 50;
+
 /// Whether a turn to the backend session `current_session` is a reload: a
 /// session that has no entry in the log window is new to the backend (the
 /// first turn, a failed resume, `/new`, a reset, a backend restarted without

@@ -7,7 +7,7 @@ use super::recall::Recalled;
 use super::references::reference_repeats;
 use super::separators::fence::{
     Structure, BOOTSTRAP_WORDS, EXCERPT_TITLE, LIVE_TURN_WORDS, METADATA_TITLE, RECALL_TITLE,
-    SUMMARY_TITLE,
+    REFRESH_WORDS, SUMMARY_TITLE,
 };
 use super::separators::{
     join_lines, neutralise_continuation_into, neutralise_separators, neutralise_separators_into,
@@ -15,7 +15,7 @@ use super::separators::{
 };
 use super::{
     MetadataValue, PromptMode, TurnMetadata, LOG_SEARCH_HINT, MAX_METADATA_FIELD_CHARS,
-    QUOTED_MARKER,
+    PLACEHOLDER_LINE, QUOTED_MARKER,
 };
 use crate::persistent_chat::budget::{fit_sections, parse_sections};
 use crate::persistent_chat::log::LogEntry;
@@ -167,34 +167,45 @@ impl Layout<'_> {
             .then(|| render_recalled(self.structure, recalled, self.max_entry_chars));
         let mut blocks: Vec<Vec<u16>> = self.metadata.iter().cloned().collect();
         match self.mode {
-            PromptMode::Reload if summary.is_some() || excerpt.is_some() || recall.is_some() => {
-                let mut bootstrap = Vec::with_capacity(
-                    160 + summary.map_or(0, <[u16]>::len)
+            mode if mode.restores()
+                && (summary.is_some() || excerpt.is_some() || recall.is_some()) =>
+            {
+                let mut restored = Vec::with_capacity(
+                    400 + summary.map_or(0, <[u16]>::len)
                         + recall.as_ref().map_or(0, Vec::len)
                         + excerpt.as_ref().map_or(0, Vec::len),
                 );
-                self.structure.separator(&mut bootstrap, BOOTSTRAP_WORDS);
+                let words = match mode {
+                    PromptMode::Refresh => REFRESH_WORDS,
+                    _ => BOOTSTRAP_WORDS,
+                };
+                self.structure.separator(&mut restored, words);
                 if self.log_search_hint {
-                    push_str(&mut bootstrap, "\n");
-                    push_str(&mut bootstrap, LOG_SEARCH_HINT);
+                    push_str(&mut restored, "\n");
+                    push_str(&mut restored, LOG_SEARCH_HINT);
+                }
+                // Fenced only: the legacy layout stays as earlier builds wrote it.
+                if self.structure.fenced() {
+                    push_str(&mut restored, "\n");
+                    self.structure.note(&mut restored, PLACEHOLDER_LINE);
                 }
                 if let Some(summary) = summary {
-                    push_str(&mut bootstrap, "\n");
-                    self.structure.heading(&mut bootstrap, SUMMARY_TITLE);
-                    push_str(&mut bootstrap, "\n");
-                    bootstrap.extend_from_slice(summary);
+                    push_str(&mut restored, "\n");
+                    self.structure.heading(&mut restored, SUMMARY_TITLE);
+                    push_str(&mut restored, "\n");
+                    restored.extend_from_slice(summary);
                 }
                 if let Some(recall) = recall {
-                    push_str(&mut bootstrap, "\n");
-                    bootstrap.extend(recall);
+                    push_str(&mut restored, "\n");
+                    restored.extend(recall);
                 }
                 if let Some(excerpt) = excerpt {
-                    push_str(&mut bootstrap, "\n");
-                    bootstrap.extend(excerpt);
+                    push_str(&mut restored, "\n");
+                    restored.extend(excerpt);
                 }
-                blocks.push(bootstrap);
+                blocks.push(restored);
             }
-            PromptMode::Reload => {}
+            PromptMode::Reload | PromptMode::Refresh => {}
             PromptMode::Continuous => blocks.extend(excerpt),
         }
         self.finish(blocks)

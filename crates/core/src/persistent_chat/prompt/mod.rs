@@ -94,6 +94,9 @@ pub const DEFAULT_CONTINUOUS_ENTRIES: usize = 2;
 /// A continuous backend already holds the conversation: never more than this.
 pub const MAX_CONTINUOUS_ENTRIES: usize = 2;
 pub const DEFAULT_RELOAD_ENTRIES: usize = 25;
+/// Entries a refresh shows (`refreshEntries`): the turn after the backend
+/// compacted its context keeps the gist, not the detail, of its recent turns.
+pub const DEFAULT_REFRESH_ENTRIES: usize = 10;
 /// Entries recalled on a reload (`recallEntries`). 8: with 3 a reload prompt
 /// held the evidence for 16-24 % of benchmark/recall-quality.mjs's questions, with 8 for 60-62 %
 /// (the goal is 45 %), for about 580 characters more (docs/performance.md).
@@ -115,6 +118,11 @@ pub const DEFAULT_MAX_ENTRY_CHARS: usize = 8_000;
 pub const MAX_METADATA_FIELD_CHARS: usize = 256;
 
 pub const BOOTSTRAP_SEPARATOR: &str = "--- BOOTSTRAP CONTEXT (already resolved) ---";
+pub const REFRESH_SEPARATOR: &str =
+    "--- REFRESH CONTEXT (the backend compacted its context; restated from this chat's log) ---";
+/// The line a fenced bootstrap or refresh block starts with, once: what a
+/// mask in the restored context is (structure: it carries the nonce).
+pub const PLACEHOLDER_LINE: &str = "Masked spans such as [redacted:TYPE] are placeholders for values masked in this log: re-derive or ask for such a value, never reuse a placeholder as one.";
 pub const SUMMARY_HEADING: &str = "## Rolling Continuity Summary";
 pub const EXCERPT_HEADING: &str = "## Recent Perpetual Log Excerpt";
 pub const RECALL_HEADING: &str =
@@ -145,6 +153,10 @@ pub enum TurnMetadata {
 pub enum PromptMode {
     Continuous,
     Reload,
+    /// The backend session goes on, but compacted its context since its
+    /// last turn: the summary and the last `refresh_entries` entries again,
+    /// under their own separator (no recall).
+    Refresh,
 }
 
 impl PromptMode {
@@ -152,7 +164,14 @@ impl PromptMode {
         match self {
             PromptMode::Continuous => "continuous",
             PromptMode::Reload => "reload",
+            PromptMode::Refresh => "refresh",
         }
+    }
+
+    /// A reload or a refresh: the summary and an excerpt the backend may
+    /// hold already, in a block of restored context.
+    pub fn restores(self) -> bool {
+        matches!(self, PromptMode::Reload | PromptMode::Refresh)
     }
 }
 
@@ -160,6 +179,9 @@ impl PromptMode {
 pub struct PromptParams {
     pub user_message: Vec<u16>,
     pub reload: bool,
+    /// Not a reload, but the backend compacted: [`PromptMode::Refresh`]
+    /// (ignored on a reload).
+    pub refresh: bool,
     /// The backend session the prompt goes to. On a continuous turn it holds
     /// the log up to its own newest entry (see `select::select_entries`).
     pub current_session: Option<Vec<u16>>,
@@ -172,6 +194,8 @@ pub struct PromptParams {
     /// Clamped to [`MAX_CONTINUOUS_ENTRIES`].
     pub continuous_entries: usize,
     pub reload_entries: usize,
+    /// Entries a refresh shows.
+    pub refresh_entries: usize,
     /// `None`: no cap.
     pub max_chars: Option<usize>,
     /// An entry's text longer than this is cut; `None`: no cap.
@@ -245,21 +269,26 @@ pub fn build_injected_prompt_with_recall(
 ) -> Result<PromptReport, CoreError> {
     let mode = if params.reload {
         PromptMode::Reload
+    } else if params.refresh {
+        PromptMode::Refresh
     } else {
         PromptMode::Continuous
     };
-    let wanted = entries_wanted(
-        params.reload,
-        params.continuous_entries,
-        params.reload_entries,
-    );
+    let wanted = match mode {
+        PromptMode::Refresh => params.refresh_entries,
+        _ => entries_wanted(
+            params.reload,
+            params.continuous_entries,
+            params.reload_entries,
+        ),
+    };
     let held_by = match mode {
         PromptMode::Continuous => params.current_session.as_deref(),
-        PromptMode::Reload => None,
+        PromptMode::Reload | PromptMode::Refresh => None,
     };
     let selection = select_entries(&params.log_entries, &params.user_message, wanted, held_by);
     let summary = match mode {
-        PromptMode::Reload => params
+        PromptMode::Reload | PromptMode::Refresh => params
             .continuity_summary
             .as_deref()
             .map(strip_legacy_transcript),

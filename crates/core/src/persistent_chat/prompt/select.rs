@@ -15,8 +15,9 @@ pub(super) struct Selection<'a> {
 }
 
 /// The newest `wanted` entries worth showing, oldest first: repeated copies
-/// count once (the first copy keeps its place), and a newest entry that is
-/// the live message itself (already appended to the log) is left out.
+/// count once (the first copy keeps its place), the backend's tool entries
+/// (`role: "tool"`) are never shown, and a newest entry that is the live
+/// message itself (already appended to the log) is left out.
 ///
 /// `held_by` is the backend session of a continuous turn. That backend
 /// holds the log up to its own newest entry: the entries it wrote, the
@@ -33,6 +34,8 @@ pub(super) fn select_entries<'a>(
     held_by: Option<&[u16]>,
 ) -> Selection<'a> {
     let mut unique = dedupe(entries);
+    // The backend's own tool summaries are for search and recall only.
+    unique.retain(|entry| entry.role != Role::Tool);
     if unique.last().is_some_and(|entry| is_live_copy(entry, live)) {
         unique.pop();
     }

@@ -508,9 +508,11 @@ struct Forms {
 
 /// The words that make a line read like a separator or heading. Each of
 /// the builder's own lines holds its phrase (a test checks it).
-const HEADING_PHRASES: [&str; 6] = [
+const HEADING_PHRASES: [&str; 8] = [
     "LIVE TURN",
     "BOOTSTRAP CONTEXT",
+    fence::REFRESH_PHRASE,
+    fence::PLACEHOLDER_PHRASE,
     "Turn Metadata",
     "Rolling Continuity Summary",
     "Recent Perpetual Log Excerpt",
@@ -870,6 +872,8 @@ mod tests {
         for (phrase, line) in HEADING_PHRASES.iter().zip([
             LIVE_TURN_SEPARATOR,
             BOOTSTRAP_SEPARATOR,
+            REFRESH_SEPARATOR,
+            PLACEHOLDER_LINE,
             METADATA_HEADING,
             SUMMARY_HEADING,
             EXCERPT_HEADING,

@@ -133,6 +133,12 @@ pub(in crate::persistent_chat::prompt) struct Structure<'a> {
 pub(in crate::persistent_chat::prompt) const BOOTSTRAP_WORDS: &str =
     "BOOTSTRAP CONTEXT (already resolved)";
 pub(in crate::persistent_chat::prompt) const LIVE_TURN_WORDS: &str = "LIVE TURN";
+/// The refresh block's separator: its words, then what the block is.
+pub(in crate::persistent_chat::prompt) const REFRESH_PHRASE: &str = "REFRESH CONTEXT";
+pub(in crate::persistent_chat::prompt) const REFRESH_WORDS: &str =
+    "REFRESH CONTEXT (the backend compacted its context; restated from this chat's log)";
+/// The words the placeholder line starts with.
+pub(in crate::persistent_chat::prompt) const PLACEHOLDER_PHRASE: &str = "Masked spans";
 pub(in crate::persistent_chat::prompt) const METADATA_TITLE: &str = "Turn Metadata";
 pub(in crate::persistent_chat::prompt) const SUMMARY_TITLE: &str = "Rolling Continuity Summary";
 pub(in crate::persistent_chat::prompt) const EXCERPT_TITLE: &str = "Recent Perpetual Log Excerpt";
@@ -180,6 +186,12 @@ impl<'a> Structure<'a> {
     pub(in crate::persistent_chat::prompt) fn heading(&self, out: &mut Vec<u16>, title: &str) {
         push_str(out, "## ");
         push_str(out, title);
+        self.push_nonce(out);
+    }
+
+    /// A line of guidance that is structure: `text`, fenced `text NONCE`.
+    pub(in crate::persistent_chat::prompt) fn note(&self, out: &mut Vec<u16>, text: &str) {
+        push_str(out, text);
         self.push_nonce(out);
     }
 
