@@ -208,8 +208,8 @@ for platform in "${platforms[@]}"; do
   cleanup_placed
 done
 for platform in "${platforms[@]}"; do cat "$results/$platform.txt" >&2 2>/dev/null || true; done
-# Failures and flakes once more, last: a CI log is read from its tail.
+# Failures once more, last: a CI log is read from its tail.
 for platform in "${platforms[@]}"; do
-  grep -h -E '^  (failed|flaky): ' "$results/$platform.txt" 2>/dev/null | sed "s/^/$platform:/" >&2 || true
+  grep -h -E '^  failed: ' "$results/$platform.txt" 2>/dev/null | sed "s/^/$platform:/" >&2 || true
 done
 [[ ${#failed[@]} -eq 0 ]] || die "failed: ${failed[*]}"

@@ -50,7 +50,7 @@ trap 'rm -f "$repo_root/$binary"; /usr/lib/wine/wineserver -k 2>/dev/null || tru
 results="$built/results"
 mkdir -p "$results"
 summary="$results/win32-x64-gnu.json"
-rm -f "$summary" "$results/win32-x64-gnu.flaky.txt"
+rm -f "$summary"
 # Paths stay Unix-style: Windows Node reads "/work/…" as Z:\work\… (Wine maps / to Z:).
 # Node's own output under Wine goes to a file (through a pipe, Wine loses some).
 # Each child Node a spec starts costs Wine a process start (a second or more on a loaded
@@ -67,23 +67,13 @@ wine_jest() { # LOG SUMMARY JEST_ARGS...
 }
 wine_jest "$results/win32-x64-gnu.log" "$summary" "$@"
 [[ -f "$summary" ]] || die "win32-x64-gnu: jest wrote no summary (see $results/win32-x64-gnu.log)"
-# A spec file with a failure runs once more, on its own: under Wine a child process's
-# start or a file handle fails now and then where Windows does not. What passes on the
-# rerun is listed as flaky (with its first failure) and counts as passed; what fails
-# again fails the step.
-mapfile -t rerun < <(node "$kit_dir/merge-rerun.js" "$summary")
-if [[ ${#rerun[@]} -gt 0 ]]; then
-  log "win32-x64-gnu: rerunning ${rerun[*]}"
-  rm -f "$summary.rerun"
-  wine_jest "$results/win32-x64-gnu.rerun.log" "$summary.rerun" "${rerun[@]}"
-  [[ -f "$summary.rerun" ]] && node "$kit_dir/merge-rerun.js" "$summary" "$summary.rerun" > "$results/win32-x64-gnu.flaky.txt"
-fi
+# A failed test fails the step: nothing runs twice. A test that can fail under Wine's
+# load is fixed at its cause (or skipped with the reason in its name), never retried.
 # Every spec file runs and every test must pass: what cannot run on Windows
 # (FIFOs, /dev, socket files, symlinks, uids, python3) or under Wine (a
 # read-only file Wine lets a rename replace) is skipped with the reason in its
 # name, and listed.
 status=0
 node "$kit_dir/summarize.js" win32-x64-gnu "$summary" --strict > "$results/win32-x64-gnu.txt" || status=1
-cat "$results/win32-x64-gnu.flaky.txt" >> "$results/win32-x64-gnu.txt" 2>/dev/null || true
 cat "$results/win32-x64-gnu.txt" >&2
 exit "$status"
