@@ -2,7 +2,7 @@
 // Ctrl-C in the middle of a command, as a user does it (SIGINT to the command's process, once it
 // is writing): no temp file or folder it made is left anywhere, the process ends as the signal
 // ends it (130), and the chat is as it was before or as it would be after, never in between.
-const { spawn } = require('node:child_process')
+const { spawn, spawnSync } = require('node:child_process')
 const fs = require('node:fs')
 const path = require('node:path')
 const { ChatStore } = require('../index.js')
@@ -106,6 +106,62 @@ posixTest(
     const after = fs.readFileSync(store.logPath, 'utf8')
     const without = before.replace(/^.*"id":"m7"\}\n/m, '')
     expect(after === before || after === without).toBe(true)
+  },
+  60000,
+)
+
+posixTest(
+  'import --from-export --apply: interrupted mid-merge, the log is the old one or the merged one, no temp file stays',
+  async () => {
+    const dir = tempDir()
+    const state = path.join(dir, 'state')
+    const store = await bigChat(state, 1)
+    const before = fs.readFileSync(store.logPath, 'utf8')
+    // An export of 200,000 later entries: the import merges them through one rewrite.
+    const source = await bigChat(path.join(dir, 'source'), 200001)
+    const exported = path.join(dir, 'export.jsonl')
+    fs.writeFileSync(exported, fs.readFileSync(source.logPath, 'utf8').split('\n').slice(1).join('\n'))
+    const result = await interrupted(
+      ['import', '--state-dir', state, '--session-key', KEY, '--from-export', exported, '--apply'],
+      () => temps(store.folder).length > 0,
+    )
+    expect(result.sent).toBe(true)
+    expect(result.code === 130 || result.code === 0).toBe(true)
+    expect(temps(dir)).toEqual([])
+    const after = fs.readFileSync(store.logPath, 'utf8')
+    if (after !== before) expect(after).toBe(fs.readFileSync(source.logPath, 'utf8'))
+  },
+  60000,
+)
+
+posixTest(
+  'restore --apply: interrupted while it writes a chat, the chat is the old one or the backup, no temp file stays',
+  async () => {
+    const dir = tempDir()
+    const backed = await bigChat(path.join(dir, 'backed'), 200000)
+    const backup = path.join(dir, 'backup')
+    const made = spawnSync(process.execPath, [
+      CLI,
+      'backup',
+      '--state-dir',
+      path.join(dir, 'backed'),
+      '--out',
+      backup,
+      '--quiet',
+    ])
+    expect(made.status).toBe(0)
+    const state = path.join(dir, 'state')
+    const store = await bigChat(state, 1)
+    const before = fs.readFileSync(store.logPath, 'utf8')
+    const result = await interrupted(
+      ['restore', backup, '--state-dir', state, '--apply', '--force', '--quiet'],
+      () => temps(store.folder).length > 0,
+    )
+    expect(result.sent).toBe(true)
+    expect(result.code === 130 || result.code === 0).toBe(true)
+    expect(temps(dir)).toEqual([])
+    const after = fs.readFileSync(store.logPath, 'utf8')
+    if (after !== before) expect(after).toBe(fs.readFileSync(backed.logPath, 'utf8'))
   },
   60000,
 )
