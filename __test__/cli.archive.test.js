@@ -8,7 +8,13 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { ChatStore } = require('../index.js')
 const { CLI, ROOT, tempDirs, runCli } = require('./fixtures/cli.js')
-const { onWasi, onWindows, posixTest: posixTestFor } = require('./fixtures/platform.js')
+const {
+  onWasi,
+  onWindows,
+  posixTest: posixTestFor,
+  unreadableTest,
+  withoutReadOverride,
+} = require('./fixtures/platform.js')
 
 const KEY = 'agent:codex:acp:archive'
 const posixTest = posixTestFor('no FIFOs, symlinks or POSIX modes there')
@@ -328,22 +334,17 @@ describe('verify says only what it checked', () => {
     expect(nothing.err).toMatch(/neither a backup nor a state dir with a chat folder/)
   })
 
-  require('./fixtures/platform.js').rootTest('runs verify as another user')(
-    'a chat folder this user cannot read (mode 000, as another uid): a problem, exit 1',
+  unreadableTest('a folder of mode 000')(
+    'a chat folder this user cannot read (mode 000): a problem, exit 1',
     async () => {
       const dir = tempDir()
-      fs.chmodSync(dir, 0o755)
       const state = path.join(dir, 'state')
       const folder = await chat(state)
       await chat(state, LINES[0], 'agent:other')
-      fs.chmodSync(state, 0o755)
       fs.chmodSync(folder, 0o000)
-      // The other user: the state dir is root's (allowed), the chat folders are not theirs.
-      const result = spawnSync(
-        'setpriv',
-        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'verify', state, '--json'],
-        { encoding: 'utf8' },
-      )
+      const result = spawnSync(...withoutReadOverride(process.execPath, [CLI, 'verify', state, '--json']), {
+        encoding: 'utf8',
+      })
       fs.chmodSync(folder, 0o700)
       expect(result.status).toBe(1)
       const report = JSON.parse(result.stdout)

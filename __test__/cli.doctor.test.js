@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 
 const { writeFakeInstall, FAKE_WRAPPER } = require('./fixtures/fake-openclaw-dist.js')
-const { posixTest } = require('./fixtures/platform.js')
+const { posixTest, unreadableTest, withoutReadOverride } = require('./fixtures/platform.js')
 const { quoteArg } = require('../lib/shell-quote')
 
 const ROOT = path.join(__dirname, '..')
@@ -324,19 +324,17 @@ test('an installed plugin that cannot load its addon (no platform package): a pr
   )
 })
 
-require('./fixtures/platform.js').rootTest('runs doctor as another user')(
+unreadableTest('a folder of mode 000')(
   'a chat folder this user cannot enter is never "no log yet": a problem, with how to look',
   () => {
     const install = writeFakeInstall(tempDir('occn-doctor-install-'), FAKE_WRAPPER)
     const state = writeState({ chats: { 'agent-a-0123456789': line(1) } })
-    for (const dir of [path.dirname(state.state), state.state, state.stateDir]) fs.chmodSync(dir, 0o755)
     const folder = path.join(state.stateDir, 'agent-a-0123456789')
     fs.chmodSync(folder, 0o000)
-    const result = spawnSync(
-      'setpriv',
-      ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, CLI, 'doctor', install.pkg, '--json'],
-      { encoding: 'utf8', env: { ...process.env, OPENCLAW_STATE_DIR: state.state, OPENCLAW_CONFIG_PATH: '' } },
-    )
+    const result = spawnSync(...withoutReadOverride(process.execPath, [CLI, 'doctor', install.pkg, '--json']), {
+      encoding: 'utf8',
+      env: { ...process.env, OPENCLAW_STATE_DIR: state.state, OPENCLAW_CONFIG_PATH: '' },
+    })
     fs.chmodSync(folder, 0o700)
     expect(result.status).toBe(1)
     const report = JSON.parse(result.stdout)
