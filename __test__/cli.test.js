@@ -24,7 +24,16 @@ const {
   callChunk,
 } = require('./fixtures/fake-openclaw-dist.js')
 const v1 = require('./fixtures/patch-text-v1.js')
-const { onWindows, onWasi, underWine, posixTest, testUnless } = require('./fixtures/platform.js')
+const {
+  onWindows,
+  onWasi,
+  underWine,
+  posixTest,
+  testUnless,
+  otherUidTest,
+  unreadableTest,
+  withoutReadOverride,
+} = require('./fixtures/platform.js')
 
 const BODY = HEADINGS.map((h, i) => `${h}\n- item ${i}`).join('\n\n')
 const CHUNK = 'selection-XYZ.js'
@@ -61,7 +70,8 @@ function tempDir(prefix) {
 const fakeInstall = (options) => writeFakeInstall(tempDir('occn-cli-'), options)
 
 function cli(args, options = {}) {
-  const result = spawnSync(process.execPath, [options.cli || CLI, ...args], {
+  const command = [process.execPath, [options.cli || CLI, ...args]]
+  const result = spawnSync(...(options.withoutOverride ? withoutReadOverride(...command) : command), {
     cwd: options.cwd || os.tmpdir(),
     encoding: 'utf8',
     timeout: 60000,
@@ -278,42 +288,31 @@ describe('patch loads nothing it was not pointed at', () => {
     },
   )
 
-  testUnless(
-    onWindows || !isRoot,
-    onWindows
-      ? 'on win32: Windows has no uid to run a child as'
-      : 'when not root: only root can run a child as another user',
-  )("run as uid 65534: an install it owns is used, one of another user is refused, root's is used", () => {
-    const canRun = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], {
-      uid: 65534,
-      gid: 65534,
-      encoding: 'utf8',
-    })
-    if (canRun.status !== 0) {
-      console.warn(`skipped: uid 65534 cannot load ${ROOT}`)
-      return
-    }
-    const nobody = { uid: 65534, gid: 65534 }
-    const own = writeFakeInstall(tempDir('occn-nobody-'))
-    chownTree(own.root, 65534)
-    const used = cli(['patch', '--dry-run'], { cwd: own.root, ...nobody })
-    expect({ code: used.code, stderr: used.stderr }).toEqual({
-      code: 0,
-      stderr: `openclaw: ${fs.realpathSync(own.pkg)} (found by walking up from ${own.root})\n`,
-    })
-    const other = writeFakeInstall(tempDir('occn-other-'))
-    fs.chownSync(path.join(other.pkg, 'dist'), 1234, 1234)
-    const refused = cli(['patch', '--dry-run'], { cwd: other.root, ...nobody })
-    expect(refused.code).toBe(1)
-    expect(refused.stderr).toMatch(/belongs to uid 1234, not to you \(uid 65534\) or root/)
-    const roots = writeFakeInstall(tempDir('occn-roots-'))
-    fs.chmodSync(roots.chunk, 0o644) // readable by uid 65534
-    const byRoot = cli(['patch', '--dry-run'], { cwd: roots.root, ...nobody })
-    expect({ code: byRoot.code, stderr: byRoot.stderr }).toEqual({
-      code: 0,
-      stderr: `openclaw: ${fs.realpathSync(roots.pkg)} (found by walking up from ${roots.root})\n`,
-    })
-  })
+  otherUidTest('the install owner checks')(
+    "run as uid 65534: an install it owns is used, one of another user is refused, root's is used",
+    () => {
+      const nobody = { uid: 65534, gid: 65534 }
+      const own = writeFakeInstall(tempDir('occn-nobody-'))
+      chownTree(own.root, 65534)
+      const used = cli(['patch', '--dry-run'], { cwd: own.root, ...nobody })
+      expect({ code: used.code, stderr: used.stderr }).toEqual({
+        code: 0,
+        stderr: `openclaw: ${fs.realpathSync(own.pkg)} (found by walking up from ${own.root})\n`,
+      })
+      const other = writeFakeInstall(tempDir('occn-other-'))
+      fs.chownSync(path.join(other.pkg, 'dist'), 1234, 1234)
+      const refused = cli(['patch', '--dry-run'], { cwd: other.root, ...nobody })
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toMatch(/belongs to uid 1234, not to you \(uid 65534\) or root/)
+      const roots = writeFakeInstall(tempDir('occn-roots-'))
+      fs.chmodSync(roots.chunk, 0o644) // readable by uid 65534
+      const byRoot = cli(['patch', '--dry-run'], { cwd: roots.root, ...nobody })
+      expect({ code: byRoot.code, stderr: byRoot.stderr }).toEqual({
+        code: 0,
+        stderr: `openclaw: ${fs.realpathSync(roots.pkg)} (found by walking up from ${roots.root})\n`,
+      })
+    },
+  )
 
   test('a folder named on the command line is used as named (the user pointed at it)', () => {
     const open = tempDir('occn-named-')
@@ -523,35 +522,19 @@ describe('patch in other situations', () => {
     expect(cli(['patch', install.pkg, '--check']).code).toBe(0)
   })
 
-  posixTest('folder permissions are not how Windows makes a file read-only (the read-only chunk case below is)')(
+  unreadableTest('folder permissions are not how Windows makes a file read-only (the read-only chunk case below is)')(
     'a read-only dist: exit 1, nothing changed',
     () => {
       const install = fakeInstall()
       fs.chmodSync(install.chunk, 0o644) // readable by the unprivileged user
       const before = bytes(install.chunk)
+      // Root writes through a mode: the command runs without the capabilities that do.
+      fs.chmodSync(install.dist, 0o555)
       let result
-      if (process.getuid && process.getuid() === 0) {
-        // root writes through chmod: run the command as an unprivileged user instead, when
-        // that user can run node and read this package (not so when it lives under /root).
-        const probe = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(ROOT)})`], {
-          uid: 65534,
-          gid: 65534,
-          encoding: 'utf8',
-        })
-        if (probe.error || probe.status !== 0) {
-          console.warn(
-            `skipped: running as root, and uid 65534 cannot load ${ROOT} (${probe.error ? probe.error.code : probe.stderr.split('\n')[0]})`,
-          )
-          return
-        }
-        result = cli(['patch', install.pkg], { uid: 65534, gid: 65534 })
-      } else {
-        fs.chmodSync(install.dist, 0o555)
-        try {
-          result = cli(['patch', install.pkg])
-        } finally {
-          fs.chmodSync(install.dist, 0o755)
-        }
+      try {
+        result = cli(['patch', install.pkg], { withoutOverride: true })
+      } finally {
+        fs.chmodSync(install.dist, 0o755)
       }
       expect(result.code).toBe(1)
       expect(result.stderr.trim().split('\n')).toHaveLength(1)
