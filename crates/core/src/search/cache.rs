@@ -1,5 +1,8 @@
 //! The parsed indexes of this process, so that a warm search reads no index
-//! file: a few, the most recently used kept. Each is checked against the log
+//! file: the most recently used kept, [`CACHE_BYTES`] of them in all (by
+//! their estimated heap size: a gateway with many large chats holds a bounded
+//! amount; an index larger than that alone is not kept past its call, its
+//! file is). Each is checked against the log
 //! on every use (the covered prefix's size and its fingerprints) and
 //! extended to the log's end, so it is exactly what a fresh load would give;
 //! the file is rewritten when the index has grown by an eighth (or 1 MiB)
@@ -15,7 +18,9 @@ use super::index::{fingerprint, Index};
 use super::storage::IndexFile;
 use crate::error::CoreError;
 
-const KEPT: usize = 4;
+/// The parsed indexes kept in memory, in all: 8 chats of 50 MB logs (about
+/// 22 MB each in memory) keep the five most recently searched.
+pub(crate) const CACHE_BYTES: u64 = 128 << 20;
 const MIN_REWRITE_BYTES: u64 = 1 << 20;
 /// How many index file bytes a search with a budget may read per log byte
 /// it may index: a byte of index file costs about an eighth of a byte of log
@@ -28,11 +33,31 @@ pub(crate) struct Cached {
     pub index: Index,
     /// `covered` of the file on disk when it holds this index's prefix.
     written: Option<u64>,
+    /// [`Index::heap_bytes`] when `index` covered `sized.0` bytes.
+    sized: (u64, u64),
+}
+
+impl Cached {
+    fn new(index: Index, written: Option<u64>) -> Cached {
+        Cached {
+            index,
+            written,
+            sized: (u64::MAX, 0),
+        }
+    }
 }
 
 type Slot = Arc<Mutex<Cached>>;
 
-static CACHE: Mutex<Vec<(PathBuf, Slot)>> = Mutex::new(Vec::new());
+/// A kept index: its key, its slot, and its size when last used.
+struct Kept {
+    key: PathBuf,
+    slot: Slot,
+    bytes: u64,
+}
+
+/// Most recently used first.
+static CACHE: Mutex<Vec<Kept>> = Mutex::new(Vec::new());
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
@@ -43,19 +68,40 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 fn slot(file: &dyn IndexFile) -> Slot {
     let mut cache = lock(&CACHE);
     let key = file.key();
-    if let Some(at) = cache.iter().position(|(path, _)| path == key) {
+    if let Some(at) = cache.iter().position(|kept| kept.key == key) {
         let entry = cache.remove(at);
-        let slot = entry.1.clone();
+        let slot = entry.slot.clone();
         cache.insert(0, entry);
         return slot;
     }
-    let slot: Slot = Arc::new(Mutex::new(Cached {
-        index: Index::default(),
-        written: None,
-    }));
-    cache.insert(0, (key.to_owned(), slot.clone()));
-    cache.truncate(KEPT);
+    let slot: Slot = Arc::new(Mutex::new(Cached::new(Index::default(), None)));
+    cache.insert(
+        0,
+        Kept {
+            key: key.to_owned(),
+            slot: slot.clone(),
+            bytes: 0,
+        },
+    );
     slot
+}
+
+/// Records the size of `key`'s index after a use and drops the least
+/// recently used indexes until the kept ones fit in `cap` bytes; one larger
+/// than `cap` alone is dropped too (a search holding its slot keeps its
+/// index until it returns).
+fn fit(cache: &mut Vec<Kept>, key: &std::path::Path, bytes: u64, cap: u64) {
+    if let Some(kept) = cache.iter_mut().find(|kept| kept.key == key) {
+        kept.bytes = bytes;
+    }
+    let mut total = 0u64;
+    cache.retain(|kept| {
+        let fits = total.saturating_add(kept.bytes) <= cap;
+        if fits {
+            total += kept.bytes;
+        }
+        fits
+    });
 }
 
 /// Runs `f` on the index of `log` (`log_len` bytes now), loaded, checked,
@@ -90,10 +136,7 @@ pub(crate) fn with_index<T>(
     let shown = || file.key().to_string_lossy().into_owned();
     let io = |err: std::io::Error| CoreError::io(&err, "read", &shown());
     if rebuild {
-        *cached = Cached {
-            index: Index::default(),
-            written: None,
-        };
+        *cached = Cached::new(Index::default(), None);
     }
     if cached.index.covered == 0 && !rebuild {
         // Nothing in memory: the file, if it is whole and of this version.
@@ -104,17 +147,11 @@ pub(crate) fn with_index<T>(
         });
         if let Some(index) = file.load(cap)?.and_then(|b| format::decode(&b)) {
             let covered = index.covered;
-            *cached = Cached {
-                index,
-                written: Some(covered),
-            };
+            *cached = Cached::new(index, Some(covered));
         }
     }
     if !matches_log(&cached.index, log, log_len).map_err(io)? {
-        *cached = Cached {
-            index: Index::default(),
-            written: None,
-        };
+        *cached = Cached::new(Index::default(), None);
     }
     if budget.is_some_and(|budget| log_len.saturating_sub(cached.index.covered) > budget) {
         return Ok(None);
@@ -136,7 +173,14 @@ pub(crate) fn with_index<T>(
         }
         cached.written = Some(covered);
     }
-    Ok(Some(f(&cached.index)))
+    let found = f(&cached.index);
+    // Sized again only when the index changed: it walks every term.
+    if cached.sized.0 != covered {
+        cached.sized = (covered, cached.index.heap_bytes());
+    }
+    let bytes = cached.sized.1;
+    fit(&mut lock(&CACHE), file.key(), bytes, CACHE_BYTES);
+    Ok(Some(found))
 }
 
 /// Whether the log the index file's path names now (for a search that holds
@@ -160,4 +204,48 @@ fn matches_log(index: &Index, log: &File, log_len: u64) -> std::io::Result<bool>
         return Ok(false);
     }
     Ok(fingerprint(log, index.covered)? == Some((index.head, index.tail)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kept(name: &str, bytes: u64) -> Kept {
+        Kept {
+            key: PathBuf::from(name),
+            slot: Arc::new(Mutex::new(Cached::new(Index::default(), None))),
+            bytes,
+        }
+    }
+
+    fn keys(cache: &[Kept]) -> Vec<&str> {
+        cache
+            .iter()
+            .map(|k| k.key.to_str().unwrap_or("?"))
+            .collect()
+    }
+
+    #[test]
+    fn the_least_recently_used_go_first_until_the_rest_fit() {
+        // Eight chats of 22 units each, most recent first, a cap of 128:
+        // the five most recent stay.
+        let mut cache: Vec<Kept> = (0..8).map(|i| kept(&format!("c{i}"), 22)).collect();
+        fit(&mut cache, std::path::Path::new("c0"), 22, 128);
+        assert_eq!(keys(&cache), ["c0", "c1", "c2", "c3", "c4"]);
+        assert!(cache.iter().map(|k| k.bytes).sum::<u64>() <= 128);
+    }
+
+    #[test]
+    fn an_index_larger_than_the_cap_is_not_kept_and_evicts_nothing_else() {
+        let mut cache = vec![kept("huge", 0), kept("a", 40), kept("b", 40)];
+        fit(&mut cache, std::path::Path::new("huge"), 500, 128);
+        assert_eq!(keys(&cache), ["a", "b"]);
+    }
+
+    #[test]
+    fn a_grown_index_is_sized_again() {
+        let mut cache = vec![kept("a", 10), kept("b", 100)];
+        fit(&mut cache, std::path::Path::new("a"), 60, 128);
+        assert_eq!(keys(&cache), ["a"]);
+    }
 }

@@ -130,6 +130,20 @@ pub(crate) fn fingerprint(log: &File, covered: u64) -> io::Result<Option<(u64, u
 }
 
 impl Index {
+    /// An estimate of the heap this index holds (the cache's measure):
+    /// its vectors' capacities and the term table's keys and slots.
+    pub(crate) fn heap_bytes(&self) -> u64 {
+        use std::mem::size_of;
+        let term_slot = size_of::<(Box<str>, u32)>() + 1;
+        let keys: usize = self.terms.keys().map(|term| term.len()).sum();
+        let postings: usize = self.postings.iter().map(|p| p.bytes.capacity()).sum();
+        (self.docs.capacity() * size_of::<Doc>()
+            + self.terms.capacity() * term_slot
+            + keys
+            + self.postings.capacity() * size_of::<Postings>()
+            + postings) as u64
+    }
+
     /// Indexes the whole lines of `log` between `covered` and `end`.
     pub(crate) fn extend(&mut self, log: &File, end: u64) -> io::Result<()> {
         if end <= self.covered {
