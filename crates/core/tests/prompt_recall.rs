@@ -696,14 +696,9 @@ fn the_log_search_hint_is_one_line_of_a_fenced_reload_only() {
     assert_eq!(on, off);
 }
 
-/// A search of the chat at `key` under `dir`, so that the process's few
-/// cached indexes are others' (as in a gateway restarted since).
-fn evict_cached_indexes(dir: &TempDir) {
-    for k in 0..4 {
-        let other = ChatStore::open_for_key(&dir.0, &u(&format!("{KEY}:other{k}"))).unwrap();
-        append_raw(&other, &line(1, "user", "another chat"));
-        other.search(&u("chat"), &SearchOptions::default()).unwrap();
-    }
+/// The process's parsed indexes dropped, as in a gateway restarted since.
+fn evict_cached_indexes() {
+    openclaw_context_core::search::drop_cached_indexes();
 }
 
 #[test]
@@ -730,14 +725,14 @@ fn a_search_with_a_budget_reads_no_index_file_much_larger_than_it() {
         index_budget: Some(budget),
         ..SearchOptions::default()
     };
-    evict_cached_indexes(&dir);
+    evict_cached_indexes();
     let refused = store.search_within(&u("staging database"), &within(index_len / 16));
     assert_eq!(refused.unwrap(), None);
     store.warm_index().unwrap();
     let hits = store.search_within(&u("staging database"), &within(index_len / 16));
     assert!(hits.unwrap().unwrap().iter().any(|hit| hit.line == 41));
     // A file within 8 times the budget is read.
-    evict_cached_indexes(&dir);
+    evict_cached_indexes();
     let hits = store.search_within(&u("staging database"), &within(index_len / 8 + 1));
     assert!(hits.unwrap().unwrap().iter().any(|hit| hit.line == 41));
 }

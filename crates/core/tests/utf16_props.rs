@@ -22,6 +22,13 @@ fn text_of_hard_pieces() -> impl Strategy<Value = String> {
             Just("\u{200D}"),
             Just("क्षि"),
             Just("\u{1F3FB}"),
+            // Beside plain characters, the ones that join them: kana and
+            // their combining sound mark, a keycap, Hangul jamo.
+            Just("か"),
+            Just("\u{3099}"),
+            Just("#\u{FE0F}\u{20E3}"),
+            Just("\u{AC00}"),
+            Just("\u{11A8}"),
         ],
         0..40,
     )

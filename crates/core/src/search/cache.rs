@@ -86,6 +86,12 @@ fn slot(file: &dyn IndexFile) -> Slot {
     slot
 }
 
+/// Drops every kept index, as a new process starts (tests of what a
+/// restarted gateway reads).
+pub(crate) fn clear() {
+    lock(&CACHE).clear();
+}
+
 /// Records the size of `key`'s index after a use and drops the least
 /// recently used indexes until the kept ones fit in `cap` bytes; one larger
 /// than `cap` alone is dropped too (a search holding its slot keeps its

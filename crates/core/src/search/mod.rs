@@ -267,6 +267,13 @@ pub fn search_open_log_within(
     }
 }
 
+/// Forgets the parsed indexes this process keeps, so the next search reads
+/// the index file as a new process would (a test's restarted gateway).
+#[doc(hidden)]
+pub fn drop_cached_indexes() {
+    cache::clear();
+}
+
 /// Brings the index of `log` up to the log's end (loaded, checked, built or
 /// extended, and written): what a budgeted search left for later.
 pub fn warm_open_log_index(log: &File, index: &dyn IndexFile) -> Result<(), CoreError> {

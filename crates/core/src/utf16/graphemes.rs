@@ -31,6 +31,29 @@ pub(crate) fn grapheme_boundaries(text: &[u16], from: usize, to: usize) -> Vec<u
         .collect()
 }
 
+/// How far back from a position [`anchor`] looks for two plain characters.
+const ANCHOR_SEARCH: usize = 256;
+
+/// Whether no rule of UAX #29 joins this character to its neighbours (its
+/// Grapheme_Cluster_Break is Other and it is no Extended_Pictographic):
+/// printable ASCII, CJK ideographs, kana without the combining sound marks.
+fn plain(unit: u16) -> bool {
+    matches!(unit, 0x20..=0x7e | 0x3041..=0x3096 | 0x30a1..=0x30fa | 0x3400..=0x4dbf | 0x4e00..=0x9fff)
+}
+
+/// A grapheme boundary at or before `pos` (`0 < pos < text.len()`) to
+/// segment from: between two plain characters within [`ANCHOR_SEARCH`] units
+/// back, else the line's start (a line feed ends every cluster). Segmenting
+/// from the line's start alone made each cut in a long line cost the line.
+fn anchor(text: &[u16], pos: usize) -> usize {
+    let line = line_start(text, pos);
+    let lowest = pos.saturating_sub(ANCHOR_SEARCH).max(line + 1);
+    (lowest..=pos)
+        .rev()
+        .find(|&at| plain(text[at - 1]) && plain(text[at]))
+        .unwrap_or(line)
+}
+
 /// The largest grapheme cluster boundary `<= pos` (never inside a surrogate
 /// pair, a ZWJ emoji sequence, a flag or a letter with its combining marks).
 pub fn grapheme_floor(text: &[u16], pos: usize) -> usize {
@@ -38,7 +61,7 @@ pub fn grapheme_floor(text: &[u16], pos: usize) -> usize {
     if pos == 0 || pos == text.len() || text[pos - 1] == LF {
         return pos;
     }
-    let anchor = line_start(text, pos);
+    let anchor = anchor(text, pos);
     // Whether `pos` is a boundary depends on the character at `pos` too; one
     // full character past it (two units) is enough context.
     let window_end = (pos + 2).min(text.len());
@@ -56,7 +79,7 @@ pub fn grapheme_ceil(text: &[u16], pos: usize) -> usize {
     if pos == 0 || pos == text.len() || text[pos - 1] == LF {
         return pos;
     }
-    let anchor = line_start(text, pos);
+    let anchor = anchor(text, pos);
     // A cluster ends at the latest just after the next line feed.
     let line_end = find_lf(text, pos).map_or(text.len(), |lf| lf + 1);
     let mut window_end = (pos + 64).min(line_end);
