@@ -203,6 +203,7 @@ fn search_limits(options: Option<&Js<'_>>, links: Links) -> Result<SearchOptions
         index_budget: None,
         now_ms: Some(now_ms),
         zone: time_zone(options.get("timeZone")?, "options.timeZone")?,
+        ..SearchOptions::default()
     })
 }
 

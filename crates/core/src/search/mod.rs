@@ -88,6 +88,10 @@ pub struct SearchOptions {
     pub now_ms: Option<i64>,
     /// The user's time zone: days, weeks, months and years are its.
     pub zone: Zone,
+    /// Where lines start that the caller holds already (a turn's excerpt,
+    /// for its recall), ascending: a hit there is left out unread, so a
+    /// multi-megabyte entry the prompt shows anyway costs no second read.
+    pub known_lines: Vec<u64>,
 }
 
 impl Default for SearchOptions {
@@ -99,6 +103,7 @@ impl Default for SearchOptions {
             index_budget: None,
             now_ms: None,
             zone: Zone::UTC,
+            known_lines: Vec::new(),
         }
     }
 }
@@ -247,6 +252,9 @@ pub fn search_open_log_within(
         let mut hits = Vec::with_capacity(ranked.len());
         let mut stale = false;
         for (&(_, score), doc) in ranked.iter().zip(&docs) {
+            if options.known_lines.binary_search(&doc.offset).is_ok() {
+                continue;
+            }
             match read_doc(log, doc).map_err(|err| read_error(err, index))? {
                 Read::Entry(mut entry) => {
                     let masked = masker.mask(&entry.text);

@@ -137,11 +137,27 @@ impl ChatStore {
         };
         // The backend's tool entries are searched and recalled, never shown
         // in the excerpt or the summary.
-        let entries: Vec<LogEntry> = tail
+        // The tail read gives each entry's line start (`starts`, as
+        // `entries`; none for a line not known: u64::MAX, never a start).
+        let (entries, starts): (Vec<LogEntry>, Vec<u64>) = tail
             .entries
             .into_iter()
-            .filter(|entry| entry.role != Role::Tool)
-            .collect();
+            .zip(
+                tail.starts
+                    .iter()
+                    .copied()
+                    .map(Some)
+                    .chain(std::iter::repeat(None)),
+            )
+            .filter(|(entry, _)| entry.role != Role::Tool)
+            .map(|(entry, start)| (entry, start.unwrap_or(u64::MAX)))
+            .unzip();
+        // The lines of the entries a reload's excerpt shows: its recall
+        // leaves them out unread (the builder would pass over them).
+        let mut shown_lines =
+            starts[starts.len().saturating_sub(request.reload_entry_count())..].to_vec();
+        shown_lines.retain(|&start| start != u64::MAX);
+        shown_lines.sort_unstable();
         let summary = if reload || refresh.is_some() {
             let summary = SummaryRequest {
                 entries: Some(entries.clone()),
@@ -162,7 +178,7 @@ impl ChatStore {
         };
         let mut index_behind = false;
         if reload && !request.legacy_layout {
-            match self.recall(&request, now_ms, &files.zone) {
+            match self.recall(&request, now_ms, &files.zone, shown_lines) {
                 Some(recalled) => request.recalled = recalled,
                 None => index_behind = true,
             }
@@ -210,14 +226,20 @@ impl ChatStore {
     /// the search, masked whole, then cut to at most an entry's shown length
     /// around its best match (an entry the excerpt shows is
     /// known by its id, or its role, text and ts, and left out by the
-    /// builder). Enough hits that those the excerpt shows can be passed
+    /// builder; the excerpt's own lines, `shown_lines`, are not even read). Enough hits that those the excerpt shows can be passed
     /// over, at most the search's [`MAX_LIMIT`]. A search that fails (an
     /// index that cannot be written or is refused) recalls nothing: the
     /// turn's prompt never fails for it. `None` when the index lags the log
     /// by more than [`RECALL_MAX_INDEX_BYTES`] (nothing recalled either).
     /// The live message's time words are read at the turn's time `now_ms`
     /// in `zone` ("what did we decide yesterday" lifts yesterday's entries).
-    fn recall(&self, request: &PromptRequest, now_ms: i64, zone: &Zone) -> Option<Vec<RecallHit>> {
+    fn recall(
+        &self,
+        request: &PromptRequest,
+        now_ms: i64,
+        zone: &Zone,
+        shown_lines: Vec<u64>,
+    ) -> Option<Vec<RecallHit>> {
         let wanted = request.recall_entry_count();
         if wanted == 0 {
             return Some(Vec::new());
@@ -236,6 +258,7 @@ impl ChatStore {
             index_budget: Some(RECALL_MAX_INDEX_BYTES),
             now_ms: Some(now_ms),
             zone: zone.clone(),
+            known_lines: shown_lines,
         };
         // A live message is never cut and can be megabytes: its start is
         // the query, so that what the search spends on it stays bounded.

@@ -32,6 +32,9 @@ use crate::mask::Masker;
 pub struct LogTail {
     /// Oldest first.
     pub entries: Vec<LogEntry>,
+    /// Where each entry's line starts in the file, as `entries` (empty for
+    /// entries given rather than read): a turn's recall skips those lines.
+    pub starts: Vec<u64>,
     /// Lines examined and not used: invalid, torn or oversized. Blank lines
     /// are not counted (they are not entries, and not damage either).
     pub skipped_lines: usize,
@@ -355,18 +358,25 @@ impl TailRead {
             }
             spans_same &= reached_start && sum == span.hash;
         }
-        if spans_same && entries_same.iter().all(|same| *same) {
-            tail.entries.reverse();
-            return Ok(Some(tail));
-        }
-        if !last {
+        let all_same = entries_same.iter().all(|same| *same);
+        let unchanged = spans_same && all_same;
+        if !unchanged && !last {
             return Ok(None);
         }
-        let mut keep = entries_same.iter();
-        tail.entries
-            .retain(|_| keep.next().copied().unwrap_or(false));
-        tail.skipped_lines += entries_same.iter().filter(|same| !**same).count();
+        if !all_same {
+            let mut keep = entries_same.iter();
+            tail.entries
+                .retain(|_| keep.next().copied().unwrap_or(false));
+            tail.skipped_lines += entries_same.iter().filter(|same| !**same).count();
+        }
+        tail.starts = entry_lines
+            .iter()
+            .zip(&entries_same)
+            .filter(|(_, same)| **same)
+            .map(|(line, _)| line.start)
+            .collect();
         tail.entries.reverse();
+        tail.starts.reverse();
         Ok(Some(tail))
     }
 }
