@@ -45,6 +45,9 @@ napi_build() { # TRIPLE ARTIFACT_GLOB NAME [napi options...] [-- cargo options]
   done
   rm -rf "$scratch"
   log "built $out/$name ($(du -k "$out/$name" | cut -f1) KiB)"
+  # OCCN_PRUNE_CROSS=1 (CI): the target's build folder (its std and crates, 0.5-1 GB) removed
+  # once its binary is out: the eight would otherwise hold several GB of a shared disk at once.
+  if [[ "${OCCN_PRUNE_CROSS:-0}" == 1 ]]; then rm -rf "${CARGO_TARGET_DIR:?}/$triple"; fi
 }
 
 aarch64_napi_cross() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fetches (once) every pinned download of build:all and test:platforms into
 # the cache, so that CI can time the downloads apart from the builds. The
-# other scripts fetch what they need themselves; this only front-loads it.
+# other scripts fetch what they need themselves; this only front-loads it (Debian's wine64
+# too, installed when missing).
 source "$(dirname "$0")/lib.sh"
 version="$(rustc --version | awk '{print $2}')"
 [[ -n "${RUST_SRC_DEB[$version]:-}" ]] || die "no Debian rust-src is pinned for rustc $version (dev/pins.sh has: ${!RUST_SRC_DEB[*]})"
@@ -16,4 +17,6 @@ for wheel_pin in ZIG_WHEEL ZIGBUILD_WHEEL NODE_MUSL_X64_WHEEL NODE_MUSL_ARM64_WH
   ref="$wheel_pin[@]"
   fetch_pypi "${!ref}" >/dev/null
 done
+source "$kit_dir/runtimes.sh"
+ensure_wine
 log "all downloads in $cache/dl ($(du -sh "$cache/dl" | cut -f1))"

@@ -1,5 +1,5 @@
 # Sourced after lib.sh: the foreign Nodes the platform tests run, each set up
-# once under $cache from pinned downloads (no system install).
+# once under $cache from pinned downloads; and Debian's wine64, the one system install.
 #
 #   musl_node ARCH     a musl Node (x64 natively, arm64 under qemu), prints its path
 #   arm64_node         the official linux-arm64 (glibc) Node, prints its path
@@ -7,6 +7,7 @@
 #   arm64_glibc_root   the arm64 glibc run-time for qemu -L, prints its path
 #   with_musl_ldd CMD  runs CMD where /usr/bin/ldd reads as musl's
 #   unrs_binding NAME  jest's resolver binding for a platform, prints a NODE_PATH dir
+#   ensure_wine        Debian's wine64 installed when missing
 
 # from_deb PIN DIR FILE: the deb of PIN unpacked (once) into $cache/DIR; prints DIR/FILE.
 from_deb() {
@@ -93,4 +94,15 @@ unrs_binding() {
   local name="${spec[0]%@*}"
   unpack_once "$tgz" "$dir" bash -c 'mkdir -p "$1/$2" && tar xzf "$3" -C "$1/$2" --strip-components=1' _ "$dir" "$name" "$tgz"
   printf '%s\n' "$dir"
+}
+
+# Debian's wine64 (a system package: Wine does not run from an extraction), installed with
+# apt-get when it is missing.
+wine=/usr/lib/wine/wine64
+ensure_wine() {
+  [[ -x "$wine" ]] && return 0
+  log "installing Debian's wine64"
+  apt-get install -y -q --no-install-recommends wine64 >&2 ||
+    { apt-get update -q >&2 && apt-get install -y -q --no-install-recommends wine64 >&2; } ||
+    die "apt-get install wine64 failed"
 }

@@ -15,13 +15,7 @@ source "$(dirname "$0")/lib.sh"
 source "$kit_dir/runtimes.sh"
 source "$kit_dir/toolchain.sh"
 
-wine=/usr/lib/wine/wine64
-if [[ ! -x "$wine" ]]; then
-  log "installing Debian's wine64 (system package: Wine does not run from an extraction)"
-  apt-get install -y -q --no-install-recommends wine64 >&2 ||
-    { apt-get update -q >&2 && apt-get install -y -q --no-install-recommends wine64 >&2; } ||
-    die "apt-get install wine64 failed"
-fi
+ensure_wine
 export WINEPREFIX="$cache/wine-prefix" WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 if [[ ! -f "$WINEPREFIX/.ready" ]]; then
   log "creating the Wine prefix $WINEPREFIX"
