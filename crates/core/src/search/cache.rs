@@ -18,9 +18,12 @@ use super::index::{fingerprint, Index};
 use super::storage::IndexFile;
 use crate::error::CoreError;
 
-/// The parsed indexes kept in memory, in all: 8 chats of 50 MB logs (about
-/// 22 MB each in memory) keep the five most recently searched.
+/// The parsed indexes kept in memory, in all: of 8 chats of 50 MB logs
+/// (about 37 MiB each in memory), the three most recently searched.
 pub(crate) const CACHE_BYTES: u64 = 128 << 20;
+/// And at most this many, however small: each search looks its log up in
+/// the list.
+const MAX_KEPT: usize = 64;
 const MIN_REWRITE_BYTES: u64 = 1 << 20;
 /// How many index file bytes a search with a budget may read per log byte
 /// it may index: a byte of index file costs about an eighth of a byte of log
@@ -100,11 +103,12 @@ fn fit(cache: &mut Vec<Kept>, key: &std::path::Path, bytes: u64, cap: u64) {
     if let Some(kept) = cache.iter_mut().find(|kept| kept.key == key) {
         kept.bytes = bytes;
     }
-    let mut total = 0u64;
+    let (mut total, mut count) = (0u64, 0usize);
     cache.retain(|kept| {
-        let fits = total.saturating_add(kept.bytes) <= cap;
+        let fits = total.saturating_add(kept.bytes) <= cap && count < MAX_KEPT;
         if fits {
             total += kept.bytes;
+            count += 1;
         }
         fits
     });
@@ -139,6 +143,28 @@ pub(crate) fn with_index<T>(
             Err(std::sync::TryLockError::WouldBlock) => return Ok(None),
         },
     };
+    let result = use_index(&mut cached, log, log_len, file, rebuild, budget, f);
+    // Whatever the call did (an early return may have loaded the file), the
+    // kept indexes are sized and fitted; sized again only when the index
+    // changed, since it walks every term.
+    let covered = cached.index.covered;
+    if cached.sized.0 != covered {
+        cached.sized = (covered, cached.index.heap_bytes());
+    }
+    fit(&mut lock(&CACHE), file.key(), cached.sized.1, CACHE_BYTES);
+    result
+}
+
+/// [`with_index`]'s work on the slot it holds.
+fn use_index<T>(
+    cached: &mut Cached,
+    log: &File,
+    log_len: u64,
+    file: &dyn IndexFile,
+    rebuild: bool,
+    budget: Option<u64>,
+    f: impl FnOnce(&Index) -> T,
+) -> Result<Option<T>, CoreError> {
     let shown = || file.key().to_string_lossy().into_owned();
     let io = |err: std::io::Error| CoreError::io(&err, "read", &shown());
     if rebuild {
@@ -179,14 +205,7 @@ pub(crate) fn with_index<T>(
         }
         cached.written = Some(covered);
     }
-    let found = f(&cached.index);
-    // Sized again only when the index changed: it walks every term.
-    if cached.sized.0 != covered {
-        cached.sized = (covered, cached.index.heap_bytes());
-    }
-    let bytes = cached.sized.1;
-    fit(&mut lock(&CACHE), file.key(), bytes, CACHE_BYTES);
-    Ok(Some(found))
+    Ok(Some(f(&cached.index)))
 }
 
 /// Whether the log the index file's path names now (for a search that holds
@@ -246,6 +265,14 @@ mod tests {
         let mut cache = vec![kept("huge", 0), kept("a", 40), kept("b", 40)];
         fit(&mut cache, std::path::Path::new("huge"), 500, 128);
         assert_eq!(keys(&cache), ["a", "b"]);
+    }
+
+    #[test]
+    fn at_most_max_kept_however_small() {
+        let mut cache: Vec<Kept> = (0..100).map(|i| kept(&format!("c{i}"), 1)).collect();
+        fit(&mut cache, std::path::Path::new("c0"), 1, 128);
+        assert_eq!(cache.len(), MAX_KEPT);
+        assert_eq!(keys(&cache[..2]), ["c0", "c1"]);
     }
 
     #[test]
