@@ -1011,7 +1011,7 @@ impl ChatLogExport {
             #[cfg(not(unix))]
             {
                 let _ = (fd, inner);
-                Err(crate::binding::Failure::Type(
+                Err::<Job<(), ()>, _>(crate::binding::Failure::Type(
                     "writeTo needs a POSIX file descriptor; use next() on this platform".into(),
                 ))
             }

@@ -21,7 +21,7 @@
 //!   in the new log, and the rewrite should be run again once it stopped.
 
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io::{Read, Seek, SeekFrom};
 use std::time::{Duration, Instant};
 
 use super::append::append_line;
@@ -369,7 +369,7 @@ fn others_hold(file: &File) -> Option<bool> {
         unsafe { libc::fcntl(fd, libc::F_SETLEASE, libc::F_UNLCK) };
         return Some(false);
     }
-    match io::Error::last_os_error().raw_os_error() {
+    match std::io::Error::last_os_error().raw_os_error() {
         Some(libc::EAGAIN) | Some(libc::EBUSY) => Some(true),
         _ => None,
     }
