@@ -29,7 +29,8 @@ napi="$repo_root/node_modules/.bin/napi"
 export CARGO_TARGET_DIR="$repo_root/target/cross"
 # The kit's binaries are for its tests and the packaging check; the published ones are the
 # release workflow's (.github/workflows/CI.yml, Cargo.toml's fat LTO in one codegen unit). Thin
-# LTO over 16 units builds the same code with the same opt-level in much less time on 2 cores.
+# LTO over 16 units builds the same code at the same opt-level in less time (a release build of
+# the addon for the host, under load: 149 -> 134 s; the binary 3.9 -> 4.4 MB).
 export CARGO_PROFILE_RELEASE_LTO=thin CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 
 # napi build for TRIPLE into a scratch dir; moves the artifact to $out/NAME.

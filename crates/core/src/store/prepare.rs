@@ -224,10 +224,11 @@ impl ChatStore {
     /// live message (its first [`RECALL_QUERY_MAX_CHARS`] units) through
     /// the folder's index, best first, each entry re-read from the log by
     /// the search, masked whole, then cut to at most an entry's shown length
-    /// around its best match (an entry the excerpt shows is
-    /// known by its id, or its role, text and ts, and left out by the
-    /// builder; the excerpt's own lines, `shown_lines`, are not even read). Enough hits that those the excerpt shows can be passed
-    /// over, at most the search's [`MAX_LIMIT`]. A search that fails (an
+    /// around its best match (an entry the excerpt shows is known by its
+    /// id, or its role, text and ts, and left out by the builder; the
+    /// excerpt's own lines, `shown_lines`, are not even read). Enough hits
+    /// that those the excerpt shows can be passed over, at most the
+    /// search's [`MAX_LIMIT`]. A search that fails (an
     /// index that cannot be written or is refused) recalls nothing: the
     /// turn's prompt never fails for it. `None` when the index lags the log
     /// by more than [`RECALL_MAX_INDEX_BYTES`] (nothing recalled either).
