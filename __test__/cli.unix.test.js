@@ -232,7 +232,7 @@ describe('a long command on a terminal shows how far it is, in bytes', () => {
   const hasScript = spawnSync('script', ['--version']).status === 0
   const onTerminal = hasScript ? posixTest : test.skip.bind(test)
   onTerminal(
-    `a chat's first search builds its index with a progress line of bytes read${hasScript ? '' : ' [skipped: no script(1) here to give it a terminal]'}`,
+    `a chat's first search builds its index with a progress line of bytes read${hasScript ? '' : ' [skipped without script(1), which gives it a terminal]'}`,
     async () => {
       const { chat } = await chatWith(
         60000,
