@@ -95,18 +95,7 @@ function leftOutNotes(result, params, note) {
 async function streamed(ChatStore, params, dryRun, out) {
   const { out: _file, ...options } = params
   const exporter = await ChatStore.openExport(options)
-  if (process.platform !== 'win32') {
-    const fd = dryRun ? fs.openSync('/dev/null', 'w') : 1
-    try {
-      await exporter.writeTo(fd)
-    } catch (error) {
-      if (error?.code !== 'EPIPE') throw error
-      out.closed?.(true)
-    } finally {
-      if (dryRun) fs.closeSync(fd)
-    }
-    return exporter.report
-  }
+  if (process.platform !== 'win32' && (await wroteToFd(exporter, dryRun, out))) return exporter.report
   const write = out.bytes ?? ((chunk) => new Promise((resolve) => process.stdout.write(chunk, resolve)))
   for (;;) {
     const chunk = await exporter.next()
@@ -115,6 +104,25 @@ async function streamed(ChatStore, params, dryRun, out) {
     if (out.closed?.()) break
   }
   return exporter.report
+}
+
+/**
+ * The addon writes the export to stdout (or /dev/null) itself; false when this build of it has no
+ * file descriptors to write to (the WASI build on a POSIX host rejects with a TypeError before
+ * it reads anything), so the caller streams the chunks instead.
+ */
+async function wroteToFd(exporter, dryRun, out) {
+  const fd = dryRun ? fs.openSync('/dev/null', 'w') : 1
+  try {
+    await exporter.writeTo(fd)
+  } catch (error) {
+    if (error?.code === 'ERR_INVALID_ARG_TYPE') return false
+    if (error?.code !== 'EPIPE') throw error
+    out.closed?.(true)
+  } finally {
+    if (dryRun) fs.closeSync(fd)
+  }
+  return true
 }
 
 async function runExport(argv, out, err) {
