@@ -135,29 +135,26 @@ impl ChatStore {
         } else {
             None
         };
+        // The lines of the entries a reload's excerpt shows (the last
+        // non-tool ones; the tail read gives each entry's line start): its
+        // recall leaves them out unread (the builder would pass over them).
+        let mut shown_lines: Vec<u64> = tail
+            .entries
+            .iter()
+            .zip(&tail.starts)
+            .rev()
+            .filter(|(entry, _)| entry.role != Role::Tool)
+            .take(request.reload_entry_count())
+            .map(|(_, &start)| start)
+            .collect();
+        shown_lines.sort_unstable();
         // The backend's tool entries are searched and recalled, never shown
         // in the excerpt or the summary.
-        // The tail read gives each entry's line start (`starts`, as
-        // `entries`; none for a line not known: u64::MAX, never a start).
-        let (entries, starts): (Vec<LogEntry>, Vec<u64>) = tail
+        let entries: Vec<LogEntry> = tail
             .entries
             .into_iter()
-            .zip(
-                tail.starts
-                    .iter()
-                    .copied()
-                    .map(Some)
-                    .chain(std::iter::repeat(None)),
-            )
-            .filter(|(entry, _)| entry.role != Role::Tool)
-            .map(|(entry, start)| (entry, start.unwrap_or(u64::MAX)))
-            .unzip();
-        // The lines of the entries a reload's excerpt shows: its recall
-        // leaves them out unread (the builder would pass over them).
-        let mut shown_lines =
-            starts[starts.len().saturating_sub(request.reload_entry_count())..].to_vec();
-        shown_lines.retain(|&start| start != u64::MAX);
-        shown_lines.sort_unstable();
+            .filter(|entry| entry.role != Role::Tool)
+            .collect();
         let summary = if reload || refresh.is_some() {
             let summary = SummaryRequest {
                 entries: Some(entries.clone()),
