@@ -71,9 +71,10 @@ export declare class ChatStore {
    * Removes, at once, every temp file and folder this process made (a
    * replacement not yet renamed into place: a rewrite of a log, an
    * export's or a backup's output) and returns their paths: for a command
-   * interrupted by a signal, right before its process ends. A call still
-   * at work on one of them then fails; what it was to replace is as it
-   * was.
+   * interrupted by a signal, right before its process ends. From then on
+   * this process makes and renames no temp file or folder: a call still
+   * at work fails (`EINTR`) and what it was to replace is as it was; a
+   * replacement renamed before it is whole and stays.
    */
   static removeUnfinishedTempFiles(): Array<string>
   /**

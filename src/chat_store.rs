@@ -125,9 +125,10 @@ impl ChatStore {
     /// Removes, at once, every temp file and folder this process made (a
     /// replacement not yet renamed into place: a rewrite of a log, an
     /// export's or a backup's output) and returns their paths: for a command
-    /// interrupted by a signal, right before its process ends. A call still
-    /// at work on one of them then fails; what it was to replace is as it
-    /// was.
+    /// interrupted by a signal, right before its process ends. From then on
+    /// this process makes and renames no temp file or folder: a call still
+    /// at work fails (`EINTR`) and what it was to replace is as it was; a
+    /// replacement renamed before it is whole and stays.
     #[napi]
     pub fn remove_unfinished_temp_files() -> Vec<String> {
         openclaw_context_core::store::replace::remove_unfinished()

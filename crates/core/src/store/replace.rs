@@ -175,44 +175,114 @@ pub(crate) fn write_new_with(
 
 /// The temp files and folders this process has made and not yet renamed
 /// or removed: what [`remove_unfinished`] removes when a command is
-/// interrupted (a signal ends the process before the owner can).
-static UNFINISHED: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+/// interrupted (a signal ends the process before the owner can); `closed`
+/// once it has run.
+///
+/// A temp is created, and renamed into place, under this lock, and the
+/// cleanup runs under it too: so the cleanup runs wholly before a rename
+/// (which it then refuses: the process is ending) or wholly after it (the
+/// temp is then no longer listed and its target is whole), never between.
+/// Without that, a backup folder renamed into place while the cleanup was
+/// removing its files was left as a partial backup under the operator's
+/// name, and a temp created after the cleanup stayed behind.
+struct Unfinished {
+    paths: Vec<PathBuf>,
+    closed: bool,
+}
 
-fn unfinished() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+static UNFINISHED: std::sync::Mutex<Unfinished> = std::sync::Mutex::new(Unfinished {
+    paths: Vec::new(),
+    closed: false,
+});
+
+fn unfinished() -> std::sync::MutexGuard<'static, Unfinished> {
     UNFINISHED
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-fn begun(path: PathBuf) {
-    unfinished().push(path);
+/// The error of a temp begun or renamed after the cleanup ran.
+fn interrupted(path: &Path, syscall: &'static str) -> CoreError {
+    CoreError::Io {
+        code: "EINTR",
+        syscall,
+        path: path.to_string_lossy().into_owned(),
+        reason: "interrupted: the command is ending".into(),
+    }
+}
+
+/// Makes the temp at `path` with `create` and lists it, under the lock.
+fn create_listed<T>(
+    path: &Path,
+    target: &Path,
+    create: impl FnOnce() -> Result<T, CoreError>,
+) -> Result<T, CoreError> {
+    let mut list = unfinished();
+    if list.closed {
+        return Err(interrupted(target, "open"));
+    }
+    let made = create()?;
+    list.paths.push(path.to_owned());
+    Ok(made)
+}
+
+/// Renames the listed temp `path` into place with `rename`, under the lock;
+/// it is no longer listed once renamed. A failed rename leaves it listed:
+/// the caller removes it, then calls [`ended`].
+fn rename_listed(
+    path: &Path,
+    target: &Path,
+    rename: impl FnOnce() -> Result<(), CoreError>,
+) -> Result<(), CoreError> {
+    let mut list = unfinished();
+    if list.closed {
+        return Err(interrupted(target, "rename"));
+    }
+    rename()?;
+    if let Some(at) = list.paths.iter().position(|p| p == path) {
+        list.paths.swap_remove(at);
+    }
+    Ok(())
 }
 
 fn ended(path: &Path) {
     let mut list = unfinished();
-    if let Some(at) = list.iter().position(|p| p == path) {
-        list.swap_remove(at);
+    if let Some(at) = list.paths.iter().position(|p| p == path) {
+        list.paths.swap_remove(at);
     }
 }
 
 /// Removes every temp file and folder this process made and has not
 /// finished (a command interrupted by a signal: its process is about to
-/// end); returns their paths. A writer still at work on one finds it gone
-/// and fails; the file it was to replace is untouched.
+/// end); returns their paths. From then on no temp is made or renamed into
+/// place: a writer still at work fails, and the file or folder it was to
+/// replace is untouched.
 pub fn remove_unfinished() -> Vec<PathBuf> {
-    let list = std::mem::take(&mut *unfinished());
-    for path in &list {
+    let mut list = unfinished();
+    list.closed = true;
+    let paths = std::mem::take(&mut list.paths);
+    for path in &paths {
         match std::fs::symlink_metadata(path) {
-            Ok(meta) if meta.is_dir() => {
-                let _ = std::fs::remove_dir_all(path);
-            }
+            Ok(meta) if meta.is_dir() => remove_folder(path),
             Ok(_) => {
                 let _ = std::fs::remove_file(path);
             }
             Err(_) => {}
         }
     }
-    list
+    paths
+}
+
+/// Removes the folder `path` and what it holds. A writer adding a file to
+/// it at the same moment makes one pass fail (`ENOTEMPTY`); it fails on its
+/// next file once the folder is gone, so a few passes end it.
+fn remove_folder(path: &Path) {
+    for _ in 0..8 {
+        match std::fs::remove_dir_all(path) {
+            Err(err) if err.kind() != io::ErrorKind::NotFound => continue,
+            _ => return,
+        }
+    }
 }
 
 /// Whether a replacement is synced: a cache (the summary, the last prompt,
@@ -241,9 +311,9 @@ impl TempFile {
         let mut attempts = 0;
         loop {
             let temp = temp_name(name);
-            match dir.create_new(&temp) {
+            let path = dir.path().join(&temp);
+            match create_listed(&path, &dir.path().join(name), || dir.create_new(&temp)) {
                 Ok(file) => {
-                    begun(dir.path().join(&temp));
                     return Ok(TempFile {
                         name: name.to_owned(),
                         temp,
@@ -302,11 +372,11 @@ impl TempFile {
             // Windows cannot rename a file that has an open handle.
             drop(file);
             before_rename()?;
-            dir.rename(&temp, &name)
+            rename_listed(&temp_path, &target, || dir.rename(&temp, &name))
         })();
-        ended(&temp_path);
         if let Err(err) = result {
             let _ = dir.remove(&temp);
+            ended(&temp_path);
             return Err(err);
         }
         if durability == Durability::Durable {
@@ -419,8 +489,8 @@ impl FolderReplacement {
             });
         };
         let temp = parent.join(temp_name(&name.to_string_lossy()));
-        create_private_folder(&temp).map_err(|err| naming(err, target))?;
-        begun(temp.clone());
+        create_listed(&temp, target, || create_private_folder(&temp))
+            .map_err(|err| naming(err, target))?;
         Ok(FolderReplacement {
             temp: Some(temp),
             target: target.to_owned(),
@@ -440,9 +510,10 @@ impl FolderReplacement {
     ) -> Result<(), CoreError> {
         let temp = self.temp.clone().expect("built until committed");
         before_rename()?;
-        super::sys::rename_path(&temp, &self.target)
-            .map_err(|err| CoreError::io(&err, "rename", &self.target.to_string_lossy()))?;
-        ended(&temp);
+        rename_listed(&temp, &self.target, || {
+            super::sys::rename_path(&temp, &self.target)
+                .map_err(|err| CoreError::io(&err, "rename", &self.target.to_string_lossy()))
+        })?;
         self.temp = None;
         if let Some(parent) = self.target.parent() {
             sync_folder_path(parent)?;
@@ -454,7 +525,7 @@ impl FolderReplacement {
 impl Drop for FolderReplacement {
     fn drop(&mut self) {
         if let Some(temp) = self.temp.take() {
-            let _ = std::fs::remove_dir_all(&temp);
+            remove_folder(&temp);
             ended(&temp);
         }
     }
