@@ -195,6 +195,15 @@ static UNFINISHED: std::sync::Mutex<Unfinished> = std::sync::Mutex::new(Unfinish
     closed: false,
 });
 
+impl Unfinished {
+    /// `path` no longer listed (renamed into place, or removed).
+    fn unlist(&mut self, path: &Path) {
+        if let Some(at) = self.paths.iter().position(|p| p == path) {
+            self.paths.swap_remove(at);
+        }
+    }
+}
+
 fn unfinished() -> std::sync::MutexGuard<'static, Unfinished> {
     UNFINISHED
         .lock()
@@ -211,15 +220,17 @@ fn interrupted(path: &Path, syscall: &'static str) -> CoreError {
     }
 }
 
-/// Makes the temp at `path` with `create` and lists it, under the lock.
+/// Makes the temp at `path` with `create` (the system call `syscall`) and
+/// lists it, under the lock.
 fn create_listed<T>(
     path: &Path,
     target: &Path,
+    syscall: &'static str,
     create: impl FnOnce() -> Result<T, CoreError>,
 ) -> Result<T, CoreError> {
     let mut list = unfinished();
     if list.closed {
-        return Err(interrupted(target, "open"));
+        return Err(interrupted(target, syscall));
     }
     let made = create()?;
     list.paths.push(path.to_owned());
@@ -239,17 +250,12 @@ fn rename_listed(
         return Err(interrupted(target, "rename"));
     }
     rename()?;
-    if let Some(at) = list.paths.iter().position(|p| p == path) {
-        list.paths.swap_remove(at);
-    }
+    list.unlist(path);
     Ok(())
 }
 
 fn ended(path: &Path) {
-    let mut list = unfinished();
-    if let Some(at) = list.paths.iter().position(|p| p == path) {
-        list.paths.swap_remove(at);
-    }
+    unfinished().unlist(path);
 }
 
 /// Removes every temp file and folder this process made and has not
@@ -312,7 +318,9 @@ impl TempFile {
         loop {
             let temp = temp_name(name);
             let path = dir.path().join(&temp);
-            match create_listed(&path, &dir.path().join(name), || dir.create_new(&temp)) {
+            match create_listed(&path, &dir.path().join(name), "open", || {
+                dir.create_new(&temp)
+            }) {
                 Ok(file) => {
                     return Ok(TempFile {
                         name: name.to_owned(),
@@ -489,7 +497,7 @@ impl FolderReplacement {
             });
         };
         let temp = parent.join(temp_name(&name.to_string_lossy()));
-        create_listed(&temp, target, || create_private_folder(&temp))
+        create_listed(&temp, target, "mkdir", || create_private_folder(&temp))
             .map_err(|err| naming(err, target))?;
         Ok(FolderReplacement {
             temp: Some(temp),
