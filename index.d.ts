@@ -98,7 +98,7 @@ export declare class ChatStore {
    * (default 50: entries, skipped lines, a torn end, the last backend
    * session), and each problem, refusals of the file rules included.
    */
-  static inspectFolder(folder: string, options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
+  static inspectFolder(folder: string, options?: ChatStoreInspectOptions | undefined | null): Promise<ChatStoreInspection>
   /**
    * A chat's log, exported (read-only, under the file rules: the log's
    * folder checked, the log opened `O_NOFOLLOW | O_NONBLOCK` and checked
@@ -251,7 +251,7 @@ export declare class ChatStore {
    * decision: a turn is a reload unless `currentSession` (the backend
    * session the turn goes to) has an entry in the window.
    */
-  readTurnWindow(limit: number, currentSession?: string): Promise<ChatStoreTurnWindow>
+  readTurnWindow(limit: number, currentSession?: string | undefined | null): Promise<ChatStoreTurnWindow>
   /**
    * `rebuildPersistentChatContinuitySummary` over this chat: the memory
    * state is the folder's `memory-state.json` (read under the file
@@ -341,7 +341,7 @@ export declare class ChatStore {
    */
   noteSessionRow(row: string): Promise<string | undefined>
   /** `ChatStore.inspectFolder` of this chat's folder. */
-  inspect(options?: ChatStoreInspectOptions): Promise<ChatStoreInspection>
+  inspect(options?: ChatStoreInspectOptions | undefined | null): Promise<ChatStoreInspection>
 }
 
 /**

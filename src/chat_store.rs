@@ -24,12 +24,13 @@ use crate::binding::promise::{spawn, Job};
 use crate::binding::search::{
     store_search_options, window_at, PersistentChatLogHit, PersistentChatLogWindowEntry,
 };
+use crate::binding::shape::arg;
 use crate::binding::store::{
     append_args, open_options, summary_args, ChatStoreAppendResult, ChatStoreInspection,
     ChatStoreTurnWindow, Location,
 };
 use crate::binding::text::Utf16String;
-use crate::binding::{count, Js};
+use crate::binding::{count, count_of, Js};
 
 /// Log entries `inspect` reads from the end by default: the window the
 /// plugin reads to tell a reload.
@@ -77,17 +78,13 @@ impl ChatStore {
     /// `create: false`: change nothing (create, migrate or clean nothing);
     /// a chat that has no folder rejects with `ENOENT` naming it, and a
     /// folder of an earlier release's name is used where it is.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "options: ChatStoreOpenOptions",
-        ts_return_type = "Promise<ChatStore>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStore>")]
     pub fn open<'scope>(
         env: Env,
-        options: Unknown<'scope>,
+        options: arg::ChatStoreOpenOptions<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStore>> {
         spawn(&env, || {
-            let (location, mask_patterns) = open_options(Js::from(options))?;
+            let (location, mask_patterns) = open_options(options.read("options")?)?;
             Ok(Job::new(
                 move || {
                     let store = match location {
@@ -154,10 +151,10 @@ impl ChatStore {
     /// The folder name `open` gives `sessionKey` under a state dir: a slug
     /// of it (lower case, `a-z0-9` runs joined by `-`, at most 60) and 32
     /// hex digits of SHA-256 over its UTF-16 code units (little-endian).
-    #[napi(catch_unwind, ts_args_type = "sessionKey: string")]
-    pub fn folder_name(env: Env, session_key: Unknown) -> napi::Result<String> {
+    #[napi(catch_unwind)]
+    pub fn folder_name(env: Env, session_key: arg::Utf16String) -> napi::Result<String> {
         crate::binding::run(&env, || {
-            let key = Js::from(session_key).string("sessionKey")?;
+            let key = session_key.read("sessionKey")?;
             Ok(openclaw_context_core::store::layout::folder_name(&key))
         })
     }
@@ -167,27 +164,17 @@ impl ChatStore {
     /// each file (kind, mode, owner), the log's last `window` entries
     /// (default 50: entries, skipped lines, a torn end, the last backend
     /// session), and each problem, refusals of the file rules included.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "folder: string, options?: ChatStoreInspectOptions",
-        ts_return_type = "Promise<ChatStoreInspection>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreInspection>")]
     pub fn inspect_folder<'scope>(
         env: Env,
-        folder: Unknown<'scope>,
-        options: Option<Unknown<'scope>>,
+        folder: arg::PathBuf<'scope>,
+        options: Option<arg::ChatStoreInspectOptions<'scope>>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreInspection>> {
         spawn(&env, || {
-            let folder = Js::from(folder).path("folder")?;
+            let folder = folder.read("folder")?;
             let (summary_file, window) = inspect_options(options)?;
             Ok(Job::new(
-                move || {
-                    Ok(inspect_folder(
-                        std::path::Path::new(&folder),
-                        summary_file.as_deref(),
-                        window,
-                    ))
-                },
+                move || Ok(inspect_folder(&folder, summary_file.as_deref(), window)),
                 Into::into,
             ))
         })
@@ -311,21 +298,14 @@ impl ChatStore {
     /// lines that are not valid entries). Each problem names its path;
     /// `problems` is empty when clean. Rejects only when `path` cannot be
     /// looked at (missing, not a file or folder).
-    #[napi(
-        catch_unwind,
-        ts_args_type = "path: string",
-        ts_return_type = "Promise<ChatStoreVerification>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreVerification>")]
     pub fn verify<'scope>(
         env: Env,
-        path: Unknown<'scope>,
+        path: arg::PathBuf<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreVerification>> {
         spawn(&env, || {
-            let path = Js::from(path).path("path")?;
-            Ok(Job::new(
-                move || archive::verify(std::path::Path::new(&path)),
-                Into::into,
-            ))
+            let path = path.read("path")?;
+            Ok(Job::new(move || archive::verify(&path), Into::into))
         })
     }
 
@@ -506,11 +486,11 @@ impl ChatStore {
         &self,
         env: Env,
         entry: Unknown<'scope>,
-        options: Option<Unknown<'scope>>,
+        options: Option<arg::ChatStoreAppendOptions<'scope>>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreAppendResult>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let (entry, durable) = append_args(Js::from(entry), options.map(Js::from))?;
+            let (entry, durable) = append_args(Js::from(entry), options)?;
             Ok(Job::new(
                 move || store.append_entry(&entry, durable),
                 Into::into,
@@ -520,56 +500,44 @@ impl ChatStore {
 
     /// Replaces the continuity summary with `text` (UTF-8): a private temp
     /// file in the folder, then a rename over the name.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "text: string",
-        ts_return_type = "Promise<void>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<void>")]
     pub fn replace_summary<'scope>(
         &self,
         env: Env,
-        text: Unknown<'scope>,
+        text: arg::Utf16String<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ()>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let text = Js::from(text).string("text")?;
+            let text = text.read("text")?;
             Ok(Job::new(move || store.replace_summary(&text), |()| ()))
         })
     }
 
     /// Replaces `last-injected-preprompt.txt` with `text`, as `replaceSummary`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "text: string",
-        ts_return_type = "Promise<void>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<void>")]
     pub fn replace_last_prompt<'scope>(
         &self,
         env: Env,
-        text: Unknown<'scope>,
+        text: arg::Utf16String<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ()>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let text = Js::from(text).string("text")?;
+            let text = text.read("text")?;
             Ok(Job::new(move || store.replace_last_prompt(&text), |()| ()))
         })
     }
 
     /// The log's last `limit` entries, oldest first (as
     /// `readPersistentChatLogEntries` reads them; a log not written yet is `[]`).
-    #[napi(
-        catch_unwind,
-        ts_args_type = "limit: number",
-        ts_return_type = "Promise<PersistentChatLogEntry[]>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<PersistentChatLogEntry[]>")]
     pub fn read_entries<'scope>(
         &self,
         env: Env,
-        limit: Unknown<'scope>,
+        limit: arg::Number<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogEntry>>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let limit = count(Js::from(limit), "limit")?;
+            let limit = count(limit.js(), "limit")?;
             Ok(Job::new(
                 move || Ok(store.read_entries(limit)?.entries),
                 |entries| entries.into_iter().map(Into::into).collect(),
@@ -580,24 +548,19 @@ impl ChatStore {
     /// A turn's log window (the last `limit` entries) and the reload
     /// decision: a turn is a reload unless `currentSession` (the backend
     /// session the turn goes to) has an entry in the window.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "limit: number, currentSession?: string",
-        ts_return_type = "Promise<ChatStoreTurnWindow>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreTurnWindow>")]
     pub fn read_turn_window<'scope>(
         &self,
         env: Env,
-        limit: Unknown<'scope>,
-        current_session: Option<Unknown<'scope>>,
+        limit: arg::Number<'scope>,
+        current_session: Option<arg::Utf16String<'scope>>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreTurnWindow>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let limit = count(Js::from(limit), "limit")?;
-            let current = match current_session {
-                Some(value) => Js::from(value).optional_string("currentSession")?,
-                None => None,
-            };
+            let limit = count(limit.js(), "limit")?;
+            let current = current_session
+                .map(|session| session.read("currentSession"))
+                .transpose()?;
             Ok(Job::new(
                 move || store.read_turn_window(limit, current.as_deref()),
                 |(tail, reload)| ChatStoreTurnWindow {
@@ -714,19 +677,15 @@ impl ChatStore {
     /// files): the first key to claim it owns it for good (a file
     /// `session-key-owner` in it, created exclusively, holding the owner's
     /// folder name); every other key gets `false`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "sessionKey: string",
-        ts_return_type = "Promise<boolean>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<boolean>")]
     pub fn claim_for_key<'scope>(
         &self,
         env: Env,
-        session_key: Unknown<'scope>,
+        session_key: arg::Utf16String<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, bool>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let key = Js::from(session_key).string("sessionKey")?;
+            let key = session_key.read("sessionKey")?;
             Ok(Job::new(move || store.claim_for_key(&key), |owns| owns))
         })
     }
@@ -778,21 +737,17 @@ impl ChatStore {
     /// The mark is a file of the folder (`refresh-pending.json`), replaced
     /// whole and synced: it survives a restart or a power cut. A mark
     /// already there is replaced. Resolves to the mark's id.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "session: string, signal: string",
-        ts_return_type = "Promise<string>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<string>")]
     pub fn mark_refresh<'scope>(
         &self,
         env: Env,
-        session: Unknown<'scope>,
-        signal: Unknown<'scope>,
+        session: arg::Utf16String<'scope>,
+        signal: arg::Utf16String<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, String>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let session = Js::from(session).string("session")?;
-            let signal = String::from_utf16_lossy(&Js::from(signal).string("signal")?);
+            let session = session.read("session")?;
+            let signal = String::from_utf16_lossy(&signal.read("signal")?);
             Ok(Job::new(
                 move || store.mark_refresh(&session, &signal),
                 |id| id,
@@ -803,19 +758,15 @@ impl ChatStore {
     /// Removes the refresh mark if it is still `id` (a later mark stays).
     /// Resolves to whether it did. A tidy-up: the turn's user entry with the
     /// mark's `turn` id consumes it already.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "id: string",
-        ts_return_type = "Promise<boolean>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<boolean>")]
     pub fn clear_refresh<'scope>(
         &self,
         env: Env,
-        id: Unknown<'scope>,
+        id: arg::Utf16String<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, bool>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let id = String::from_utf16_lossy(&Js::from(id).string("id")?);
+            let id = String::from_utf16_lossy(&id.read("id")?);
             Ok(Job::new(
                 move || store.clear_refresh(&id),
                 |cleared| cleared,
@@ -828,21 +779,17 @@ impl ChatStore {
     /// reported more than twice as much before, its context was compacted:
     /// a refresh is marked (`markRefresh`, signal `usage_drop`) and its id
     /// is `mark` in the result. `used` must be a finite number `>= 0`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "session: string, used: number",
-        ts_return_type = "Promise<ChatStoreUsageNote>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreUsageNote>")]
     pub fn note_usage<'scope>(
         &self,
         env: Env,
-        session: Unknown<'scope>,
-        used: Unknown<'scope>,
+        session: arg::Utf16String<'scope>,
+        used: arg::Number<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreUsageNote>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let session = Js::from(session).string("session")?;
-            let used = Js::from(used).number("used")?;
+            let session = session.read("session")?;
+            let used = used.read("used")?;
             Ok(Job::new(
                 move || store.note_usage(&session, used),
                 |note| ChatStoreUsageNote {
@@ -859,19 +806,15 @@ impl ChatStore {
     /// and resolves to the one recorded before (`undefined` at the chat's
     /// first call): a row started anew since the last turn is a session the
     /// user (or the gateway's reset policy) started.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "row: string",
-        ts_return_type = "Promise<string | undefined>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<string | undefined>")]
     pub fn note_session_row<'scope>(
         &self,
         env: Env,
-        row: Unknown<'scope>,
+        row: arg::Utf16String<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, Option<Utf16String>>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let row = Js::from(row).string("row")?;
+            let row = row.read("row")?;
             Ok(Job::new(
                 move || store.note_session_row(&row),
                 |previous| previous.map(Utf16String::from),
@@ -880,15 +823,11 @@ impl ChatStore {
     }
 
     /// `ChatStore.inspectFolder` of this chat's folder.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "options?: ChatStoreInspectOptions",
-        ts_return_type = "Promise<ChatStoreInspection>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreInspection>")]
     pub fn inspect<'scope>(
         &self,
         env: Env,
-        options: Option<Unknown<'scope>>,
+        options: Option<arg::ChatStoreInspectOptions<'scope>>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreInspection>> {
         let store = self.inner.clone();
         spawn(&env, || {
@@ -900,23 +839,18 @@ impl ChatStore {
 
 /// `ChatStoreInspectOptions`: `summaryFile`, `entries` (the window).
 fn inspect_options(
-    options: Option<Unknown>,
+    options: Option<arg::ChatStoreInspectOptions>,
 ) -> Result<(Option<String>, usize), crate::binding::Failure> {
-    let Some(options) = options.map(Js::from) else {
+    let Some(options) = options.map(|options| options.read("options")).transpose()? else {
         return Ok((None, INSPECT_WINDOW));
     };
-    let Some(options) = options.optional_object("options")? else {
-        return Ok((None, INSPECT_WINDOW));
+    let window = match options.entries {
+        Some(entries) => count_of(entries, "options.entries")?,
+        None => INSPECT_WINDOW,
     };
     let summary_file = options
-        .get("summaryFile")?
-        .optional_path("options.summaryFile")?;
-    let window = options.get("entries")?;
-    let window = if window.is_nullish()? {
-        INSPECT_WINDOW
-    } else {
-        count(window, "options.entries")?
-    };
+        .summary_file
+        .map(|name| name.to_string_lossy().into_owned());
     Ok((summary_file, window))
 }
 
@@ -995,20 +929,15 @@ impl ChatLogExport {
     /// full non-blocking pipe is waited on; a reader that closed it rejects
     /// with code `EPIPE`. The descriptor is not closed. Unix only (elsewhere
     /// a `TypeError`: use `next()`).
-    #[napi(
-        catch_unwind,
-        ts_args_type = "fd: number",
-        ts_return_type = "Promise<void>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<void>")]
     pub fn write_to<'scope>(
         &self,
         env: Env,
-        fd: Unknown<'scope>,
+        fd: arg::Number<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ()>> {
         let inner = self.inner.clone();
         spawn(&env, || {
-            let fd =
-                crate::binding::search::integer(Js::from(fd), "fd", 1, 0, i32::MAX as u64)? as i32;
+            let fd = crate::binding::search::integer(fd.js(), "fd", 1, 0, i32::MAX as u64)? as i32;
             #[cfg(not(unix))]
             {
                 let _ = (fd, inner);

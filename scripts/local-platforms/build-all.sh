@@ -135,6 +135,7 @@ build_key() {
   local files kit=scripts/local-platforms
   files="$(cd "$repo_root" && git ls-files --cached --others --exclude-standard -- \
     Cargo.toml Cargo.lock build.rs package.json src crates/core/Cargo.toml crates/core/src \
+    crates/shape-derive/Cargo.toml crates/shape-derive/src \
     "$kit/build-all.sh" "$kit/lib.sh" "$kit/toolchain.sh" "$kit/runtimes.sh" "$kit/pe-exports.js" \
     dev/pins.sh dev/pinned-downloads.sh | sort)"
   { rustc -vV; (cd "$repo_root" && printf '%s\n' "$files" | xargs -r sha256sum); } | sha256sum | cut -c1-32

@@ -66,6 +66,18 @@ impl<'env> From<Unknown<'env>> for Js<'env> {
     }
 }
 
+impl<'env> Js<'env> {
+    /// A value napi-rs hands an export's argument conversion (see
+    /// `shape::arg`): the same facts as `From<Unknown>`.
+    pub(super) fn given(env: sys::napi_env, value: sys::napi_value) -> Self {
+        Js {
+            env,
+            value,
+            scope: PhantomData,
+        }
+    }
+}
+
 /// Ok only for `napi_ok`; a pending JS exception stays pending.
 fn check(status: sys::napi_status) -> Result<(), Failure> {
     if status == sys::Status::napi_ok {

@@ -11,6 +11,7 @@ pub mod params;
 pub mod persistent_chat;
 pub mod promise;
 pub mod search;
+pub mod shape;
 pub mod store;
 pub mod text;
 
@@ -18,4 +19,4 @@ pub use compaction::cap_options;
 pub(crate) use error::error_value;
 pub use error::{run, Failure};
 pub use js::Js;
-pub use numbers::{budget, count};
+pub use numbers::{budget, count, count_of};

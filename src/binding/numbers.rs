@@ -17,7 +17,11 @@ pub fn budget(value: Js<'_>, name: impl Display + Copy, default: f64) -> Result<
 /// A required count such as `limit`: a number `>= 0`; fractions round
 /// down and `Infinity` means no limit.
 pub fn count(value: Js<'_>, name: impl Display + Copy) -> Result<usize, Failure> {
-    let number = value.number(name)?;
+    count_of(value.number(name)?, name)
+}
+
+/// `count` of a number already read.
+pub fn count_of(number: f64, name: impl Display) -> Result<usize, Failure> {
     if number.is_nan() || number < 0.0 {
         return Err(Failure::Range(format!(
             "The value of \"{name}\" is out of range. It must be >= 0. Received {number}"

@@ -6,11 +6,14 @@
 //! spell it out.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 
 use napi::bindgen_prelude::{Either, Either4, Null};
 use napi_derive::napi;
 
 use super::persistent_chat::PersistentChatLogEntry;
+use super::shape::FromJs;
+use super::text::Utf16String;
 
 /// A timer of the memory state.
 #[allow(dead_code)]
@@ -208,30 +211,30 @@ pub struct InjectedPromptParams {
 
 /// Options of `ChatStore.open`: either `folder` (and `summaryFile`), or
 /// `stateDir` and `sessionKey`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreOpenOptions {
     /// The folder that holds the chat folders (the plugin's `stateDir`).
-    pub state_dir: Option<String>,
+    pub state_dir: Option<PathBuf>,
     /// The session key (any string, lone surrogates included): the folder
     /// is its slug and 32 hex digits of SHA-256 over its UTF-16 units.
-    pub session_key: Option<String>,
+    pub session_key: Option<Utf16String>,
     /// A chat folder used where it is (an operator's `sessionStateDirs`).
-    pub folder: Option<String>,
+    pub folder: Option<PathBuf>,
     /// The summary's file name in `folder`; default `continuity-summary.txt`.
-    pub summary_file: Option<String>,
+    pub summary_file: Option<PathBuf>,
     /// `false`: open an existing chat only, changing nothing (`ENOENT`
     /// when it has no folder). Default `true`.
     pub create: Option<bool>,
     /// The operator's masking patterns (as `new SecretMasker({ patterns })`
     /// takes them) for everything this store writes; the built-in ones
     /// apply always. A pattern the masker refuses is not used.
-    pub mask_patterns: Option<Vec<String>>,
+    pub mask_patterns: Option<Vec<Utf16String>>,
 }
 
 /// Options of `ChatStore#appendEntry`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreAppendOptions {
     /// `false`: no `fdatasync` (tests, benchmarks). Default `true`.
     pub sync: Option<bool>,
@@ -273,11 +276,11 @@ pub struct ChatStoreSearchOptions {
 }
 
 /// Options of `ChatStore.inspectFolder` and `ChatStore#inspect`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreInspectOptions {
     /// The summary's file name, when not `continuity-summary.txt`.
-    pub summary_file: Option<String>,
+    pub summary_file: Option<PathBuf>,
     /// Log entries read from the end; default 50; 0: the log is not read
     /// (no `log` in the result), only its status taken.
     pub entries: Option<f64>,

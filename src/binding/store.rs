@@ -9,7 +9,9 @@ use openclaw_context_core::store::inspect::{Inspection, LogFacts};
 use openclaw_context_core::store::layout::LOG_FILE;
 use openclaw_context_core::store::Appended;
 
-use super::persistent_chat::{char_budget, flag, log_entries, log_entry, now_ms};
+use super::params::ChatStoreOpenOptions;
+use super::persistent_chat::{char_budget, log_entries, log_entry, now_ms};
+use super::shape::arg;
 use super::text::Utf16String;
 use super::{Failure, Js};
 
@@ -34,64 +36,48 @@ pub type MaskPatterns = Vec<Vec<u16>>;
 
 /// `ChatStoreOpenOptions`: either `folder` (and `summaryFile`), or
 /// `stateDir` and `sessionKey`.
-pub fn open_options(value: Js<'_>) -> Result<(Location, Option<MaskPatterns>), Failure> {
-    let options = value.object("options")?;
+pub fn open_options(
+    options: ChatStoreOpenOptions,
+) -> Result<(Location, Option<MaskPatterns>), Failure> {
     let mask_patterns = options
-        .get("maskPatterns")?
-        .optional_array_of("options.maskPatterns", |item, name| item.string(name))?;
-    open_location(options).map(|location| (location, mask_patterns))
-}
-
-fn open_location(options: Js<'_>) -> Result<Location, Failure> {
-    let folder = options.get("folder")?.optional_path("options.folder")?;
-    let summary_file = options
-        .get("summaryFile")?
-        .optional_path("options.summaryFile")?;
-    let state_dir = options.get("stateDir")?.optional_path("options.stateDir")?;
-    let key = options
-        .get("sessionKey")?
-        .optional_string("options.sessionKey")?;
-    let create = match options.get("create")? {
-        create if create.is_undefined()? => true,
-        create => create.boolean("options.create")?,
-    };
-    match (folder, state_dir, key) {
-        (Some(folder), None, None) => Ok(Location::Folder {
-            folder: folder.into(),
-            summary_file,
+        .mask_patterns
+        .map(|patterns| patterns.iter().map(|units| units.to_vec()).collect());
+    let create = options.create.unwrap_or(true);
+    let location = match (options.folder, options.state_dir, options.session_key) {
+        (Some(folder), None, None) => Location::Folder {
+            folder,
+            summary_file: options
+                .summary_file
+                .map(|name| name.to_string_lossy().into_owned()),
             create,
-        }),
-        (None, Some(state_dir), Some(key)) if summary_file.is_none() => {
+        },
+        (None, Some(state_dir), Some(key)) if options.summary_file.is_none() => {
             if key.is_empty() {
                 return Err(Failure::Range(
                     "The value of \"options.sessionKey\" is out of range. It must be a non-empty string.".into(),
                 ));
             }
-            Ok(Location::Key {
-                state_dir: state_dir.into(),
-                key,
+            Location::Key {
+                state_dir,
+                key: key.to_vec(),
                 create,
-            })
+            }
         }
-        _ => Err(Failure::Type(
+        _ => return Err(Failure::Type(
             "The \"options\" argument must have either \"folder\" (and \"summaryFile\") or \"stateDir\" and \"sessionKey\"".into(),
         )),
-    }
+    };
+    Ok((location, mask_patterns))
 }
 
 /// `appendEntry(entry, options)`: the entry, and whether to sync.
-pub fn append_args(entry: Js<'_>, options: Option<Js<'_>>) -> Result<(LogEntry, bool), Failure> {
+pub fn append_args(
+    entry: Js<'_>,
+    options: Option<arg::ChatStoreAppendOptions>,
+) -> Result<(LogEntry, bool), Failure> {
     let entry = log_entry(entry, "entry")?;
-    let durable = match options {
-        None => true,
-        Some(options) => match options.optional_object("options")? {
-            None => true,
-            Some(options) => {
-                let sync = options.get("sync")?;
-                sync.is_undefined()? || flag(sync, "options.sync")?
-            }
-        },
-    };
+    let options = options.map(|options| options.read("options")).transpose()?;
+    let durable = options.and_then(|options| options.sync).unwrap_or(true);
     Ok((entry, durable))
 }
 

@@ -1,0 +1,124 @@
+//! Each JavaScript options shape written once: a struct with
+//! `#[napi(object, object_to_js = false, object_from_js = false)]` and
+//! `#[derive(FromJs)]` (`crates/shape-derive`) gives both the `index.d.ts`
+//! interface (napi-derive's typegen, from the fields' Rust types) and its
+//! reader ([`FromJs`], field by field, a wrong type a `TypeError` naming
+//! `options.theField`).
+//!
+//! An export takes such a shape as an [`arg`] type of the same name: the
+//! raw JS value, read only when the export's body asks, so that a Promise
+//! export rejects with the error (as `promise::spawn` promises) rather than
+//! throwing it from napi-rs's conversion.
+
+use std::fmt::Display;
+use std::path::PathBuf;
+
+pub use openclaw_context_shape_derive::FromJs;
+
+use super::text::Utf16String;
+use super::{Failure, Js};
+
+/// A Rust value read from a JS value, `name` naming it in an error.
+pub trait FromJs: Sized {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure>;
+}
+
+/// `undefined` and `null` are absent; anything else is read as `T`.
+impl<T: FromJs> FromJs for Option<T> {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        if value.is_nullish()? {
+            return Ok(None);
+        }
+        T::from_js(value, name).map(Some)
+    }
+}
+
+impl FromJs for bool {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        value.boolean(name)
+    }
+}
+
+impl FromJs for f64 {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        value.number(name)
+    }
+}
+
+/// A string's UTF-16 code units, exactly (lone surrogates included).
+impl FromJs for Utf16String {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        value.string(name).map(Utf16String::from)
+    }
+}
+
+/// A path: valid Unicode, not empty, no NUL.
+impl FromJs for PathBuf {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        value.path(name).map(PathBuf::from)
+    }
+}
+
+/// An array (at most `MAX_ARRAY_ITEMS`), each item named `name[index]`.
+impl<T: FromJs> FromJs for Vec<T> {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        value
+            .array(name)?
+            .into_iter()
+            .enumerate()
+            .map(|(index, item)| T::from_js(item, &format_args!("{name}[{index}]")))
+            .collect()
+    }
+}
+
+/// The exports' arguments, unread: each type is named as the TypeScript
+/// type its value is read as (napi-derive's typegen names an argument's
+/// type by its last path segment: `arg::ChatStoreOpenOptions` is
+/// `ChatStoreOpenOptions`, `arg::Utf16String` is `string`), holds the JS
+/// value as given, and reads it on `read` (see the module's doc).
+pub mod arg {
+    use std::fmt::Display;
+
+    use napi::bindgen_prelude::FromNapiValue;
+    use napi::sys;
+
+    use super::FromJs;
+    use crate::binding::{Failure, Js};
+
+    macro_rules! unread {
+        ($($name:ident => $read:ty),* $(,)?) => {$(
+            #[doc = concat!("A JS argument read as `", stringify!($read), "`.")]
+            pub struct $name<'scope>(Js<'scope>);
+
+            impl FromNapiValue for $name<'_> {
+                unsafe fn from_napi_value(
+                    env: sys::napi_env,
+                    value: sys::napi_value,
+                ) -> napi::Result<Self> {
+                    Ok($name(Js::given(env, value)))
+                }
+            }
+
+            impl<'scope> $name<'scope> {
+                /// The value, read and checked; `name` names it in an error.
+                pub fn read(self, name: impl Display) -> Result<$read, Failure> {
+                    <$read as FromJs>::from_js(self.0, &name)
+                }
+
+                /// The value as given, for a reader of its own.
+                pub fn js(&self) -> Js<'scope> {
+                    self.0
+                }
+            }
+        )*};
+    }
+
+    unread! {
+        Utf16String => crate::binding::text::Utf16String,
+        PathBuf => std::path::PathBuf,
+        Number => f64,
+        ChatStoreOpenOptions => crate::binding::params::ChatStoreOpenOptions,
+        ChatStoreInspectOptions => crate::binding::params::ChatStoreInspectOptions,
+        ChatStoreAppendOptions => crate::binding::params::ChatStoreAppendOptions,
+    }
+}
