@@ -275,17 +275,13 @@ impl ChatStore {
     /// the state dir or a chat folder with `ENOTREGULAR`. Without `apply:
     /// true` a dry run: everything read and hashed, nothing written. A chat
     /// folder or file the rules refuse is left out and listed in `refused`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "options: ChatStoreBackupOptions",
-        ts_return_type = "Promise<ChatStoreBackup>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreBackup>")]
     pub fn backup<'scope>(
         env: Env,
-        options: Unknown<'scope>,
+        options: arg::ChatStoreBackupOptions<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreBackup>> {
         spawn(&env, || {
-            let options = backup_args(Js::from(options))?;
+            let options = backup_args(options.read("options")?)?;
             Ok(Job::new(move || archive::backup(&options), Into::into))
         })
     }
@@ -407,17 +403,13 @@ impl ChatStore {
     /// lock; each file through a temp file renamed over it, the log last;
     /// the search index removed. Without `apply: true` a dry run: nothing
     /// written, created or locked.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "options: ChatStoreRestoreOptions",
-        ts_return_type = "Promise<ChatStoreRestore>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreRestore>")]
     pub fn restore<'scope>(
         env: Env,
-        options: Unknown<'scope>,
+        options: arg::ChatStoreRestoreOptions<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreRestore>> {
         spawn(&env, || {
-            let options = restore_args(Js::from(options))?;
+            let options = restore_args(options.read("options")?)?;
             Ok(Job::new(move || archive::restore(&options), Into::into))
         })
     }

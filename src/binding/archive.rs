@@ -16,6 +16,8 @@ use openclaw_context_core::archive::{
 
 use openclaw_context_core::mask::{masker_for, Masker};
 
+use super::params::{ChatStoreBackupOptions, ChatStoreRestoreOptions};
+use super::text::Utf16String;
 use super::{Failure, Js};
 
 /// `maskPatterns` of an options object: the operator's patterns (as
@@ -26,6 +28,16 @@ pub(crate) fn masker_option(options: &Js<'_>) -> Result<Arc<Masker>, Failure> {
         .get("maskPatterns")?
         .optional_array_of("options.maskPatterns", |item, name| item.string(name))?;
     Ok(masker_for(&patterns.unwrap_or_default()))
+}
+
+/// The masker of a shape's `maskPatterns`, as `masker_option`.
+fn masker_of(patterns: Option<Vec<Utf16String>>) -> Arc<Masker> {
+    let patterns: Vec<Vec<u16>> = patterns
+        .unwrap_or_default()
+        .iter()
+        .map(|units| units.to_vec())
+        .collect();
+    masker_for(&patterns)
 }
 
 /// `exportLog`'s options, read: the chat, the filters, the output file.
@@ -268,28 +280,22 @@ impl From<Forgotten> for ChatStoreForget {
     }
 }
 
-pub fn backup_args(value: Js<'_>) -> Result<BackupOptions, Failure> {
-    let options = value.object("options")?;
-    let state_dir = options.get("stateDir")?.path("options.stateDir")?;
-    let session_key = options
-        .get("sessionKey")?
-        .optional_string("options.sessionKey")?;
-    if session_key.as_ref().is_some_and(Vec::is_empty) {
+pub fn backup_args(options: ChatStoreBackupOptions) -> Result<BackupOptions, Failure> {
+    if options
+        .session_key
+        .as_ref()
+        .is_some_and(|key| key.is_empty())
+    {
         return Err(Failure::Range(
             "The value of \"options.sessionKey\" is out of range. It must be a non-empty string."
                 .into(),
         ));
     }
-    let out = options.get("out")?.path("options.out")?;
-    let apply = options
-        .get("apply")?
-        .optional_boolean("options.apply")?
-        .unwrap_or(false);
     Ok(BackupOptions {
-        state_dir: state_dir.into(),
-        session_key,
-        out: out.into(),
-        apply,
+        state_dir: options.state_dir,
+        session_key: options.session_key.map(|key| key.to_vec()),
+        out: options.out,
+        apply: options.apply.unwrap_or(false),
     })
 }
 
@@ -478,24 +484,13 @@ impl From<Verification> for ChatStoreVerification {
     }
 }
 
-pub fn restore_args(value: Js<'_>) -> Result<RestoreOptions, Failure> {
-    let options = value.object("options")?;
-    let from = options.get("from")?.path("options.from")?;
-    let state_dir = options.get("stateDir")?.path("options.stateDir")?;
-    let apply = options
-        .get("apply")?
-        .optional_boolean("options.apply")?
-        .unwrap_or(false);
-    let force = options
-        .get("force")?
-        .optional_boolean("options.force")?
-        .unwrap_or(false);
+pub fn restore_args(options: ChatStoreRestoreOptions) -> Result<RestoreOptions, Failure> {
     Ok(RestoreOptions {
-        from: from.into(),
-        state_dir: state_dir.into(),
-        apply,
-        force,
-        masker: masker_option(&options)?,
+        from: options.from,
+        state_dir: options.state_dir,
+        apply: options.apply.unwrap_or(false),
+        force: options.force.unwrap_or(false),
+        masker: masker_of(options.mask_patterns),
     })
 }
 

@@ -458,13 +458,13 @@ pub struct ChatStoreImportOptions {
 }
 
 /// Options of `ChatStore.restore`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreRestoreOptions {
     /// The backup: a folder holding `manifest.json`, or a `.tar`.
-    pub from: String,
+    pub from: PathBuf,
     /// The state dir to restore the chats into (created 0700 when missing).
-    pub state_dir: String,
+    pub state_dir: PathBuf,
     /// `true`: write. Default: a dry run (nothing written, created or locked).
     pub apply: Option<bool>,
     /// `true`: replace a chat whose log has lines the backup lacks (they
@@ -473,19 +473,19 @@ pub struct ChatStoreRestoreOptions {
     pub force: Option<bool>,
     /// The operator's masking patterns (as `SecretMasker` takes them),
     /// besides the built-in ones, for the log's lines.
-    pub mask_patterns: Option<Vec<String>>,
+    pub mask_patterns: Option<Vec<Utf16String>>,
 }
 
 /// Options of `ChatStore.backup`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreBackupOptions {
     /// The state dir whose chat folders are copied.
-    pub state_dir: String,
+    pub state_dir: PathBuf,
     /// One chat; default: every chat folder of `stateDir`.
-    pub session_key: Option<String>,
+    pub session_key: Option<Utf16String>,
     /// A folder to create, or a tar file when it ends in `.tar`; must not exist.
-    pub out: String,
+    pub out: PathBuf,
     /// `true`: write. Default: a dry run (read, hash and report only).
     pub apply: Option<bool>,
 }

@@ -120,5 +120,7 @@ pub mod arg {
         ChatStoreOpenOptions => crate::binding::params::ChatStoreOpenOptions,
         ChatStoreInspectOptions => crate::binding::params::ChatStoreInspectOptions,
         ChatStoreAppendOptions => crate::binding::params::ChatStoreAppendOptions,
+        ChatStoreBackupOptions => crate::binding::params::ChatStoreBackupOptions,
+        ChatStoreRestoreOptions => crate::binding::params::ChatStoreRestoreOptions,
     }
 }
