@@ -14,8 +14,9 @@ use openclaw_context_core::persistent_chat::summary::SUMMARY_LOG_ENTRIES;
 use openclaw_context_core::store::{inspect_folder, turn, ChatStore as Store};
 
 use crate::binding::archive::{
-    backup_args, export_args, forget_args, import_args, restore_args, ChatStoreBackup,
-    ChatStoreExport, ChatStoreForget, ChatStoreImport, ChatStoreRestore, ChatStoreVerification,
+    backup_args, export_args, forget_args, forget_in_args, import_args, restore_args,
+    ChatStoreBackup, ChatStoreExport, ChatStoreForget, ChatStoreImport, ChatStoreRestore,
+    ChatStoreVerification,
 };
 use crate::binding::persistent_chat::{
     turn_params, PersistentChatLogEntry, PersistentChatPromptReport,
@@ -199,17 +200,13 @@ impl ChatStore {
     /// existing `out` that is not a regular file (a symlink, a FIFO), or an
     /// `out` in the chat's own folder, is refused with `ENOTREGULAR`;
     /// without `out`, the bytes are `data`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "options: ChatStoreExportOptions",
-        ts_return_type = "Promise<ChatStoreExport>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreExport>")]
     pub fn export_log<'scope>(
         env: Env,
-        options: Unknown<'scope>,
+        options: arg::ChatStoreExportOptions<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreExport>> {
         spawn(&env, || {
-            let args = export_args(Js::from(options))?;
+            let args = export_args(options.read("options")?)?;
             Ok(Job::new(
                 move || match args.out {
                     Some(out) => {
@@ -245,10 +242,10 @@ impl ChatStore {
     )]
     pub fn open_export<'scope>(
         env: Env,
-        options: Unknown<'scope>,
+        options: arg::ChatStoreExportOptions<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatLogExport>> {
         spawn(&env, || {
-            let args = export_args(Js::from(options))?;
+            let args = export_args(options.read("options")?)?;
             if args.out.is_some() {
                 return Err(crate::binding::Failure::Type(
                     "The \"options.out\" property of openExport must be undefined: the chunks are yours to write (exportLog writes a file)".into(),
@@ -317,22 +314,15 @@ impl ChatStore {
     /// the strings of `memory-state.json` that hold a forgotten text lose it;
     /// the folder's temp files are removed. Without `apply: true` a dry run:
     /// nothing is written, created or locked.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "options: ChatStoreForgetOptions",
-        ts_return_type = "Promise<ChatStoreForget>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreForget>")]
     pub fn forget_in<'scope>(
         env: Env,
-        options: Unknown<'scope>,
+        options: arg::ChatStoreForgetOptions<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreForget>> {
         spawn(&env, || {
-            let args = forget_args(Js::from(options), true)?;
+            let args = forget_in_args(options.read("options")?)?;
             Ok(Job::new(
-                move || {
-                    let chat = args.chat.expect("forget_args with a chat");
-                    archive::forget(&chat, &args.rule, args.apply, &args.masker)
-                },
+                move || archive::forget(&args.chat, &args.rule, args.apply, &args.masker),
                 Into::into,
             ))
         })
@@ -340,23 +330,16 @@ impl ChatStore {
 
     /// `ChatStore.forgetIn` on this chat's log: `{ id, before, match,
     /// apply }` (the plugin's `retentionDays`).
-    #[napi(
-        catch_unwind,
-        ts_args_type = "options: ChatStoreForgetRule",
-        ts_return_type = "Promise<ChatStoreForget>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreForget>")]
     pub fn forget<'scope>(
         &self,
         env: Env,
-        options: Unknown<'scope>,
+        options: arg::ChatStoreForgetRule<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreForget>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let args = forget_args(Js::from(options), false)?;
-            Ok(Job::new(
-                move || store.forget(&args.rule, args.apply),
-                Into::into,
-            ))
+            let (rule, apply) = forget_args(options.read("options")?)?;
+            Ok(Job::new(move || store.forget(&rule, apply), Into::into))
         })
     }
 
@@ -375,17 +358,13 @@ impl ChatStore {
     /// their order; into one with entries, merged in time order. Under the
     /// folder's exclusive lock, through a temp file renamed over the log;
     /// the search index removed. Without `apply: true` a dry run.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "options: ChatStoreImportOptions",
-        ts_return_type = "Promise<ChatStoreImport>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreImport>")]
     pub fn import_log<'scope>(
         env: Env,
-        options: Unknown<'scope>,
+        options: arg::ChatStoreImportOptions<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreImport>> {
         spawn(&env, || {
-            let options = import_args(Js::from(options))?;
+            let options = import_args(options.read("options")?)?;
             Ok(Job::new(move || archive::import(&options), Into::into))
         })
     }

@@ -2,6 +2,7 @@
 //! and `ChatStore.backup`'s options and the objects they and
 //! `ChatStore.verify` return.
 
+use std::fmt::Display;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -16,21 +17,17 @@ use openclaw_context_core::archive::{
 
 use openclaw_context_core::mask::{masker_for, Masker};
 
-use super::params::{ChatStoreBackupOptions, ChatStoreRestoreOptions};
+use super::params::{
+    ChatStoreBackupOptions, ChatStoreExportOptions, ChatStoreForgetOptions, ChatStoreForgetRule,
+    ChatStoreImportOptions, ChatStoreRestoreOptions,
+};
+use super::shape::FromJs;
 use super::text::Utf16String;
 use super::{Failure, Js};
 
-/// `maskPatterns` of an options object: the operator's patterns (as
+/// `maskPatterns` of an options shape: the operator's patterns (as
 /// `SecretMasker` takes them) besides the built-in ones, compiled once per
 /// list and shared.
-pub(crate) fn masker_option(options: &Js<'_>) -> Result<Arc<Masker>, Failure> {
-    let patterns = options
-        .get("maskPatterns")?
-        .optional_array_of("options.maskPatterns", |item, name| item.string(name))?;
-    Ok(masker_for(&patterns.unwrap_or_default()))
-}
-
-/// The masker of a shape's `maskPatterns`, as `masker_option`.
 fn masker_of(patterns: Option<Vec<Utf16String>>) -> Arc<Masker> {
     let patterns: Vec<Vec<u16>> = patterns
         .unwrap_or_default()
@@ -48,78 +45,108 @@ pub struct ExportArgs {
     pub out: Option<PathBuf>,
 }
 
-/// `{ log }` or `{ stateDir, sessionKey }`, as `name` says.
-fn chat(options: &Js<'_>, name: &str) -> Result<Chat, Failure> {
-    let log = options.get("log")?.optional_path("options.log")?;
-    let state_dir = options.get("stateDir")?.optional_path("options.stateDir")?;
-    let key = options
-        .get("sessionKey")?
-        .optional_string("options.sessionKey")?;
+/// `{ log }` or `{ stateDir, sessionKey }` of `call`'s options.
+fn chat(
+    log: Option<PathBuf>,
+    state_dir: Option<PathBuf>,
+    key: Option<Utf16String>,
+    call: &str,
+) -> Result<Chat, Failure> {
     match (log, state_dir, key) {
-        (Some(log), None, None) => Ok(Chat::Log(log.into())),
+        (Some(log), None, None) => Ok(Chat::Log(log)),
         (None, Some(state_dir), Some(key)) if !key.is_empty() => Ok(Chat::Key {
-            state_dir: state_dir.into(),
-            key,
+            state_dir,
+            key: key.to_vec(),
         }),
         (None, Some(_), Some(_)) => Err(Failure::Range(
             "The value of \"options.sessionKey\" is out of range. It must be a non-empty string."
                 .into(),
         )),
         _ => Err(Failure::Type(format!(
-            "The \"options\" argument of {name} must have either \"log\" or \"stateDir\" and \"sessionKey\""
+            "The \"options\" argument of {call} must have either \"log\" or \"stateDir\" and \"sessionKey\""
         ))),
     }
 }
 
 /// A time bound: epoch milliseconds (a number, or digits), or an ISO-8601
 /// date or date-time string.
-fn bound(value: Js<'_>, name: &str) -> Result<Option<f64>, Failure> {
-    let out_of_range = |shown: String| {
-        Failure::Range(format!(
-            "The value of \"{name}\" is out of range. It must be an ISO-8601 date or date-time, or epoch milliseconds. Received {shown}"
-        ))
-    };
-    match value.kind()? {
-        ValueType::Undefined | ValueType::Null => Ok(None),
-        ValueType::Number => {
-            let ms = value.number(name)?;
-            if ms.is_finite() {
-                Ok(Some(ms))
-            } else {
-                Err(out_of_range(ms.to_string()))
+pub struct TimeBound(f64);
+
+impl FromJs for TimeBound {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        let out_of_range = |shown: String| {
+            Failure::Range(format!(
+                "The value of \"{name}\" is out of range. It must be an ISO-8601 date or date-time, or epoch milliseconds. Received {shown}"
+            ))
+        };
+        match value.kind()? {
+            ValueType::Number => {
+                let ms = value.number(name)?;
+                if ms.is_finite() {
+                    Ok(TimeBound(ms))
+                } else {
+                    Err(out_of_range(ms.to_string()))
+                }
             }
+            ValueType::String => {
+                let text = String::from_utf16_lossy(&value.string(name)?);
+                parse_bound(&text)
+                    .map(TimeBound)
+                    .ok_or_else(|| out_of_range(format!("{text:?}")))
+            }
+            _ => Err(Failure::Type(format!(
+                "The \"{name}\" argument must be of type string or number. {}",
+                value.describe()
+            ))),
         }
-        ValueType::String => {
-            let text = String::from_utf16_lossy(&value.string(name)?);
-            parse_bound(&text)
-                .map(Some)
-                .ok_or_else(|| out_of_range(format!("{text:?}")))
-        }
-        _ => Err(Failure::Type(format!(
-            "The \"{name}\" argument must be of type string or number. {}",
-            value.describe()
-        ))),
     }
 }
 
-pub fn export_args(value: Js<'_>) -> Result<ExportArgs, Failure> {
-    let options = value.object("options")?;
-    let chat = chat(&options, "exportLog")?;
-    let format = match options.get("format")?.optional_string("options.format")? {
-        None => ExportFormat::Jsonl,
-        Some(format) if format == "jsonl".encode_utf16().collect::<Vec<_>>() => ExportFormat::Jsonl,
-        Some(format) if format == "md".encode_utf16().collect::<Vec<_>>() => {
-            ExportFormat::Markdown
+fn ms(bound: Option<TimeBound>) -> Option<f64> {
+    bound.map(|TimeBound(ms)| ms)
+}
+
+/// Entry ids: a string, or an array of strings; none of them empty.
+pub struct EntryIds(Vec<Vec<u16>>);
+
+impl FromJs for EntryIds {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        let ids = if value.kind()? == ValueType::String {
+            vec![value.string(name)?]
+        } else {
+            Vec::<Utf16String>::from_js(value, name)?
+                .iter()
+                .map(|id| id.to_vec())
+                .collect()
+        };
+        if ids.iter().any(Vec::is_empty) {
+            return Err(Failure::Range(format!(
+                "The value of \"{name}\" is out of range. It must be a non-empty string."
+            )));
         }
+        Ok(EntryIds(ids))
+    }
+}
+
+pub fn export_args(options: ChatStoreExportOptions) -> Result<ExportArgs, Failure> {
+    let chat = chat(
+        options.log,
+        options.state_dir,
+        options.session_key,
+        "exportLog",
+    )?;
+    let format = match options.format.as_deref() {
+        None => ExportFormat::Jsonl,
+        Some(format) if String::from_utf16_lossy(format) == "jsonl" => ExportFormat::Jsonl,
+        Some(format) if String::from_utf16_lossy(format) == "md" => ExportFormat::Markdown,
         Some(format) => {
             return Err(Failure::Range(format!(
                 "The value of \"options.format\" is out of range. It must be 'jsonl' or 'md'. Received {:?}",
-                String::from_utf16_lossy(&format)
+                String::from_utf16_lossy(format)
             )))
         }
     };
-    let since = bound(options.get("since")?, "options.since")?;
-    let until = bound(options.get("until")?, "options.until")?;
+    let (since, until) = (ms(options.since), ms(options.until));
     if let (Some(since), Some(until)) = (since, until) {
         if until <= since {
             return Err(Failure::Range(format!(
@@ -127,7 +154,6 @@ pub fn export_args(value: Js<'_>) -> Result<ExportArgs, Failure> {
             )));
         }
     }
-    let out = options.get("out")?.optional_path("options.out")?;
     Ok(ExportArgs {
         chat,
         options: ExportOptions {
@@ -135,44 +161,22 @@ pub fn export_args(value: Js<'_>) -> Result<ExportArgs, Failure> {
             since,
             until,
         },
-        masker: masker_option(&options)?,
-        out: out.map(Into::into),
+        masker: masker_of(options.mask_patterns),
+        out: options.out,
     })
 }
 
-/// `forget`'s options, read: the chat (absent for a `ChatStore` object's
-/// own), the rule, whether to apply it.
-pub struct ForgetArgs {
-    pub chat: Option<Chat>,
-    pub rule: ForgetRule,
-    pub apply: bool,
-    /// `maskPatterns` (the store's own masker for `ChatStore#forget`).
-    pub masker: Arc<Masker>,
-}
-
-/// `{ id, before, match, apply }`, and the chat when `with_chat`.
-pub fn forget_args(value: Js<'_>, with_chat: bool) -> Result<ForgetArgs, Failure> {
-    let options = value.object("options")?;
-    let chat = if with_chat {
-        Some(chat(&options, "forget")?)
-    } else {
-        None
-    };
-    let id = options.get("id")?;
-    let ids = match id.kind()? {
-        ValueType::Undefined | ValueType::Null => Vec::new(),
-        ValueType::String => vec![id.string("options.id")?],
-        _ => id
-            .optional_array_of("options.id", |item, name| item.string(name))?
-            .unwrap_or_default(),
-    };
-    if ids.iter().any(Vec::is_empty) {
-        return Err(Failure::Range(
-            "The value of \"options.id\" is out of range. It must be a non-empty string.".into(),
-        ));
-    }
-    let before = bound(options.get("before")?, "options.before")?;
-    let text = options.get("match")?.optional_string("options.match")?;
+/// A forget rule's fields, checked: at least one of `id`, `before`,
+/// `match`, and no empty `match`.
+fn forget_rule(
+    ids: Option<EntryIds>,
+    before: Option<TimeBound>,
+    text: Option<Utf16String>,
+    ignore_case: Option<bool>,
+) -> Result<ForgetRule, Failure> {
+    let ids = ids.map(|EntryIds(ids)| ids).unwrap_or_default();
+    let before = ms(before);
+    let text = text.map(|text| text.to_vec());
     if text.as_ref().is_some_and(Vec::is_empty) {
         return Err(Failure::Range(
             "The value of \"options.match\" is out of range. It must be a non-empty string.".into(),
@@ -183,24 +187,50 @@ pub fn forget_args(value: Js<'_>, with_chat: bool) -> Result<ForgetArgs, Failure
             "The \"options\" argument of forget must have \"id\", \"before\" or \"match\"".into(),
         ));
     }
-    let apply = options
-        .get("apply")?
-        .optional_boolean("options.apply")?
-        .unwrap_or(false);
-    let ignore_case = options
-        .get("ignoreCase")?
-        .optional_boolean("options.ignoreCase")?
-        .unwrap_or(false);
-    Ok(ForgetArgs {
+    Ok(ForgetRule {
+        ids,
+        before,
+        text,
+        ignore_case: ignore_case.unwrap_or(false),
+    })
+}
+
+/// `ChatStore#forget`'s rule, and whether to apply it.
+pub fn forget_args(options: ChatStoreForgetRule) -> Result<(ForgetRule, bool), Failure> {
+    let rule = forget_rule(
+        options.id,
+        options.before,
+        options.r#match,
+        options.ignore_case,
+    )?;
+    Ok((rule, options.apply.unwrap_or(false)))
+}
+
+/// `ChatStore.forgetIn`'s options, read.
+pub struct ForgetInArgs {
+    pub chat: Chat,
+    pub rule: ForgetRule,
+    pub apply: bool,
+    pub masker: Arc<Masker>,
+}
+
+pub fn forget_in_args(options: ChatStoreForgetOptions) -> Result<ForgetInArgs, Failure> {
+    let chat = chat(
+        options.log,
+        options.state_dir,
+        options.session_key,
+        "forget",
+    )?;
+    Ok(ForgetInArgs {
         chat,
-        rule: ForgetRule {
-            ids,
-            before,
-            text,
-            ignore_case,
-        },
-        apply,
-        masker: masker_option(&options)?,
+        rule: forget_rule(
+            options.id,
+            options.before,
+            options.r#match,
+            options.ignore_case,
+        )?,
+        apply: options.apply.unwrap_or(false),
+        masker: masker_of(options.mask_patterns),
     })
 }
 
@@ -564,63 +594,46 @@ impl From<Restore> for ChatStoreRestore {
 /// `importLog`'s options: the chat, then `fromExport` (a file) or
 /// `fromOpenclaw` (`{ files: [{ sessionId, path }], events: [{ sessionId,
 /// json, storedAt?, seq? }] }`), and `apply`.
-pub fn import_args(value: Js<'_>) -> Result<ImportOptions, Failure> {
-    let options = value.object("options")?;
-    let chat = chat(&options, "importLog")?;
-    let export = options
-        .get("fromExport")?
-        .optional_path("options.fromExport")?;
-    let openclaw = options.get("fromOpenclaw")?;
-    let source = match (export, openclaw.is_nullish()?) {
-        (Some(path), true) => ImportSource::Export(path.into()),
-        (None, false) => {
-            let openclaw = openclaw.object("options.fromOpenclaw")?;
-            let files = openclaw
-                .get("files")?
-                .optional_array_of("options.fromOpenclaw.files", |item, name| {
-                    let item = item.object(name)?;
-                    let session = item.get("sessionId")?.string(format_args!("{name}.sessionId"))?;
-                    let path = item.get("path")?.path(format_args!("{name}.path"))?;
-                    Ok((session, PathBuf::from(path)))
-                })?
-                .unwrap_or_default();
-            let events = openclaw
-                .get("events")?
-                .optional_array_of("options.fromOpenclaw.events", |item, name| {
-                    let item = item.object(name)?;
-                    Ok(TranscriptEvent {
-                        session_id: item.get("sessionId")?.string(format_args!("{name}.sessionId"))?,
-                        json: String::from_utf16_lossy(&item.get("json")?.string(format_args!("{name}.json"))?)
-                            .into_bytes(),
-                        stored_at: item
-                            .get("storedAt")?
-                            .optional_number(format_args!("{name}.storedAt"))?,
-                        seq: item.get("seq")?.optional_number(format_args!("{name}.seq"))?,
-                    })
-                })?
-                .unwrap_or_default();
-            ImportSource::OpenClaw { files, events }
-        }
+pub fn import_args(options: ChatStoreImportOptions) -> Result<ImportOptions, Failure> {
+    let chat = chat(
+        options.log,
+        options.state_dir,
+        options.session_key,
+        "importLog",
+    )?;
+    let source = match (options.from_export, options.from_openclaw) {
+        (Some(path), None) => ImportSource::Export(path),
+        (None, Some(openclaw)) => ImportSource::OpenClaw {
+            files: openclaw
+                .files
+                .unwrap_or_default()
+                .into_iter()
+                .map(|file| (file.session_id.to_vec(), file.path))
+                .collect(),
+            events: openclaw
+                .events
+                .unwrap_or_default()
+                .into_iter()
+                .map(|event| TranscriptEvent {
+                    session_id: event.session_id.to_vec(),
+                    json: String::from_utf16_lossy(&event.json).into_bytes(),
+                    stored_at: event.stored_at,
+                    seq: event.seq,
+                })
+                .collect(),
+        },
         _ => {
             return Err(Failure::Type(
                 "The \"options\" argument of importLog must have either \"fromExport\" or \"fromOpenclaw\"".into(),
             ))
         }
     };
-    let apply = options
-        .get("apply")?
-        .optional_boolean("options.apply")?
-        .unwrap_or(false);
-    let force = options
-        .get("force")?
-        .optional_boolean("options.force")?
-        .unwrap_or(false);
     Ok(ImportOptions {
         chat,
         source,
-        apply,
-        masker: masker_option(&options)?,
-        force,
+        apply: options.apply.unwrap_or(false),
+        masker: masker_of(options.mask_patterns),
+        force: options.force.unwrap_or(false),
     })
 }
 

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use napi::bindgen_prelude::{Either, Either4, Null};
 use napi_derive::napi;
 
+use super::archive::{EntryIds, TimeBound};
 use super::persistent_chat::PersistentChatLogEntry;
 use super::shape::FromJs;
 use super::text::Utf16String;
@@ -322,50 +323,49 @@ pub struct ChatStoreTurnFiles {
 
 /// Options of `ChatStore.exportLog`: the chat (`log`, or `stateDir` and
 /// `sessionKey`), the form, the time window and where it goes.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreExportOptions {
     /// A log file (its folder is checked as a chat folder).
-    pub log: Option<String>,
+    pub log: Option<PathBuf>,
     /// The state dir of `sessionKey`'s chat folder.
-    pub state_dir: Option<String>,
-    pub session_key: Option<String>,
+    pub state_dir: Option<PathBuf>,
+    pub session_key: Option<Utf16String>,
     /// `'jsonl'` (default: the log's lines, byte for byte where masking
     /// changes nothing) or `'md'` (for a person).
     #[napi(ts_type = "'jsonl' | 'md'")]
-    pub format: Option<String>,
+    pub format: Option<Utf16String>,
     /// Entries at or after this time: epoch milliseconds, or an ISO-8601
     /// date or date-time string (no zone: UTC). Anything else: `RangeError`.
     #[napi(ts_type = "string | number")]
-    pub since: Option<String>,
+    pub since: Option<TimeBound>,
     /// Entries before this time, as `since`; it must be after `since`
     /// (`RangeError`).
     #[napi(ts_type = "string | number")]
-    pub until: Option<String>,
+    pub until: Option<TimeBound>,
     /// A file to write (0600, a temp file renamed over it); default: the
     /// result's `data`.
-    pub out: Option<String>,
+    pub out: Option<PathBuf>,
     /// The operator's masking patterns (as `SecretMasker` takes them),
     /// besides the built-in ones, for each entry's text.
-    pub mask_patterns: Option<Vec<String>>,
+    pub mask_patterns: Option<Vec<Utf16String>>,
 }
 
 /// What `ChatStore#forget` removes: an entry that matches any of these.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreForgetRule {
     /// Entries with this id (or one of these ids).
     #[napi(ts_type = "string | string[]")]
-    pub id: Option<String>,
+    pub id: Option<EntryIds>,
     /// Entries before this time (exclusive): epoch milliseconds, or an
     /// ISO-8601 date or date-time string (no zone: UTC). An entry without
     /// a readable time is kept.
     #[napi(ts_type = "string | number")]
-    pub before: Option<String>,
+    pub before: Option<TimeBound>,
     /// Entries (and lines that are not valid entries) holding this text,
     /// literally: case and all, unless `ignoreCase`.
-    #[napi(js_name = "match")]
-    pub match_text: Option<String>,
+    pub r#match: Option<Utf16String>,
     /// `true`: `match` with case and accents folded as the search folds
     /// them. Without it, the report lists what the folded match would also
     /// remove (`missedByCase`).
@@ -375,23 +375,22 @@ pub struct ChatStoreForgetRule {
 }
 
 /// Options of `ChatStore.forgetIn`: the chat, then the rule.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreForgetOptions {
     /// A log file (its folder is checked as a chat folder).
-    pub log: Option<String>,
+    pub log: Option<PathBuf>,
     /// The state dir of `sessionKey`'s chat folder.
-    pub state_dir: Option<String>,
-    pub session_key: Option<String>,
+    pub state_dir: Option<PathBuf>,
+    pub session_key: Option<Utf16String>,
     /// As `ChatStoreForgetRule.id`.
     #[napi(ts_type = "string | string[]")]
-    pub id: Option<String>,
+    pub id: Option<EntryIds>,
     /// As `ChatStoreForgetRule.before`.
     #[napi(ts_type = "string | number")]
-    pub before: Option<String>,
+    pub before: Option<TimeBound>,
     /// As `ChatStoreForgetRule.match`.
-    #[napi(js_name = "match")]
-    pub match_text: Option<String>,
+    pub r#match: Option<Utf16String>,
     /// As `ChatStoreForgetRule.ignoreCase`.
     pub ignore_case: Option<bool>,
     /// As `ChatStoreForgetRule.apply`.
@@ -399,26 +398,26 @@ pub struct ChatStoreForgetOptions {
     /// The operator's masking patterns (as `SecretMasker` takes them),
     /// besides the built-in ones, for the kept lines the rewrite writes and
     /// the report's texts.
-    pub mask_patterns: Option<Vec<String>>,
+    pub mask_patterns: Option<Vec<Utf16String>>,
 }
 
 /// A JSON Lines transcript file of OpenClaw's, for `ChatStore.importLog`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreTranscriptFile {
     /// OpenClaw's session id the file holds.
-    pub session_id: String,
-    pub path: String,
+    pub session_id: Utf16String,
+    pub path: PathBuf,
 }
 
 /// One row of OpenClaw's `transcript_events`, for `ChatStore.importLog`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreTranscriptEvent {
     /// OpenClaw's session id (`session_id`).
-    pub session_id: String,
+    pub session_id: Utf16String,
     /// The event's JSON (`event_json`).
-    pub json: String,
+    pub json: Utf16String,
     /// When it was stored (epoch ms), for an event without a timestamp.
     pub stored_at: Option<f64>,
     /// Its position in the session (`seq`), for an event without an id.
@@ -426,32 +425,31 @@ pub struct ChatStoreTranscriptEvent {
 }
 
 /// What OpenClaw stored for a session, for `ChatStore.importLog`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreOpenclawTranscript {
     pub files: Option<Vec<ChatStoreTranscriptFile>>,
     pub events: Option<Vec<ChatStoreTranscriptEvent>>,
 }
 
 /// Options of `ChatStore.importLog`: the chat, then one source.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreImportOptions {
     /// A log file (its folder is checked as a chat folder; created when missing).
-    pub log: Option<String>,
+    pub log: Option<PathBuf>,
     /// The state dir of `sessionKey`'s chat folder.
-    pub state_dir: Option<String>,
-    pub session_key: Option<String>,
+    pub state_dir: Option<PathBuf>,
+    pub session_key: Option<Utf16String>,
     /// An export of this package (`exportLog`'s JSON Lines).
-    pub from_export: Option<String>,
+    pub from_export: Option<PathBuf>,
     /// OpenClaw's transcript for the session.
-    #[napi(js_name = "fromOpenclaw")]
     pub from_openclaw: Option<ChatStoreOpenclawTranscript>,
     /// `true`: write. Default: a dry run (nothing written, created or locked).
     pub apply: Option<bool>,
     /// The operator's masking patterns (as `SecretMasker` takes them),
     /// besides the built-in ones, for every line imported.
-    pub mask_patterns: Option<Vec<String>>,
+    pub mask_patterns: Option<Vec<Utf16String>>,
     /// `true`: import the entries `forget` removed from the chat too.
     /// Default: they are left out (`forgotten` counts them).
     pub force: Option<bool>,

@@ -122,5 +122,9 @@ pub mod arg {
         ChatStoreAppendOptions => crate::binding::params::ChatStoreAppendOptions,
         ChatStoreBackupOptions => crate::binding::params::ChatStoreBackupOptions,
         ChatStoreRestoreOptions => crate::binding::params::ChatStoreRestoreOptions,
+        ChatStoreExportOptions => crate::binding::params::ChatStoreExportOptions,
+        ChatStoreForgetRule => crate::binding::params::ChatStoreForgetRule,
+        ChatStoreForgetOptions => crate::binding::params::ChatStoreForgetOptions,
+        ChatStoreImportOptions => crate::binding::params::ChatStoreImportOptions,
     }
 }
