@@ -268,7 +268,7 @@ export declare class ChatStore {
    * opened and replaced under the store's rules; a chat with no log yet
    * gives `[]`.
    */
-  search(query: string, options?: ChatStoreSearchOptions): Promise<PersistentChatLogHit[]>
+  search(query: string, options?: ChatStoreSearchOptions | undefined | null): Promise<PersistentChatLogHit[]>
   /**
    * `readPersistentChatLogWindow` over this chat's log: the entries
    * around `at` (`{ id | line, before, after }`), oldest first; a chat
@@ -1506,14 +1506,14 @@ export interface PersistentChatWindowAt {
  * never read; with `options.refuseLinks`, also a symlink or a hard-linked
  * file), `EACCES`, …
  */
-export declare function readPersistentChatLogEntries(path: string, limit: number, options?: PersistentChatReadOptions): PersistentChatLogEntry[]
+export declare function readPersistentChatLogEntries(path: string, limit: number, options?: PersistentChatReadOptions | undefined | null): PersistentChatLogEntry[]
 
 /**
  * `readPersistentChatLogEntries` off the event loop: the arguments are read
  * now, the file on the libuv thread pool. The same result, and the same
  * errors as a rejection (never a throw).
  */
-export declare function readPersistentChatLogEntriesAsync(path: string, limit: number, options?: PersistentChatReadOptions): Promise<PersistentChatLogEntry[]>
+export declare function readPersistentChatLogEntriesAsync(path: string, limit: number, options?: PersistentChatReadOptions | undefined | null): Promise<PersistentChatLogEntry[]>
 
 /**
  * The entries around one entry of the perpetual log at `path`, oldest
@@ -1529,7 +1529,7 @@ export declare function readPersistentChatLogEntriesAsync(path: string, limit: n
  * Rejects as `searchPersistentChatLog` does; a `TypeError` unless `at` has
  * exactly one of `id` and `line`.
  */
-export declare function readPersistentChatLogWindow(path: string, at: PersistentChatWindowAt, options?: PersistentChatReadOptions): Promise<PersistentChatLogWindowEntry[]>
+export declare function readPersistentChatLogWindow(path: string, at: PersistentChatWindowAt, options?: PersistentChatReadOptions | undefined | null): Promise<PersistentChatLogWindowEntry[]>
 
 /**
  * The contents of `continuity-summary.txt`: state and memory only, never a
@@ -1575,7 +1575,7 @@ export declare function rebuildPersistentChatContinuitySummaryAsync(params: Cont
  * `ENOTREGULAR`…, `options.emptyIfMissing`, `options.refuseLinks`), and
  * with a `RangeError` for a bad `limit` or `excerptChars`.
  */
-export declare function searchPersistentChatLog(path: string, query: string, options?: PersistentChatSearchOptions): Promise<PersistentChatLogHit[]>
+export declare function searchPersistentChatLog(path: string, query: string, options?: PersistentChatSearchOptions | undefined | null): Promise<PersistentChatLogHit[]>
 
 /** Options of `new SecretMasker(options)`. */
 export interface SecretMaskerOptions {

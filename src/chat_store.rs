@@ -588,20 +588,16 @@ impl ChatStore {
     /// index is a file of the folder (`perpetual-log.jsonl.search-index`),
     /// opened and replaced under the store's rules; a chat with no log yet
     /// gives `[]`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "query: string, options?: ChatStoreSearchOptions",
-        ts_return_type = "Promise<PersistentChatLogHit[]>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<PersistentChatLogHit[]>")]
     pub fn search<'scope>(
         &self,
         env: Env,
-        query: Unknown<'scope>,
-        options: Option<Unknown<'scope>>,
+        query: arg::Utf16String<'scope>,
+        options: Option<arg::ChatStoreSearchOptions<'scope>>,
     ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogHit>>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let query = Js::from(query).string("query")?;
+            let query = query.read("query")?;
             let options = store_search_options(options)?;
             Ok(Job::new(
                 move || store.search(&query, &options),
@@ -615,13 +611,12 @@ impl ChatStore {
     /// with no log yet gives `[]`.
     #[napi(
         catch_unwind,
-        ts_args_type = "at: PersistentChatWindowAt",
         ts_return_type = "Promise<PersistentChatLogWindowEntry[]>"
     )]
     pub fn read_window<'scope>(
         &self,
         env: Env,
-        at: Unknown<'scope>,
+        at: arg::PersistentChatWindowAt<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogWindowEntry>>> {
         let store = self.inner.clone();
         spawn(&env, || {

@@ -7,13 +7,13 @@
 mod binding;
 mod chat_store;
 
-use std::path::Path;
 use std::sync::Arc;
 
 use binding::mask::SecretMaskerRefusal;
 use binding::persistent_chat::{PersistentChatLogEntry, PersistentChatPromptReport};
 use binding::promise::{spawn, Job};
 use binding::search::{PersistentChatLogHit, PersistentChatLogWindowEntry};
+use binding::shape::{arg, FromJs};
 use binding::text::Utf16String;
 use binding::{budget, run, Failure, Js};
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
@@ -194,16 +194,12 @@ pub fn cap_compaction_summary_report(
 /// `ENOTREGULAR` for a FIFO, directory, socket or device (refused at once,
 /// never read; with `options.refuseLinks`, also a symlink or a hard-linked
 /// file), `EACCES`, …
-#[napi(
-    catch_unwind,
-    ts_args_type = "path: string, limit: number, options?: PersistentChatReadOptions",
-    ts_return_type = "PersistentChatLogEntry[]"
-)]
+#[napi(catch_unwind, ts_return_type = "PersistentChatLogEntry[]")]
 pub fn read_persistent_chat_log_entries(
     env: Env,
-    path: Unknown,
-    limit: Unknown,
-    options: Option<Unknown>,
+    path: arg::PathBuf,
+    limit: arg::Number,
+    options: Option<arg::PersistentChatReadOptions>,
 ) -> napi::Result<Vec<PersistentChatLogEntry>> {
     run(&env, || log_read(path, limit, options)?.run_here())
 }
@@ -211,50 +207,38 @@ pub fn read_persistent_chat_log_entries(
 /// `readPersistentChatLogEntries` off the event loop: the arguments are read
 /// now, the file on the libuv thread pool. The same result, and the same
 /// errors as a rejection (never a throw).
-#[napi(
-    catch_unwind,
-    ts_args_type = "path: string, limit: number, options?: PersistentChatReadOptions",
-    ts_return_type = "Promise<PersistentChatLogEntry[]>"
-)]
+#[napi(catch_unwind, ts_return_type = "Promise<PersistentChatLogEntry[]>")]
 pub fn read_persistent_chat_log_entries_async<'scope>(
     env: Env,
-    path: Unknown<'scope>,
-    limit: Unknown<'scope>,
-    options: Option<Unknown<'scope>>,
+    path: arg::PathBuf<'scope>,
+    limit: arg::Number<'scope>,
+    options: Option<arg::PersistentChatReadOptions<'scope>>,
 ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogEntry>>> {
     spawn(&env, || log_read(path, limit, options))
 }
 
 fn log_read(
-    path: Unknown,
-    limit: Unknown,
-    options: Option<Unknown>,
+    path: arg::PathBuf,
+    limit: arg::Number,
+    options: Option<arg::PersistentChatReadOptions>,
 ) -> Result<Job<Vec<LogEntry>, Vec<PersistentChatLogEntry>>, Failure> {
-    let path = Js::from(path).path("path")?;
-    let limit = binding::count(Js::from(limit), "limit")?;
-    let read = match options.map(Js::from) {
+    let path = path.read("path")?;
+    let limit = binding::count(limit.js(), "limit")?;
+    let read = match options.map(|options| options.read("options")).transpose()? {
         None => LogReadOptions::default(),
-        Some(options) => match options.optional_object("options")? {
-            None => LogReadOptions::default(),
-            Some(options) => LogReadOptions {
-                links: binding::persistent_chat::links(
-                    options.get("refuseLinks")?,
-                    "options.refuseLinks",
-                )?,
-                empty_if_missing: binding::persistent_chat::flag(
-                    options.get("emptyIfMissing")?,
-                    "options.emptyIfMissing",
-                )?,
-                max_entry_chars: entry_cap(Some(budget(
-                    options.get("maxEntryChars")?,
-                    "options.maxEntryChars",
-                    f64::INFINITY,
-                )?)),
-            },
+        Some(options) => LogReadOptions {
+            links: binding::persistent_chat::refuse_links(options.refuse_links),
+            empty_if_missing: options.empty_if_missing.unwrap_or(false),
+            max_entry_chars: entry_cap(Some(
+                options
+                    .max_entry_chars
+                    .filter(|chars| !chars.is_nan())
+                    .unwrap_or(f64::INFINITY),
+            )),
         },
     };
     Ok(Job::new(
-        move || Ok(read_log_tail_with_options(Path::new(&path), limit, read)?.entries),
+        move || Ok(read_log_tail_with_options(&path, limit, read)?.entries),
         |entries| entries.into_iter().map(Into::into).collect(),
     ))
 }
@@ -281,24 +265,20 @@ fn log_read(
 /// Rejects as `readPersistentChatLogEntries` throws (`ENOENT`,
 /// `ENOTREGULAR`…, `options.emptyIfMissing`, `options.refuseLinks`), and
 /// with a `RangeError` for a bad `limit` or `excerptChars`.
-#[napi(
-    catch_unwind,
-    ts_args_type = "path: string, query: string, options?: PersistentChatSearchOptions",
-    ts_return_type = "Promise<PersistentChatLogHit[]>"
-)]
+#[napi(catch_unwind, ts_return_type = "Promise<PersistentChatLogHit[]>")]
 pub fn search_persistent_chat_log<'scope>(
     env: Env,
-    path: Unknown<'scope>,
-    query: Unknown<'scope>,
-    options: Option<Unknown<'scope>>,
+    path: arg::PathBuf<'scope>,
+    query: arg::Utf16String<'scope>,
+    options: Option<arg::PersistentChatSearchOptions<'scope>>,
 ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogHit>>> {
     spawn(&env, || {
-        let path = Js::from(path).path("path")?;
-        let query = Js::from(query).string("query")?;
+        let path = path.read("path")?;
+        let query = query.read("query")?;
         let (options, empty_if_missing) = binding::search::search_options(options)?;
         Ok(Job::new(
             move || {
-                let path = Path::new(&path);
+                let path = path.as_path();
                 if empty_if_missing {
                     search::search_log_or_empty(path, &query, &options)
                 } else {
@@ -324,21 +304,20 @@ pub fn search_persistent_chat_log<'scope>(
 /// exactly one of `id` and `line`.
 #[napi(
     catch_unwind,
-    ts_args_type = "path: string, at: PersistentChatWindowAt, options?: PersistentChatReadOptions",
     ts_return_type = "Promise<PersistentChatLogWindowEntry[]>"
 )]
 pub fn read_persistent_chat_log_window<'scope>(
     env: Env,
-    path: Unknown<'scope>,
-    at: Unknown<'scope>,
-    options: Option<Unknown<'scope>>,
+    path: arg::PathBuf<'scope>,
+    at: arg::PersistentChatWindowAt<'scope>,
+    options: Option<arg::PersistentChatReadOptions<'scope>>,
 ) -> napi::Result<PromiseRaw<'scope, Vec<PersistentChatLogWindowEntry>>> {
     spawn(&env, || {
-        let path = Js::from(path).path("path")?;
+        let path = path.read("path")?;
         let (window, files) = binding::search::window_request(at, options)?;
         Ok(Job::new(
             move || {
-                let path = Path::new(&path);
+                let path = path.as_path();
                 match search::read_log_window(path, &window, files.links) {
                     Err(CoreError::Io { code: "ENOENT", .. })
                         if files.empty_if_missing && !path.exists() =>
@@ -354,7 +333,8 @@ pub fn read_persistent_chat_log_window<'scope>(
 }
 
 /// `searchPersistentChatLog`'s options.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct PersistentChatSearchOptions {
     /// Hits wanted: an integer from 1 to 100 (default 10).
     pub limit: Option<f64>,
@@ -367,19 +347,20 @@ pub struct PersistentChatSearchOptions {
     /// The time the query's time words are read at ("yesterday", "last
     /// week"): epoch milliseconds or an ISO-8601 string; default the clock.
     #[napi(ts_type = "number | string")]
-    pub now: Option<napi::bindgen_prelude::Either<f64, String>>,
+    pub now: Option<binding::persistent_chat::EpochMs>,
     /// The user's time zone for the time words: an IANA name
     /// (`'Europe/Berlin'`), `'UTC'`, an offset (`'+02:00'`), or minutes east
     /// of UTC; default UTC.
     #[napi(ts_type = "string | number")]
-    pub time_zone: Option<napi::bindgen_prelude::Either<String, f64>>,
+    pub time_zone: Option<search::Zone>,
 }
 
 /// Where `readPersistentChatLogWindow` looks: exactly one of `id` and `line`.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct PersistentChatWindowAt {
     /// The last entry with this id.
-    pub id: Option<String>,
+    pub id: Option<Utf16String>,
     /// The entry at this 1-based line.
     pub line: Option<f64>,
     /// Entries before it (default 5, at most 50).

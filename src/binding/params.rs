@@ -12,9 +12,11 @@ use napi::bindgen_prelude::{Either, Either4, Null};
 use napi_derive::napi;
 
 use super::archive::{EntryIds, TimeBound};
+use super::persistent_chat::EpochMs;
 use super::persistent_chat::PersistentChatLogEntry;
 use super::shape::FromJs;
 use super::text::Utf16String;
+use openclaw_context_core::search::Zone;
 
 /// A timer of the memory state.
 #[allow(dead_code)]
@@ -85,8 +87,8 @@ pub struct ContinuitySummaryParams {
 }
 
 /// Options of `readPersistentChatLogEntries`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct PersistentChatReadOptions {
     /// `true`: a symlink at `path` (it is opened `O_NOFOLLOW`) or a file with
     /// more than one hard link is refused (`ENOTREGULAR`) rather than read.
@@ -258,8 +260,8 @@ pub struct ChatStoreSummaryParams {
 }
 
 /// `ChatStore.search`'s options (the store's file rules decide the rest).
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreSearchOptions {
     /// Hits wanted: an integer from 1 to 100 (default 10).
     pub limit: Option<f64>,
@@ -268,12 +270,12 @@ pub struct ChatStoreSearchOptions {
     /// The time the query's time words are read at ("yesterday", "last
     /// week"): epoch milliseconds or an ISO-8601 string; default the clock.
     #[napi(ts_type = "number | string")]
-    pub now: Option<Either<f64, String>>,
+    pub now: Option<EpochMs>,
     /// The user's time zone for the time words: an IANA name
     /// (`'Europe/Berlin'`), `'UTC'`, an offset (`'+02:00'`), or minutes east
     /// of UTC; default UTC.
     #[napi(ts_type = "string | number")]
-    pub time_zone: Option<Either<String, f64>>,
+    pub time_zone: Option<Zone>,
 }
 
 /// Options of `ChatStore.inspectFolder` and `ChatStore#inspect`.

@@ -4,6 +4,7 @@
 use std::fmt::Display;
 use std::path::PathBuf;
 
+use super::shape::FromJs;
 use super::text::Utf16String;
 use napi::ValueType;
 use napi_derive::napi;
@@ -246,25 +247,32 @@ pub(crate) fn now_ms(value: Js<'_>) -> Result<Option<f64>, Failure> {
 /// A `now` named `name`: an ISO-8601 string or epoch milliseconds (within
 /// `Date`'s range, ±8.64e15); `undefined` or `null`: `None`.
 pub(crate) fn named_now_ms(value: Js<'_>, name: &str) -> Result<Option<f64>, Failure> {
-    match value.kind()? {
-        ValueType::Undefined | ValueType::Null => Ok(None),
-        ValueType::Number => epoch_ms_from_number(value.number(name)?)
-            .filter(|ms| ms.abs() <= 8.64e15)
-            .map(Some)
-            .ok_or_else(|| {
-                Failure::Range(format!(
-                    "The value of \"{name}\" is out of range. It must be a finite time."
-                ))
-            }),
-        _ => {
-            let text = value.string(name)?;
-            parse_timestamp_ms(&text).map(Some).ok_or_else(|| {
-                Failure::Range(format!(
-                    "The value of \"{name}\" is invalid. It must be an ISO-8601 time. Received '{}'",
-                    String::from_utf16_lossy(&text)
-                ))
-            })
+    Option::<EpochMs>::from_js(value, &name).map(|ms| ms.map(|EpochMs(ms)| ms))
+}
+
+/// A time given as an ISO-8601 string or epoch milliseconds (within
+/// `Date`'s range, ±8.64e15), in epoch milliseconds.
+pub struct EpochMs(pub f64);
+
+impl FromJs for EpochMs {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        if value.kind()? == ValueType::Number {
+            return epoch_ms_from_number(value.number(name)?)
+                .filter(|ms| ms.abs() <= 8.64e15)
+                .map(EpochMs)
+                .ok_or_else(|| {
+                    Failure::Range(format!(
+                        "The value of \"{name}\" is out of range. It must be a finite time."
+                    ))
+                });
         }
+        let text = value.string(name)?;
+        parse_timestamp_ms(&text).map(EpochMs).ok_or_else(|| {
+            Failure::Range(format!(
+                "The value of \"{name}\" is invalid. It must be an ISO-8601 time. Received '{}'",
+                String::from_utf16_lossy(&text)
+            ))
+        })
     }
 }
 
@@ -295,6 +303,15 @@ pub fn links(value: Js<'_>, name: impl Display + Copy) -> Result<Links, Failure>
     } else {
         Links::Follow
     })
+}
+
+/// A shape's `refuseLinks`: absent is `false` (links followed).
+pub fn refuse_links(refuse: Option<bool>) -> Links {
+    if refuse.unwrap_or(false) {
+        Links::Refuse
+    } else {
+        Links::Follow
+    }
 }
 
 /// An optional boolean option: absent, `undefined` or `null` is `false`.

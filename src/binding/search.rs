@@ -1,7 +1,8 @@
 //! The search exports' arguments (`searchPersistentChatLog`,
 //! `readPersistentChatLogWindow`) and their results as JS objects.
 
-use napi::bindgen_prelude::Unknown;
+use std::fmt::Display;
+
 use napi::ValueType;
 use napi_derive::napi;
 use openclaw_context_core::persistent_chat::Links;
@@ -10,7 +11,8 @@ use openclaw_context_core::search::{
     MAX_LIMIT, MAX_OFFSET_MINUTES, MAX_WINDOW, MAX_WINDOW_ENTRY_CHARS,
 };
 
-use super::persistent_chat::{flag, links, named_now_ms, TimestampValue};
+use super::persistent_chat::{refuse_links, EpochMs, TimestampValue};
+use super::shape::{arg, FromJs};
 use super::text::Utf16String;
 use super::{Failure, Js};
 use openclaw_context_core::persistent_chat::log::Timestamp;
@@ -119,7 +121,22 @@ pub(crate) fn integer(
     if value.is_undefined()? {
         return Ok(default);
     }
-    let number = value.number(name)?;
+    integer_of(value.number(name)?, name, min, max)
+}
+
+/// An integer option read as a number: `None` → `default`.
+fn integer_or(
+    number: Option<f64>,
+    name: &str,
+    default: u64,
+    min: u64,
+    max: u64,
+) -> Result<u64, Failure> {
+    number.map_or(Ok(default), |number| integer_of(number, name, min, max))
+}
+
+/// A number that must be an integer in `min..=max`: else a `RangeError`.
+fn integer_of(number: f64, name: &str, min: u64, max: u64) -> Result<u64, Failure> {
     if !(number.is_finite()
         && number.fract() == 0.0
         && number >= min as f64
@@ -132,77 +149,68 @@ pub(crate) fn integer(
     Ok(number as u64)
 }
 
-fn file_options(options: Option<Js<'_>>) -> Result<FileOptions, Failure> {
-    let Some(options) = options else {
-        return Ok(FileOptions {
-            links: Links::Follow,
-            empty_if_missing: false,
-        });
-    };
-    Ok(FileOptions {
-        links: links(options.get("refuseLinks")?, "options.refuseLinks")?,
-        empty_if_missing: flag(options.get("emptyIfMissing")?, "options.emptyIfMissing")?,
-    })
-}
-
 /// `searchPersistentChatLog`'s `options`: the search's and the file's.
-pub fn search_options(options: Option<Unknown>) -> Result<(SearchOptions, bool), Failure> {
-    let options = match options.map(Js::from) {
-        None => None,
-        Some(options) => options.optional_object("options")?,
+pub fn search_options(
+    options: Option<arg::PersistentChatSearchOptions>,
+) -> Result<(SearchOptions, bool), Failure> {
+    let Some(options) = options.map(|options| options.read("options")).transpose()? else {
+        return Ok((unlimited(Links::Follow), false));
     };
-    let search = search_limits(options.as_ref(), Links::Follow)?;
-    let files = file_options(options)?;
-    Ok((
-        SearchOptions {
-            links: files.links,
-            ..search
-        },
-        files.empty_if_missing,
-    ))
+    let links = refuse_links(options.refuse_links);
+    let search = search_limits(
+        options.limit,
+        options.excerpt_chars,
+        options.now,
+        options.time_zone,
+        links,
+    )?;
+    Ok((search, options.empty_if_missing.unwrap_or(false)))
 }
 
-/// `ChatStore.search`'s `options` (`limit`, `excerptChars`: the store's
-/// rules decide the rest).
-pub fn store_search_options(options: Option<Unknown>) -> Result<SearchOptions, Failure> {
-    let options = match options.map(Js::from) {
-        None => None,
-        Some(options) => options.optional_object("options")?,
+/// `ChatStore.search`'s `options` (`limit`, `excerptChars`, `now`,
+/// `timeZone`: the store's rules decide the rest).
+pub fn store_search_options(
+    options: Option<arg::ChatStoreSearchOptions>,
+) -> Result<SearchOptions, Failure> {
+    let Some(options) = options.map(|options| options.read("options")).transpose()? else {
+        return Ok(unlimited(Links::Refuse));
     };
-    search_limits(options.as_ref(), Links::Refuse)
+    search_limits(
+        options.limit,
+        options.excerpt_chars,
+        options.now,
+        options.time_zone,
+        Links::Refuse,
+    )
 }
 
-fn search_limits(options: Option<&Js<'_>>, links: Links) -> Result<SearchOptions, Failure> {
-    let Some(options) = options else {
-        return Ok(SearchOptions {
-            links,
-            now_ms: Some(clock_ms()),
-            ..SearchOptions::default()
-        });
-    };
-    let limit = integer(
-        options.get("limit")?,
-        "options.limit",
-        10,
-        1,
-        MAX_LIMIT as u64,
-    )? as usize;
-    let excerpt_chars = integer(
-        options.get("excerptChars")?,
-        "options.excerptChars",
-        600,
-        1,
-        1 << 20,
-    )? as usize;
-    let now_ms = named_now_ms(options.get("now")?, "options.now")?
-        .map_or_else(clock_ms, |ms| ms.floor() as i64);
+/// A search with every default, read at the clock.
+fn unlimited(links: Links) -> SearchOptions {
+    SearchOptions {
+        links,
+        now_ms: Some(clock_ms()),
+        ..SearchOptions::default()
+    }
+}
+
+fn search_limits(
+    limit: Option<f64>,
+    excerpt_chars: Option<f64>,
+    now: Option<EpochMs>,
+    zone: Option<Zone>,
+    links: Links,
+) -> Result<SearchOptions, Failure> {
+    let limit = integer_or(limit, "options.limit", 10, 1, MAX_LIMIT as u64)? as usize;
+    let excerpt_chars =
+        integer_or(excerpt_chars, "options.excerptChars", 600, 1, 1 << 20)? as usize;
+    let now_ms = now.map_or_else(clock_ms, |EpochMs(ms)| ms.floor() as i64);
     Ok(SearchOptions {
         limit,
         excerpt_chars,
         links,
         index_budget: None,
         now_ms: Some(now_ms),
-        zone: time_zone(options.get("timeZone")?, "options.timeZone")?,
+        zone: zone.unwrap_or(Zone::UTC),
         ..SearchOptions::default()
     })
 }
@@ -221,79 +229,83 @@ fn clock_ms() -> i64 {
 /// a `TypeError`, an unknown name or an offset out of range a `RangeError`,
 /// each naming `name`.
 pub(crate) fn time_zone(value: Js<'_>, name: &str) -> Result<Zone, Failure> {
-    match value.kind()? {
-        ValueType::Undefined | ValueType::Null => Ok(Zone::UTC),
-        ValueType::Number => {
-            let minutes = value.number(name)?;
-            let in_range = minutes.fract() == 0.0 && minutes.abs() <= f64::from(MAX_OFFSET_MINUTES);
-            in_range
-                .then(|| Zone::fixed_minutes(minutes as i32))
-                .flatten()
-                .ok_or_else(|| {
+    Option::<Zone>::from_js(value, &name).map(|zone| zone.unwrap_or(Zone::UTC))
+}
+
+impl FromJs for Zone {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        match value.kind()? {
+            ValueType::Number => {
+                let minutes = value.number(name)?;
+                let in_range =
+                    minutes.fract() == 0.0 && minutes.abs() <= f64::from(MAX_OFFSET_MINUTES);
+                in_range
+                    .then(|| Zone::fixed_minutes(minutes as i32))
+                    .flatten()
+                    .ok_or_else(|| {
+                        Failure::Range(format!(
+                            "The value of \"{name}\" is out of range. It must be an integer >= -{MAX_OFFSET_MINUTES} and <= {MAX_OFFSET_MINUTES} (minutes east of UTC). Received {minutes}"
+                        ))
+                    })
+            }
+            ValueType::String => {
+                let text = String::from_utf16_lossy(&value.string(name)?);
+                Zone::parse(&text).ok_or_else(|| {
                     Failure::Range(format!(
-                        "The value of \"{name}\" is out of range. It must be an integer >= -{MAX_OFFSET_MINUTES} and <= {MAX_OFFSET_MINUTES} (minutes east of UTC). Received {minutes}"
+                        "The value of \"{name}\" is invalid. It must be an IANA time zone name, 'UTC' or an offset such as '+02:00'. Received '{text}'"
                     ))
                 })
+            }
+            _ => Err(Failure::Type(format!(
+                "The \"{name}\" argument must be of type string or number. {}",
+                value.describe()
+            ))),
         }
-        ValueType::String => {
-            let text = String::from_utf16_lossy(&value.string(name)?);
-            Zone::parse(&text).ok_or_else(|| {
-                Failure::Range(format!(
-                    "The value of \"{name}\" is invalid. It must be an IANA time zone name, 'UTC' or an offset such as '+02:00'. Received '{text}'"
-                ))
-            })
-        }
-        _ => Err(Failure::Type(format!(
-            "The \"{name}\" argument must be of type string or number. {}",
-            value.describe()
-        ))),
     }
 }
 
 /// `readPersistentChatLogWindow`'s `at` (`{ id | line, before, after,
 /// maxEntryChars }`) and `options`.
 pub fn window_request(
-    at: Unknown,
-    options: Option<Unknown>,
+    at: arg::PersistentChatWindowAt,
+    options: Option<arg::PersistentChatReadOptions>,
 ) -> Result<(Window, FileOptions), Failure> {
     let window = window_at(at)?;
-    let options = match options.map(Js::from) {
-        None => None,
-        Some(options) => options.optional_object("options")?,
+    let options = options.map(|options| options.read("options")).transpose()?;
+    let files = FileOptions {
+        links: refuse_links(options.as_ref().and_then(|o| o.refuse_links)),
+        empty_if_missing: options.and_then(|o| o.empty_if_missing).unwrap_or(false),
     };
-    Ok((window, file_options(options)?))
+    Ok((window, files))
 }
 
 /// A window's `at`: `{ id | line, before, after, maxEntryChars }`.
-pub fn window_at(at: Unknown) -> Result<Window, Failure> {
-    let at = Js::from(at).object("at")?;
-    let id = at.get("id")?.optional_string("at.id")?;
-    let line = at.get("line")?;
-    let center = match (id, line.is_undefined()?) {
-        (Some(id), true) => WindowAt::Id(id),
-        (None, false) => WindowAt::Line(integer(line, "at.line", 1, 1, MAX_SAFE_INTEGER)?),
+pub fn window_at(at: arg::PersistentChatWindowAt) -> Result<Window, Failure> {
+    let at = at.read("at")?;
+    let center = match (at.id, at.line) {
+        (Some(id), None) => WindowAt::Id(id.to_vec()),
+        (None, Some(line)) => WindowAt::Line(integer_of(line, "at.line", 1, MAX_SAFE_INTEGER)?),
         _ => {
             return Err(Failure::Type(
                 "The \"at\" argument must have exactly one of \"id\" (a string) and \"line\" (a number)".into(),
             ))
         }
     };
-    let before = integer(at.get("before")?, "at.before", 5, 0, MAX_WINDOW as u64)? as usize;
-    let after = integer(at.get("after")?, "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
-    let max_entry_chars = integer(
-        at.get("maxEntryChars")?,
+    let before = integer_or(at.before, "at.before", 5, 0, MAX_WINDOW as u64)? as usize;
+    let after = integer_or(at.after, "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
+    let max_entry_chars = integer_or(
+        at.max_entry_chars,
         "at.maxEntryChars",
         DEFAULT_WINDOW_ENTRY_CHARS as u64,
         1,
         MAX_WINDOW_ENTRY_CHARS as u64,
     )? as usize;
-    let max_chars = at.get("maxChars")?;
-    let max_chars = if max_chars.is_undefined()? {
-        None
-    } else {
-        let most = (2 * MAX_WINDOW + 1) * MAX_WINDOW_ENTRY_CHARS;
-        Some(integer(max_chars, "at.maxChars", 1, 1, most as u64)? as usize)
-    };
+    let most = (2 * MAX_WINDOW + 1) * MAX_WINDOW_ENTRY_CHARS;
+    let max_chars = at
+        .max_chars
+        .map(|chars| integer_of(chars, "at.maxChars", 1, most as u64))
+        .transpose()?
+        .map(|chars| chars as usize);
     Ok(Window {
         at: center,
         before,

@@ -126,5 +126,9 @@ pub mod arg {
         ChatStoreForgetRule => crate::binding::params::ChatStoreForgetRule,
         ChatStoreForgetOptions => crate::binding::params::ChatStoreForgetOptions,
         ChatStoreImportOptions => crate::binding::params::ChatStoreImportOptions,
+        ChatStoreSearchOptions => crate::binding::params::ChatStoreSearchOptions,
+        PersistentChatReadOptions => crate::binding::params::PersistentChatReadOptions,
+        PersistentChatSearchOptions => crate::PersistentChatSearchOptions,
+        PersistentChatWindowAt => crate::PersistentChatWindowAt,
     }
 }
