@@ -361,7 +361,7 @@ export declare class ChatStore {
  * non-string pattern.
  */
 export declare class SecretMasker {
-  constructor(options?: SecretMaskerOptions)
+  constructor(options?: SecretMaskerOptions | undefined | null)
   /** The operator patterns not used, each with its reason, in the order given. */
   get refused(): Array<SecretMaskerRefusal>
   /** `text` masked. Throws a `TypeError` for a non-string. */
@@ -372,9 +372,9 @@ export declare class SecretMasker {
    */
   maskAsync(text: string): Promise<string>
   /** Each of `texts` masked, in order (at most 65,536 texts). */
-  maskMany(texts: string[]): string[]
+  maskMany(texts: Array<string>): string[]
   /** `maskMany` on the libuv thread pool, in one task. */
-  maskManyAsync(texts: string[]): Promise<string[]>
+  maskManyAsync(texts: Array<string>): Promise<string[]>
 }
 
 /**

@@ -528,12 +528,8 @@ pub struct SecretMasker {
 
 #[napi]
 impl SecretMasker {
-    #[napi(
-        constructor,
-        catch_unwind,
-        ts_args_type = "options?: SecretMaskerOptions"
-    )]
-    pub fn new(env: Env, options: Option<Unknown>) -> napi::Result<Self> {
+    #[napi(constructor, catch_unwind)]
+    pub fn new(env: Env, options: Option<arg::SecretMaskerOptions>) -> napi::Result<Self> {
         run(&env, || {
             Ok(SecretMasker {
                 masker: Arc::new(binding::mask::masker(options)?),
@@ -548,54 +544,46 @@ impl SecretMasker {
     }
 
     /// `text` masked. Throws a `TypeError` for a non-string.
-    #[napi(catch_unwind, ts_args_type = "text: string", ts_return_type = "string")]
-    pub fn mask(&self, env: Env, text: Unknown) -> napi::Result<Utf16String> {
+    #[napi(catch_unwind, ts_return_type = "string")]
+    pub fn mask(&self, env: Env, text: arg::Utf16String) -> napi::Result<Utf16String> {
         run(&env, || {
-            let text = Js::from(text).string("text")?;
-            binding::mask::job(&self.masker, text).run_here()
+            let text = text.read("text")?;
+            binding::mask::job(&self.masker, text.to_vec()).run_here()
         })
     }
 
     /// `mask` on the libuv thread pool: the text is read now, masked there.
     /// A non-string rejects with the same `TypeError`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "text: string",
-        ts_return_type = "Promise<string>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<string>")]
     pub fn mask_async<'scope>(
         &self,
         env: Env,
-        text: Unknown<'scope>,
+        text: arg::Utf16String<'scope>,
     ) -> napi::Result<PromiseRaw<'scope, Utf16String>> {
         spawn(&env, || {
-            let text = Js::from(text).string("text")?;
-            Ok(binding::mask::job(&self.masker, text))
+            let text = text.read("text")?;
+            Ok(binding::mask::job(&self.masker, text.to_vec()))
         })
     }
 
     /// Each of `texts` masked, in order (at most 65,536 texts).
-    #[napi(
-        catch_unwind,
-        ts_args_type = "texts: string[]",
-        ts_return_type = "string[]"
-    )]
-    pub fn mask_many(&self, env: Env, texts: Unknown) -> napi::Result<Vec<Utf16String>> {
+    #[napi(catch_unwind, ts_return_type = "string[]")]
+    pub fn mask_many(
+        &self,
+        env: Env,
+        texts: arg::Vec<Utf16String>,
+    ) -> napi::Result<Vec<Utf16String>> {
         run(&env, || {
             binding::mask::many_job(&self.masker, binding::mask::texts(texts)?).run_here()
         })
     }
 
     /// `maskMany` on the libuv thread pool, in one task.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "texts: string[]",
-        ts_return_type = "Promise<string[]>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<string[]>")]
     pub fn mask_many_async<'scope>(
         &self,
         env: Env,
-        texts: Unknown<'scope>,
+        texts: arg::Vec<'scope, Utf16String>,
     ) -> napi::Result<PromiseRaw<'scope, Vec<Utf16String>>> {
         spawn(&env, || {
             Ok(binding::mask::many_job(

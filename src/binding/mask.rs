@@ -4,17 +4,17 @@
 
 use std::sync::Arc;
 
-use napi::bindgen_prelude::Unknown;
 use napi_derive::napi;
 use openclaw_context_core::mask::{Masker, Refusal};
 
 use super::promise::Job;
+use super::shape::{arg, FromJs};
 use super::text::Utf16String;
-use super::{Failure, Js};
+use super::Failure;
 
 /// Options of `new SecretMasker(options)`.
-#[allow(dead_code)] // the shape for index.d.ts; read field by field in `masker`
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct SecretMaskerOptions {
     /// The operator's patterns, each a JS regular expression as `source` or
     /// `/source/flags` (flags `i`, `m`, `s`, `u`; `g` and `d` ignored).
@@ -23,7 +23,7 @@ pub struct SecretMaskerOptions {
     /// cannot compile (lookaround, backreferences, `y` or `v`), one that
     /// matches the empty string, one too large once compiled, or past the
     /// 256th is not used and is listed in `refused`.
-    pub patterns: Option<Vec<String>>,
+    pub patterns: Option<Vec<Utf16String>>,
 }
 
 /// An operator pattern `SecretMasker` does not use, and why.
@@ -44,17 +44,15 @@ impl From<&Refusal> for SecretMaskerRefusal {
 }
 
 /// The masker for `options` (`undefined` or an object with `patterns`).
-pub fn masker(options: Option<Unknown>) -> Result<Masker, Failure> {
-    let Some(options) = options.map(Js::from) else {
-        return Ok(Masker::default());
-    };
-    let Some(options) = options.optional_object("options")? else {
-        return Ok(Masker::default());
-    };
-    let patterns = options
-        .get("patterns")?
-        .optional_array_of("options.patterns", |item, name| item.string(name))?
-        .unwrap_or_default();
+pub fn masker(options: Option<arg::SecretMaskerOptions>) -> Result<Masker, Failure> {
+    let patterns: Vec<Vec<u16>> = options
+        .map(|options| options.read("options"))
+        .transpose()?
+        .and_then(|options| options.patterns)
+        .unwrap_or_default()
+        .iter()
+        .map(|pattern| pattern.to_vec())
+        .collect();
     Ok(Masker::from_utf16(&patterns))
 }
 
@@ -63,17 +61,12 @@ pub fn refused(masker: &Masker) -> Vec<SecretMaskerRefusal> {
 }
 
 /// The texts of a `maskMany` call.
-pub fn texts(texts: Unknown) -> Result<Vec<Vec<u16>>, Failure> {
-    let texts = Js::from(texts);
-    if texts.is_nullish()? {
-        return Err(Failure::Type(format!(
-            "The \"texts\" argument must be an array. {}",
-            texts.describe()
-        )));
-    }
+pub fn texts(texts: arg::Vec<Utf16String>) -> Result<Vec<Vec<u16>>, Failure> {
     Ok(texts
-        .optional_array_of("texts", |item, name| item.string(name))?
-        .unwrap_or_default())
+        .read("texts")?
+        .iter()
+        .map(|text| text.to_vec())
+        .collect())
 }
 
 /// A masking job for the pool: the masker is shared, the text owned.

@@ -78,6 +78,7 @@ impl<T: FromJs> FromJs for Vec<T> {
 /// value as given, and reads it on `read` (see the module's doc).
 pub mod arg {
     use std::fmt::Display;
+    use std::marker::PhantomData;
 
     use napi::bindgen_prelude::FromNapiValue;
     use napi::sys;
@@ -130,5 +131,25 @@ pub mod arg {
         PersistentChatReadOptions => crate::binding::params::PersistentChatReadOptions,
         PersistentChatSearchOptions => crate::PersistentChatSearchOptions,
         PersistentChatWindowAt => crate::PersistentChatWindowAt,
+        SecretMaskerOptions => crate::binding::mask::SecretMaskerOptions,
+    }
+
+    /// A JS array argument read as `Vec<T>` (`Array<T>` in `index.d.ts`).
+    pub struct Vec<'scope, T>(Js<'scope>, PhantomData<T>);
+
+    impl<T> FromNapiValue for Vec<'_, T> {
+        unsafe fn from_napi_value(
+            env: sys::napi_env,
+            value: sys::napi_value,
+        ) -> napi::Result<Self> {
+            Ok(Vec(Js::given(env, value), PhantomData))
+        }
+    }
+
+    impl<T: FromJs> Vec<'_, T> {
+        /// The items, read and checked; `name` names the array in an error.
+        pub fn read(self, name: impl Display) -> Result<std::vec::Vec<T>, Failure> {
+            <std::vec::Vec<T> as FromJs>::from_js(self.0, &name)
+        }
     }
 }
