@@ -233,7 +233,7 @@ export declare class ChatStore {
    * full disk leaves no partial line (not on Windows, where an
    * append-only handle cannot truncate).
    */
-  appendEntry(entry: PersistentChatLogEntry, options?: ChatStoreAppendOptions): Promise<ChatStoreAppendResult>
+  appendEntry(entry: PersistentChatLogEntry, options?: ChatStoreAppendOptions | undefined | null): Promise<ChatStoreAppendResult>
   /**
    * Replaces the continuity summary with `text` (UTF-8): a private temp
    * file in the folder, then a rename over the name.
@@ -257,7 +257,7 @@ export declare class ChatStore {
    * state is the folder's `memory-state.json` (read under the file
    * rules), the entries `params.entries` or the log's last 200.
    */
-  rebuildSummary(params?: ChatStoreSummaryParams): Promise<string>
+  rebuildSummary(params?: ChatStoreSummaryParams | undefined | null): Promise<string>
   /**
    * `searchPersistentChatLog` over this chat's log: the best
    * `options.limit` entries (default 10, 1–100) for `query`, best first,

@@ -448,20 +448,16 @@ impl ChatStore {
     /// created. A failed write is truncated back to the size before it: a
     /// full disk leaves no partial line (not on Windows, where an
     /// append-only handle cannot truncate).
-    #[napi(
-        catch_unwind,
-        ts_args_type = "entry: PersistentChatLogEntry, options?: ChatStoreAppendOptions",
-        ts_return_type = "Promise<ChatStoreAppendResult>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<ChatStoreAppendResult>")]
     pub fn append_entry<'scope>(
         &self,
         env: Env,
-        entry: Unknown<'scope>,
+        entry: arg::PersistentChatLogEntry<'scope>,
         options: Option<arg::ChatStoreAppendOptions<'scope>>,
     ) -> napi::Result<PromiseRaw<'scope, ChatStoreAppendResult>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let (entry, durable) = append_args(Js::from(entry), options)?;
+            let (entry, durable) = append_args(entry, options)?;
             Ok(Job::new(
                 move || store.append_entry(&entry, durable),
                 Into::into,
@@ -546,19 +542,15 @@ impl ChatStore {
     /// `rebuildPersistentChatContinuitySummary` over this chat: the memory
     /// state is the folder's `memory-state.json` (read under the file
     /// rules), the entries `params.entries` or the log's last 200.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "params?: ChatStoreSummaryParams",
-        ts_return_type = "Promise<string>"
-    )]
+    #[napi(catch_unwind, ts_return_type = "Promise<string>")]
     pub fn rebuild_summary<'scope>(
         &self,
         env: Env,
-        params: Option<Unknown<'scope>>,
+        params: Option<arg::ChatStoreSummaryParams<'scope>>,
     ) -> napi::Result<PromiseRaw<'scope, Utf16String>> {
         let store = self.inner.clone();
         spawn(&env, || {
-            let args = summary_args(params.map(Js::from))?;
+            let args = summary_args(params)?;
             Ok(Job::new(
                 move || {
                     let entries = match args.entries {

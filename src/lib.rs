@@ -385,14 +385,10 @@ pub struct PersistentChatWindowAt {
 /// `state`/`statePath` the memory state; data wins over a path. `now` is an
 /// ISO-8601 string or epoch milliseconds (default: the clock). `maxChars`
 /// defaults to 6000 (`Infinity` or `<= 0`: no cap). Same params, same bytes.
-#[napi(
-    catch_unwind,
-    ts_args_type = "params: ContinuitySummaryParams",
-    ts_return_type = "string"
-)]
+#[napi(catch_unwind, ts_return_type = "string")]
 pub fn rebuild_persistent_chat_continuity_summary(
     env: Env,
-    params: Unknown,
+    params: arg::ContinuitySummaryParams,
 ) -> napi::Result<Utf16String> {
     run(&env, || summary_rebuild(params)?.run_here())
 }
@@ -400,20 +396,18 @@ pub fn rebuild_persistent_chat_continuity_summary(
 /// `rebuildPersistentChatContinuitySummary` off the event loop: the params
 /// are read now, the files and the work run on the libuv thread pool. The
 /// same result, and the same errors as a rejection (never a throw).
-#[napi(
-    catch_unwind,
-    ts_args_type = "params: ContinuitySummaryParams",
-    ts_return_type = "Promise<string>"
-)]
+#[napi(catch_unwind, ts_return_type = "Promise<string>")]
 pub fn rebuild_persistent_chat_continuity_summary_async<'scope>(
     env: Env,
-    params: Unknown<'scope>,
+    params: arg::ContinuitySummaryParams<'scope>,
 ) -> napi::Result<PromiseRaw<'scope, Utf16String>> {
     spawn(&env, || summary_rebuild(params))
 }
 
-fn summary_rebuild(params: Unknown) -> Result<Job<Vec<u16>, Utf16String>, Failure> {
-    let request = binding::persistent_chat::summary_params(Js::from(params))?;
+fn summary_rebuild(
+    params: arg::ContinuitySummaryParams,
+) -> Result<Job<Vec<u16>, Utf16String>, Failure> {
+    let request = binding::persistent_chat::summary_params(params.js())?;
     Ok(Job::new(move || request.rebuild(), Into::into))
 }
 
@@ -444,14 +438,10 @@ fn summary_rebuild(params: Unknown) -> Result<Job<Vec<u16>, Utf16String>, Failur
 /// last and never cut. `maxChars` (default no cap) drops the oldest entries
 /// first, then shrinks the summary. A `logPath` that does not exist yet
 /// reads as empty.
-#[napi(
-    catch_unwind,
-    ts_args_type = "params: InjectedPromptParams",
-    ts_return_type = "string"
-)]
+#[napi(catch_unwind, ts_return_type = "string")]
 pub fn build_persistent_chat_injected_prompt(
     env: Env,
-    params: Unknown,
+    params: arg::InjectedPromptParams,
 ) -> napi::Result<Utf16String> {
     run(&env, || prompt_build(params, prompt_only)?.run_here())
 }
@@ -459,47 +449,39 @@ pub fn build_persistent_chat_injected_prompt(
 /// `buildPersistentChatInjectedPrompt` off the event loop: the params are
 /// read now, the log and the work run on the libuv thread pool. The same
 /// result, and the same errors as a rejection (never a throw).
-#[napi(
-    catch_unwind,
-    ts_args_type = "params: InjectedPromptParams",
-    ts_return_type = "Promise<string>"
-)]
+#[napi(catch_unwind, ts_return_type = "Promise<string>")]
 pub fn build_persistent_chat_injected_prompt_async<'scope>(
     env: Env,
-    params: Unknown<'scope>,
+    params: arg::InjectedPromptParams<'scope>,
 ) -> napi::Result<PromiseRaw<'scope, Utf16String>> {
     spawn(&env, || prompt_build(params, prompt_only))
 }
 
 /// `buildPersistentChatInjectedPrompt` with what it did, for the debug file
 /// `last-injected-preprompt.txt` and for logs.
-#[napi(catch_unwind, ts_args_type = "params: InjectedPromptParams")]
+#[napi(catch_unwind)]
 pub fn build_persistent_chat_injected_prompt_report(
     env: Env,
-    params: Unknown,
+    params: arg::InjectedPromptParams,
 ) -> napi::Result<PersistentChatPromptReport> {
     run(&env, || prompt_build(params, Into::into)?.run_here())
 }
 
 /// `buildPersistentChatInjectedPromptReport` off the event loop, as
 /// `buildPersistentChatInjectedPromptAsync` is.
-#[napi(
-    catch_unwind,
-    ts_args_type = "params: InjectedPromptParams",
-    ts_return_type = "Promise<PersistentChatPromptReport>"
-)]
+#[napi(catch_unwind, ts_return_type = "Promise<PersistentChatPromptReport>")]
 pub fn build_persistent_chat_injected_prompt_report_async<'scope>(
     env: Env,
-    params: Unknown<'scope>,
+    params: arg::InjectedPromptParams<'scope>,
 ) -> napi::Result<PromiseRaw<'scope, PersistentChatPromptReport>> {
     spawn(&env, || prompt_build(params, Into::into))
 }
 
 fn prompt_build<J>(
-    params: Unknown,
+    params: arg::InjectedPromptParams,
     to_js: fn(PromptReport) -> J,
 ) -> Result<Job<PromptReport, J>, Failure> {
-    let request = binding::persistent_chat::prompt_params(Js::from(params))?;
+    let request = binding::persistent_chat::prompt_params(params.js())?;
     Ok(Job::new(move || request.build(), to_js))
 }
 

@@ -12,8 +12,8 @@ use napi::bindgen_prelude::{Either, Either4, Null};
 use napi_derive::napi;
 
 use super::archive::{EntryIds, TimeBound};
-use super::persistent_chat::EpochMs;
 use super::persistent_chat::PersistentChatLogEntry;
+use super::persistent_chat::{EpochMs, LoggedEntry};
 use super::shape::FromJs;
 use super::text::Utf16String;
 use openclaw_context_core::search::Zone;
@@ -244,17 +244,17 @@ pub struct ChatStoreAppendOptions {
 }
 
 /// Parameters of `ChatStore#rebuildSummary`.
-#[allow(dead_code)]
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct ChatStoreSummaryParams {
     /// Log entries, oldest first; default the log's last 200.
     #[napi(ts_type = "PersistentChatLogEntry[]")]
-    pub entries: Option<Vec<PersistentChatLogEntry>>,
+    pub entries: Option<Vec<LoggedEntry>>,
     /// The backend session now in use.
-    pub current_session: Option<String>,
+    pub current_session: Option<Utf16String>,
     /// ISO-8601 or epoch milliseconds; default the current time.
     #[napi(ts_type = "string | number")]
-    pub now: Option<Either<String, f64>>,
+    pub now: Option<EpochMs>,
     /// Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap.
     pub max_chars: Option<f64>,
 }

@@ -131,6 +131,15 @@ pub fn log_entry(value: Js<'_>, name: impl Display + Copy) -> Result<LogEntry, F
     })
 }
 
+/// A log entry given by JavaScript, read as `log_entry` reads it.
+pub struct LoggedEntry(pub LogEntry);
+
+impl FromJs for LoggedEntry {
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        log_entry(value, name).map(LoggedEntry)
+    }
+}
+
 pub fn log_entries(
     value: Js<'_>,
     name: impl Display + Copy,

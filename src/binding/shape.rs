@@ -86,9 +86,10 @@ pub mod arg {
     use super::FromJs;
     use crate::binding::{Failure, Js};
 
+    /// The argument types; `read` for those with a [`FromJs`] type.
     macro_rules! unread {
-        ($($name:ident => $read:ty),* $(,)?) => {$(
-            #[doc = concat!("A JS argument read as `", stringify!($read), "`.")]
+        ($($name:ident $(=> $read:ty)?),* $(,)?) => {$(
+            #[doc = concat!("A JS argument typed `", stringify!($name), "` in `index.d.ts`.")]
             pub struct $name<'scope>(Js<'scope>);
 
             impl FromNapiValue for $name<'_> {
@@ -101,16 +102,20 @@ pub mod arg {
             }
 
             impl<'scope> $name<'scope> {
-                /// The value, read and checked; `name` names it in an error.
-                pub fn read(self, name: impl Display) -> Result<$read, Failure> {
-                    <$read as FromJs>::from_js(self.0, &name)
-                }
-
                 /// The value as given, for a reader of its own.
                 pub fn js(&self) -> Js<'scope> {
                     self.0
                 }
             }
+
+            $(
+                impl $name<'_> {
+                    /// The value, read and checked; `name` names it in an error.
+                    pub fn read(self, name: impl Display) -> Result<$read, Failure> {
+                        <$read as FromJs>::from_js(self.0, &name)
+                    }
+                }
+            )?
         )*};
     }
 
@@ -132,6 +137,12 @@ pub mod arg {
         PersistentChatSearchOptions => crate::PersistentChatSearchOptions,
         PersistentChatWindowAt => crate::PersistentChatWindowAt,
         SecretMaskerOptions => crate::binding::mask::SecretMaskerOptions,
+        ChatStoreSummaryParams => crate::binding::params::ChatStoreSummaryParams,
+        PersistentChatLogEntry => crate::binding::persistent_chat::LoggedEntry,
+        // Read by hand (`persistent_chat::summary_params`, `prompt_params`):
+        // fields under aliases, a path not looked at when its data is given.
+        ContinuitySummaryParams,
+        InjectedPromptParams,
     }
 
     /// A JS array argument read as `Vec<T>` (`Array<T>` in `index.d.ts`).

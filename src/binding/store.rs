@@ -10,10 +10,10 @@ use openclaw_context_core::store::layout::LOG_FILE;
 use openclaw_context_core::store::Appended;
 
 use super::params::ChatStoreOpenOptions;
-use super::persistent_chat::{char_budget, log_entries, log_entry, now_ms};
+use super::persistent_chat::{EpochMs, LoggedEntry};
 use super::shape::arg;
 use super::text::Utf16String;
-use super::{Failure, Js};
+use super::Failure;
 
 /// Where `ChatStore.open` finds a chat's folder.
 pub enum Location {
@@ -72,10 +72,10 @@ pub fn open_options(
 
 /// `appendEntry(entry, options)`: the entry, and whether to sync.
 pub fn append_args(
-    entry: Js<'_>,
+    entry: arg::PersistentChatLogEntry,
     options: Option<arg::ChatStoreAppendOptions>,
 ) -> Result<(LogEntry, bool), Failure> {
-    let entry = log_entry(entry, "entry")?;
+    let entry = entry.read("entry")?.0;
     let options = options.map(|options| options.read("options")).transpose()?;
     let durable = options.and_then(|options| options.sync).unwrap_or(true);
     Ok((entry, durable))
@@ -89,12 +89,9 @@ pub struct SummaryArgs {
     pub max_chars: Option<f64>,
 }
 
-pub fn summary_args(value: Option<Js<'_>>) -> Result<SummaryArgs, Failure> {
-    let Some(params) = value
-        .map(|v| v.optional_object("params"))
-        .transpose()?
-        .flatten()
-    else {
+pub fn summary_args(params: Option<arg::ChatStoreSummaryParams>) -> Result<SummaryArgs, Failure> {
+    let params = params.map(|params| params.read("params")).transpose()?;
+    let Some(params) = params else {
         return Ok(SummaryArgs {
             entries: None,
             current_session: None,
@@ -103,12 +100,15 @@ pub fn summary_args(value: Option<Js<'_>>) -> Result<SummaryArgs, Failure> {
         });
     };
     Ok(SummaryArgs {
-        entries: log_entries(params.get("entries")?, "params.entries")?,
-        current_session: params
-            .get("currentSession")?
-            .optional_string("params.currentSession")?,
-        now_ms: now_ms(params.get("now")?)?,
-        max_chars: char_budget(params.get("maxChars")?, "params.maxChars")?,
+        entries: params.entries.map(|entries| {
+            entries
+                .into_iter()
+                .map(|LoggedEntry(entry)| entry)
+                .collect()
+        }),
+        current_session: params.current_session.map(|session| session.to_vec()),
+        now_ms: params.now.map(|EpochMs(ms)| ms),
+        max_chars: params.max_chars,
     })
 }
 
