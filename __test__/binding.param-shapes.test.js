@@ -1,9 +1,9 @@
 'use strict'
-// Each export's parameter shape is declared once (src/binding/params.rs, generated into
-// index.d.ts); the binding reads params objects by hand (to name a bad field and keep a
-// getter's own exception). This spec holds the two together: every key a reader asks the
-// object for (recorded by a Proxy) is a key of the export's interface, and every key of the
-// interface is read.
+// Each export's parameter shape is declared once (a struct of src/, generated into
+// index.d.ts). Most are read by #[derive(FromJs)] from the same fields; the few read by hand
+// (aliases, a path left unread when its data is given) are listed below. This spec holds
+// each reader to its shape: every key a reader asks the object for (recorded by a Proxy) is a
+// key of the export's interface, and every key of the interface is read.
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
@@ -130,5 +130,48 @@ describe('ChatStore', () => {
     ],
   ])('%s reads the keys of %s', async (_name, shape, call, samples) => {
     expect([...(await keysReadAsync(call, samples))].sort()).toEqual([...paramKeys(shape)].sort())
+  })
+})
+
+describe('the binding declares each shape once', () => {
+  const sources = () => {
+    const files = []
+    const walk = (dir) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name)
+        if (entry.isDirectory()) walk(file)
+        else if (entry.name.endsWith('.rs')) files.push(fs.readFileSync(file, 'utf8'))
+      }
+    }
+    walk(path.join(__dirname, '..', 'src'))
+    return files.join('\n')
+  }
+  const source = sources()
+
+  test('an argument is typed by its Rust type: ts_args_type only where no Rust type says it', () => {
+    // The two Omit<> shapes, and the cap's three exports (maxChars: null is a TypeError there,
+    // which an Option argument would read as absent).
+    expect(source.match(/ts_args_type/g)).toHaveLength(5)
+  })
+
+  test('every input shape derives its reader, but the ones read by hand', () => {
+    const byHand = [
+      'ChatStoreTurnFiles',
+      'ContinuitySummaryParams',
+      'InjectedPromptParams',
+      'PersistentChatMemoryState',
+      'PersistentChatStateItem',
+      'PersistentChatTimer',
+    ]
+    const inputs = [
+      ...source.matchAll(
+        /#\[napi\(object, object_to_js = false([^)]*)\)\]\n(#\[derive\(FromJs\)\]\n)?pub struct (\w+)/g,
+      ),
+    ]
+    const handRead = inputs.filter(([, , derive]) => !derive).map(([, , , name]) => name)
+    expect(handRead.sort()).toEqual(byHand)
+    for (const [, options, derive, name] of inputs) {
+      if (derive) expect([name, options]).toEqual([name, ', object_from_js = false'])
+    }
   })
 })

@@ -57,7 +57,8 @@ pub fn cap_compaction_summary(
 }
 
 /// Options of `capCompactionSummaryPreservingSuffix`.
-#[napi(object, object_to_js = false)]
+#[napi(object, object_to_js = false, object_from_js = false)]
+#[derive(FromJs)]
 pub struct CapCompactionOptions {
     /// Cap further so that `result.length / 4 <= tokenBudget` (OpenClaw's
     /// token estimate). Applies even when `maxChars <= 0`. A value `<= 0`,
@@ -65,10 +66,10 @@ pub struct CapCompactionOptions {
     pub token_budget: Option<f64>,
     /// Headings (whole lines, compared trimmed) that must survive when not
     /// all headings fit. Default: OpenClaw's five required sections.
-    pub required_headings: Option<Vec<String>>,
+    pub required_headings: Option<Vec<Utf16String>>,
     /// Strings (IDs, URLs, paths) whose lines in the body are kept first,
     /// verbatim, when they fit.
-    pub protected_identifiers: Option<Vec<String>>,
+    pub protected_identifiers: Option<Vec<Utf16String>>,
 }
 
 /// What `capCompactionSummaryReport` returns.

@@ -1,9 +1,12 @@
-//! The persistent-chat parameter objects, for `index.d.ts`. The exports
-//! read their params field by field (`persistent_chat.rs`) so that a wrong
-//! type names its field: these structs only document the shape and are never
-//! built (hence `allow(dead_code)`). Their Rust types say what each field
-//! takes; `ts_type` only keeps the generated text short where napi-rs would
-//! spell it out.
+//! The exports' parameter objects, each declared once: napi-derive makes
+//! its `index.d.ts` interface from the fields' Rust types, and
+//! `#[derive(FromJs)]` its reader (a wrong type names its field). The
+//! builders' own params (`InjectedPromptParams`, `ContinuitySummaryParams`,
+//! `ChatStoreTurnFiles` and the memory state) are read by hand in
+//! `persistent_chat.rs` (fields under aliases, a path left unread when its
+//! data is given): those structs only document the shape and are never
+//! built (hence `allow(dead_code)`). `ts_type` keeps the generated text short
+//! where napi-rs would spell it out, or names a JS union no Rust type says.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
