@@ -7,8 +7,10 @@
 //! property napi-derive names it (`max_chars` → `maxChars`), naming it
 //! `name.maxChars` in an error.
 
+use convert_case::{Case, Casing};
 use proc_macro::TokenStream;
 use quote::quote;
+use syn::ext::IdentExt;
 use syn::{parse_macro_input, Data, DeriveInput, Fields};
 
 #[proc_macro_derive(FromJs)]
@@ -24,7 +26,7 @@ pub fn derive_from_js(input: TokenStream) -> TokenStream {
     };
     let reads = fields.iter().filter_map(|field| {
         let ident = field.ident.as_ref()?;
-        let key = camel_case(&ident.to_string());
+        let key = camel_case(ident);
         let label = format!(".{key}");
         Some(quote! {
             #ident: crate::binding::shape::FromJs::from_js(
@@ -53,33 +55,32 @@ fn error(name: &syn::Ident, message: &str) -> TokenStream {
         .into()
 }
 
-/// The JS property name napi-derive gives a field: `snake_case` in
-/// lowerCamelCase (`max_entry_chars` → `maxEntryChars`).
-fn camel_case(field: &str) -> String {
-    let mut name = String::with_capacity(field.len());
-    let mut upper = false;
-    for c in field.trim_start_matches("r#").chars() {
-        if c == '_' {
-            upper = !name.is_empty();
-        } else if upper {
-            name.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            name.push(c);
-        }
-    }
-    name
+/// The JS property name napi-derive gives a field, by its own rule
+/// (napi-derive-backend's `to_case`: leading `_` dropped, then
+/// `convert_case`'s camel case): `max_entry_chars` → `maxEntryChars`.
+fn camel_case(field: &syn::Ident) -> String {
+    field
+        .unraw()
+        .to_string()
+        .trim_start_matches('_')
+        .to_case(Case::Camel)
 }
 
 #[cfg(test)]
 mod tests {
     use super::camel_case;
+    use proc_macro2::Span;
+    use syn::Ident;
 
     #[test]
     fn field_names_are_camel_case_as_napi_derive_writes_them() {
-        assert_eq!(camel_case("max_entry_chars"), "maxEntryChars");
-        assert_eq!(camel_case("folder"), "folder");
-        assert_eq!(camel_case("from_openclaw"), "fromOpenclaw");
-        assert_eq!(camel_case("r#type"), "type");
+        let name = |text: &str| camel_case(&Ident::new(text, Span::call_site()));
+        assert_eq!(name("max_entry_chars"), "maxEntryChars");
+        assert_eq!(name("folder"), "folder");
+        assert_eq!(name("from_openclaw"), "fromOpenclaw");
+        assert_eq!(
+            camel_case(&Ident::new_raw("match", Span::call_site())),
+            "match"
+        );
     }
 }
