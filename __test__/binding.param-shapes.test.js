@@ -175,3 +175,29 @@ describe('the binding declares each shape once', () => {
     }
   })
 })
+
+describe('null in an options object', () => {
+  const typeError = (field) =>
+    expect.objectContaining({ name: 'TypeError', message: expect.stringContaining(`"${field}"`) })
+
+  test('is absent for a field where it can only mean that', async () => {
+    const chat = path.join(dir, 'null-chat')
+    await expect(native.ChatStore.open({ folder: chat, summaryFile: null, maskPatterns: null })).resolves.toBeTruthy()
+    await expect(
+      native.searchPersistentChatLog(logPath, 'hi', { now: null, timeZone: null, refuseLinks: null }),
+    ).resolves.toHaveLength(1)
+    expect(native.readPersistentChatLogEntries(logPath, 5, { emptyIfMissing: null })).toHaveLength(1)
+  })
+
+  test('is a TypeError for a limit, a budget or a flag it could be meant to turn off', async () => {
+    const chat = path.join(dir, 'null-chat')
+    await expect(native.ChatStore.open({ folder: chat, create: null })).rejects.toThrow(typeError('options.create'))
+    await expect(native.searchPersistentChatLog(logPath, 'hi', { limit: null })).rejects.toThrow(
+      typeError('options.limit'),
+    )
+    await expect(native.readPersistentChatLogWindow(logPath, { line: null })).rejects.toThrow(typeError('at.line'))
+    expect(() => native.readPersistentChatLogEntries(logPath, 5, { maxEntryChars: null })).toThrow(
+      typeError('options.maxEntryChars'),
+    )
+  })
+})

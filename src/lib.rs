@@ -13,7 +13,7 @@ use binding::mask::SecretMaskerRefusal;
 use binding::persistent_chat::{PersistentChatLogEntry, PersistentChatPromptReport};
 use binding::promise::{spawn, Job};
 use binding::search::{PersistentChatLogHit, PersistentChatLogWindowEntry};
-use binding::shape::{arg, FromJs};
+use binding::shape::{arg, FromJs, Limit};
 use binding::text::Utf16String;
 use binding::{budget, run, Failure, Js};
 use napi::bindgen_prelude::{PromiseRaw, Unknown};
@@ -231,8 +231,7 @@ fn log_read(
             links: binding::persistent_chat::refuse_links(options.refuse_links),
             empty_if_missing: options.empty_if_missing.unwrap_or(false),
             max_entry_chars: entry_cap(Some(
-                options
-                    .max_entry_chars
+                Limit::value(options.max_entry_chars)
                     .filter(|chars| !chars.is_nan())
                     .unwrap_or(f64::INFINITY),
             )),
@@ -338,9 +337,11 @@ pub fn read_persistent_chat_log_window<'scope>(
 #[derive(FromJs)]
 pub struct PersistentChatSearchOptions {
     /// Hits wanted: an integer from 1 to 100 (default 10).
-    pub limit: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub limit: Option<Limit>,
     /// The excerpt's length in UTF-16 units, an integer >= 1 (default 600).
-    pub excerpt_chars: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub excerpt_chars: Option<Limit>,
     /// Refuse a symlink or hard-linked file at `path` (`ENOTREGULAR`).
     pub refuse_links: Option<bool>,
     /// A missing log is `[]`, not `ENOENT`.
@@ -363,18 +364,23 @@ pub struct PersistentChatWindowAt {
     /// The last entry with this id.
     pub id: Option<Utf16String>,
     /// The entry at this 1-based line.
-    pub line: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub line: Option<Limit>,
     /// Entries before it (default 5, at most 50).
-    pub before: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub before: Option<Limit>,
     /// Entries after it (default 5, at most 50).
-    pub after: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub after: Option<Limit>,
     /// Each entry's text, masked whole, then cut to this many UTF-16 units
     /// (default 8,000, at most 65,536).
-    pub max_entry_chars: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub max_entry_chars: Option<Limit>,
     /// The texts together at most about this many units: each entry is cut
     /// to the smaller of `maxEntryChars` and an equal share of it among the
     /// entries read.
-    pub max_chars: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub max_chars: Option<Limit>,
 }
 
 /// The contents of `continuity-summary.txt`: state and memory only, never a

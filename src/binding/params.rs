@@ -17,7 +17,7 @@ use napi_derive::napi;
 use super::archive::{EntryIds, TimeBound};
 use super::persistent_chat::PersistentChatLogEntry;
 use super::persistent_chat::{EpochMs, LoggedEntry};
-use super::shape::FromJs;
+use super::shape::{FromJs, Limit, NotNull};
 use super::text::Utf16String;
 use openclaw_context_core::search::Zone;
 
@@ -108,7 +108,8 @@ pub struct PersistentChatReadOptions {
     /// sizes. A builder given such entries shows them as it shows whole ones
     /// with the same or a smaller cap. Default (also `NaN`, `Infinity`,
     /// `<= 0`): no cut.
-    pub max_entry_chars: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub max_entry_chars: Option<Limit>,
 }
 
 /// A value of `turnMetadata` given as an object.
@@ -231,7 +232,8 @@ pub struct ChatStoreOpenOptions {
     pub summary_file: Option<PathBuf>,
     /// `false`: open an existing chat only, changing nothing (`ENOENT`
     /// when it has no folder). Default `true`.
-    pub create: Option<bool>,
+    #[napi(ts_type = "boolean")]
+    pub create: Option<NotNull<bool>>,
     /// The operator's masking patterns (as `new SecretMasker({ patterns })`
     /// takes them) for everything this store writes; the built-in ones
     /// apply always. A pattern the masker refuses is not used.
@@ -259,7 +261,8 @@ pub struct ChatStoreSummaryParams {
     #[napi(ts_type = "string | number")]
     pub now: Option<EpochMs>,
     /// Default 6000 (also for `NaN`); `Infinity` or `<= 0`: no cap.
-    pub max_chars: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub max_chars: Option<Limit>,
 }
 
 /// `ChatStore.search`'s options (the store's file rules decide the rest).
@@ -267,9 +270,11 @@ pub struct ChatStoreSummaryParams {
 #[derive(FromJs)]
 pub struct ChatStoreSearchOptions {
     /// Hits wanted: an integer from 1 to 100 (default 10).
-    pub limit: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub limit: Option<Limit>,
     /// The excerpt's length in UTF-16 units, an integer >= 1 (default 600).
-    pub excerpt_chars: Option<f64>,
+    #[napi(ts_type = "number")]
+    pub excerpt_chars: Option<Limit>,
     /// The time the query's time words are read at ("yesterday", "last
     /// week"): epoch milliseconds or an ISO-8601 string; default the clock.
     #[napi(ts_type = "number | string")]

@@ -12,7 +12,7 @@ use openclaw_context_core::search::{
 };
 
 use super::persistent_chat::{refuse_links, EpochMs, TimestampValue};
-use super::shape::{arg, FromJs};
+use super::shape::{arg, FromJs, Limit};
 use super::text::Utf16String;
 use super::{Failure, Js};
 use openclaw_context_core::persistent_chat::log::Timestamp;
@@ -158,8 +158,8 @@ pub fn search_options(
     };
     let links = refuse_links(options.refuse_links);
     let search = search_limits(
-        options.limit,
-        options.excerpt_chars,
+        Limit::value(options.limit),
+        Limit::value(options.excerpt_chars),
         options.now,
         options.time_zone,
         links,
@@ -176,8 +176,8 @@ pub fn store_search_options(
         return Ok(unlimited(Links::Refuse));
     };
     search_limits(
-        options.limit,
-        options.excerpt_chars,
+        Limit::value(options.limit),
+        Limit::value(options.excerpt_chars),
         options.now,
         options.time_zone,
         Links::Refuse,
@@ -282,7 +282,7 @@ pub fn window_request(
 /// A window's `at`: `{ id | line, before, after, maxEntryChars }`.
 pub fn window_at(at: arg::PersistentChatWindowAt) -> Result<Window, Failure> {
     let at = at.read("at")?;
-    let center = match (at.id, at.line) {
+    let center = match (at.id, Limit::value(at.line)) {
         (Some(id), None) => WindowAt::Id(id.to_vec()),
         (None, Some(line)) => WindowAt::Line(integer_of(line, "at.line", 1, MAX_SAFE_INTEGER)?),
         _ => {
@@ -291,18 +291,23 @@ pub fn window_at(at: arg::PersistentChatWindowAt) -> Result<Window, Failure> {
             ))
         }
     };
-    let before = integer_or(at.before, "at.before", 5, 0, MAX_WINDOW as u64)? as usize;
-    let after = integer_or(at.after, "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
+    let before = integer_or(
+        Limit::value(at.before),
+        "at.before",
+        5,
+        0,
+        MAX_WINDOW as u64,
+    )? as usize;
+    let after = integer_or(Limit::value(at.after), "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
     let max_entry_chars = integer_or(
-        at.max_entry_chars,
+        Limit::value(at.max_entry_chars),
         "at.maxEntryChars",
         DEFAULT_WINDOW_ENTRY_CHARS as u64,
         1,
         MAX_WINDOW_ENTRY_CHARS as u64,
     )? as usize;
     let most = (2 * MAX_WINDOW + 1) * MAX_WINDOW_ENTRY_CHARS;
-    let max_chars = at
-        .max_chars
+    let max_chars = Limit::value(at.max_chars)
         .map(|chars| integer_of(chars, "at.maxChars", 1, most as u64))
         .transpose()?
         .map(|chars| chars as usize);

@@ -20,18 +20,49 @@ use super::{Failure, Js};
 
 /// A Rust value read from a JS value, `name` naming it in an error.
 pub trait FromJs: Sized {
+    /// Whether an optional field that is `null` is absent, as `undefined`
+    /// is. Not where `null` could mean something else ([`NotNull`], a
+    /// [`Limit`]): there it is a `TypeError`.
+    const NULL_IS_ABSENT: bool = true;
+
     fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure>;
 }
 
-/// `undefined` and `null` are absent; anything else is read as `T`.
+/// `undefined` (and `null`, but for a [`NotNull`]) is absent; anything
+/// else is read as `T`.
 impl<T: FromJs> FromJs for Option<T> {
     fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
-        if value.is_nullish()? {
+        if value.is_undefined()? || (T::NULL_IS_ABSENT && value.is_nullish()?) {
             return Ok(None);
         }
         T::from_js(value, name).map(Some)
     }
 }
+
+/// A value whose `null` is not absent but a `TypeError` (see
+/// [`FromJs::NULL_IS_ABSENT`]): a flag such as `create`, whose `null` could
+/// be meant as `false`.
+pub struct NotNull<T>(pub T);
+
+impl<T> NotNull<T> {
+    /// The value of an optional field.
+    pub fn value(field: Option<NotNull<T>>) -> Option<T> {
+        field.map(|NotNull(value)| value)
+    }
+}
+
+impl<T: FromJs> FromJs for NotNull<T> {
+    const NULL_IS_ABSENT: bool = false;
+
+    fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {
+        T::from_js(value, name).map(NotNull)
+    }
+}
+
+/// A number that limits something (a count, a size, a budget), where
+/// `null` could be meant as "none" or "no cap": a `TypeError`. The caller
+/// checks its range.
+pub type Limit = NotNull<f64>;
 
 impl FromJs for bool {
     fn from_js(value: Js<'_>, name: &dyn Display) -> Result<Self, Failure> {

@@ -11,7 +11,7 @@ use openclaw_context_core::store::Appended;
 
 use super::params::ChatStoreOpenOptions;
 use super::persistent_chat::{EpochMs, LoggedEntry};
-use super::shape::arg;
+use super::shape::{arg, Limit, NotNull};
 use super::text::Utf16String;
 use super::Failure;
 
@@ -42,7 +42,7 @@ pub fn open_options(
     let mask_patterns = options
         .mask_patterns
         .map(|patterns| patterns.iter().map(|units| units.to_vec()).collect());
-    let create = options.create.unwrap_or(true);
+    let create = NotNull::value(options.create).unwrap_or(true);
     let location = match (options.folder, options.state_dir, options.session_key) {
         (Some(folder), None, None) => Location::Folder {
             folder,
@@ -108,7 +108,7 @@ pub fn summary_args(params: Option<arg::ChatStoreSummaryParams>) -> Result<Summa
         }),
         current_session: params.current_session.map(|session| session.to_vec()),
         now_ms: params.now.map(|EpochMs(ms)| ms),
-        max_chars: params.max_chars,
+        max_chars: Limit::value(params.max_chars),
     })
 }
 
