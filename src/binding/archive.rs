@@ -21,7 +21,7 @@ use super::params::{
     ChatStoreBackupOptions, ChatStoreExportOptions, ChatStoreForgetOptions, ChatStoreForgetRule,
     ChatStoreImportOptions, ChatStoreRestoreOptions,
 };
-use super::shape::FromJs;
+use super::shape::{units, FromJs};
 use super::text::Utf16String;
 use super::{Failure, Js};
 
@@ -29,12 +29,7 @@ use super::{Failure, Js};
 /// `SecretMasker` takes them) besides the built-in ones, compiled once per
 /// list and shared.
 fn masker_of(patterns: Option<Vec<Utf16String>>) -> Arc<Masker> {
-    let patterns: Vec<Vec<u16>> = patterns
-        .unwrap_or_default()
-        .iter()
-        .map(|units| units.to_vec())
-        .collect();
-    masker_for(&patterns)
+    masker_for(&units(patterns.unwrap_or_default()))
 }
 
 /// `exportLog`'s options, read: the chat, the filters, the output file.
@@ -114,10 +109,7 @@ impl FromJs for EntryIds {
         let ids = if value.kind()? == ValueType::String {
             vec![value.string(name)?]
         } else {
-            Vec::<Utf16String>::from_js(value, name)?
-                .iter()
-                .map(|id| id.to_vec())
-                .collect()
+            units(Vec::<Utf16String>::from_js(value, name)?)
         };
         if ids.iter().any(Vec::is_empty) {
             return Err(Failure::Range(format!(
@@ -135,14 +127,15 @@ pub fn export_args(options: ChatStoreExportOptions) -> Result<ExportArgs, Failur
         options.session_key,
         "exportLog",
     )?;
-    let format = match options.format.as_deref() {
-        None => ExportFormat::Jsonl,
-        Some(format) if String::from_utf16_lossy(format) == "jsonl" => ExportFormat::Jsonl,
-        Some(format) if String::from_utf16_lossy(format) == "md" => ExportFormat::Markdown,
+    let format = options
+        .format
+        .map(|format| String::from_utf16_lossy(&format));
+    let format = match format.as_deref() {
+        None | Some("jsonl") => ExportFormat::Jsonl,
+        Some("md") => ExportFormat::Markdown,
         Some(format) => {
             return Err(Failure::Range(format!(
-                "The value of \"options.format\" is out of range. It must be 'jsonl' or 'md'. Received {:?}",
-                String::from_utf16_lossy(format)
+                "The value of \"options.format\" is out of range. It must be 'jsonl' or 'md'. Received {format:?}"
             )))
         }
     };

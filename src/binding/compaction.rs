@@ -1,7 +1,6 @@
 //! The compaction exports' `options` argument.
 
-use super::shape::FromJs;
-use super::text::Utf16String;
+use super::shape::{units, FromJs};
 use super::{Failure, Js};
 
 /// The `options` argument of the compaction caps (`undefined` or `null`:
@@ -12,7 +11,6 @@ pub fn cap_options(
     let Some(options) = Option::<crate::CapCompactionOptions>::from_js(value, &"options")? else {
         return Ok(openclaw_context_core::compaction::CapOptions::default());
     };
-    let units = |texts: Vec<Utf16String>| texts.iter().map(|text| text.to_vec()).collect();
     Ok(openclaw_context_core::compaction::CapOptions {
         token_budget: options.token_budget,
         required_headings: options.required_headings.map(units),

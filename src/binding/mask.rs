@@ -8,7 +8,7 @@ use napi_derive::napi;
 use openclaw_context_core::mask::{Masker, Refusal};
 
 use super::promise::Job;
-use super::shape::{arg, FromJs};
+use super::shape::{arg, units, FromJs};
 use super::text::Utf16String;
 use super::Failure;
 
@@ -45,15 +45,12 @@ impl From<&Refusal> for SecretMaskerRefusal {
 
 /// The masker for `options` (`undefined` or an object with `patterns`).
 pub fn masker(options: Option<arg::SecretMaskerOptions>) -> Result<Masker, Failure> {
-    let patterns: Vec<Vec<u16>> = options
+    let patterns = options
         .map(|options| options.read("options"))
         .transpose()?
         .and_then(|options| options.patterns)
-        .unwrap_or_default()
-        .iter()
-        .map(|pattern| pattern.to_vec())
-        .collect();
-    Ok(Masker::from_utf16(&patterns))
+        .unwrap_or_default();
+    Ok(Masker::from_utf16(&units(patterns)))
 }
 
 pub fn refused(masker: &Masker) -> Vec<SecretMaskerRefusal> {
@@ -62,11 +59,7 @@ pub fn refused(masker: &Masker) -> Vec<SecretMaskerRefusal> {
 
 /// The texts of a `maskMany` call.
 pub fn texts(texts: arg::Vec<Utf16String>) -> Result<Vec<Vec<u16>>, Failure> {
-    Ok(texts
-        .read("texts")?
-        .iter()
-        .map(|text| text.to_vec())
-        .collect())
+    Ok(units(texts.read("texts")?))
 }
 
 /// A masking job for the pool: the masker is shared, the text owned.

@@ -307,11 +307,7 @@ pub fn summary_params(value: Js<'_>) -> Result<SummaryRequest, Failure> {
 
 /// `refuseLinks`: absent or `false` follows links, `true` refuses them.
 pub fn links(value: Js<'_>, name: impl Display + Copy) -> Result<Links, Failure> {
-    Ok(if flag(value, name)? {
-        Links::Refuse
-    } else {
-        Links::Follow
-    })
+    Ok(refuse_links(Some(flag(value, name)?)))
 }
 
 /// A shape's `refuseLinks`: absent is `false` (links followed).

@@ -124,15 +124,15 @@ pub(crate) fn integer(
     integer_of(value.number(name)?, name, min, max)
 }
 
-/// An integer option read as a number: `None` → `default`.
+/// An integer option of a shape: absent → `default`.
 fn integer_or(
-    number: Option<f64>,
+    number: Option<Limit>,
     name: &str,
     default: u64,
     min: u64,
     max: u64,
 ) -> Result<u64, Failure> {
-    number.map_or(Ok(default), |number| integer_of(number, name, min, max))
+    Limit::value(number).map_or(Ok(default), |number| integer_of(number, name, min, max))
 }
 
 /// A number that must be an integer in `min..=max`: else a `RangeError`.
@@ -158,8 +158,8 @@ pub fn search_options(
     };
     let links = refuse_links(options.refuse_links);
     let search = search_limits(
-        Limit::value(options.limit),
-        Limit::value(options.excerpt_chars),
+        options.limit,
+        options.excerpt_chars,
         options.now,
         options.time_zone,
         links,
@@ -176,8 +176,8 @@ pub fn store_search_options(
         return Ok(unlimited(Links::Refuse));
     };
     search_limits(
-        Limit::value(options.limit),
-        Limit::value(options.excerpt_chars),
+        options.limit,
+        options.excerpt_chars,
         options.now,
         options.time_zone,
         Links::Refuse,
@@ -194,8 +194,8 @@ fn unlimited(links: Links) -> SearchOptions {
 }
 
 fn search_limits(
-    limit: Option<f64>,
-    excerpt_chars: Option<f64>,
+    limit: Option<Limit>,
+    excerpt_chars: Option<Limit>,
     now: Option<EpochMs>,
     zone: Option<Zone>,
     links: Links,
@@ -291,16 +291,10 @@ pub fn window_at(at: arg::PersistentChatWindowAt) -> Result<Window, Failure> {
             ))
         }
     };
-    let before = integer_or(
-        Limit::value(at.before),
-        "at.before",
-        5,
-        0,
-        MAX_WINDOW as u64,
-    )? as usize;
-    let after = integer_or(Limit::value(at.after), "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
+    let before = integer_or(at.before, "at.before", 5, 0, MAX_WINDOW as u64)? as usize;
+    let after = integer_or(at.after, "at.after", 5, 0, MAX_WINDOW as u64)? as usize;
     let max_entry_chars = integer_or(
-        Limit::value(at.max_entry_chars),
+        at.max_entry_chars,
         "at.maxEntryChars",
         DEFAULT_WINDOW_ENTRY_CHARS as u64,
         1,

@@ -102,6 +102,12 @@ impl<T: FromJs> FromJs for Vec<T> {
     }
 }
 
+/// Strings as the UTF-16 units the core takes (a list of patterns, ids,
+/// headings).
+pub fn units(texts: Vec<Utf16String>) -> Vec<Vec<u16>> {
+    texts.iter().map(|text| text.to_vec()).collect()
+}
+
 /// The exports' arguments, unread: each type is named as the TypeScript
 /// type its value is read as (napi-derive's typegen names an argument's
 /// type by its last path segment: `arg::ChatStoreOpenOptions` is

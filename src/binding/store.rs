@@ -11,7 +11,7 @@ use openclaw_context_core::store::Appended;
 
 use super::params::ChatStoreOpenOptions;
 use super::persistent_chat::{EpochMs, LoggedEntry};
-use super::shape::{arg, Limit, NotNull};
+use super::shape::{arg, units, Limit, NotNull};
 use super::text::Utf16String;
 use super::Failure;
 
@@ -39,9 +39,7 @@ pub type MaskPatterns = Vec<Vec<u16>>;
 pub fn open_options(
     options: ChatStoreOpenOptions,
 ) -> Result<(Location, Option<MaskPatterns>), Failure> {
-    let mask_patterns = options
-        .mask_patterns
-        .map(|patterns| patterns.iter().map(|units| units.to_vec()).collect());
+    let mask_patterns = options.mask_patterns.map(units);
     let create = NotNull::value(options.create).unwrap_or(true);
     let location = match (options.folder, options.state_dir, options.session_key) {
         (Some(folder), None, None) => Location::Folder {
